@@ -1,0 +1,49 @@
+/**
+ * main(argv, deps) → exit code. The one place where errors become exit codes and lines on stderr
+ * (conventions.md, "Exit codes"): a typed LoanctlError carries its own code; commander's parse
+ * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
+ */
+import { CommanderError } from 'commander';
+import { type Deps, productionDeps } from './deps.js';
+import { ExitCode, formatError, LoanctlError } from './errors.js';
+import { buildProgram } from './program.js';
+
+/** Commander's codes for runs that ended well: help or version was asked for. */
+const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
+  const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
+  const program = buildProgram(deps);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    return exitCodeFor(error, deps, debug);
+  }
+}
+
+function exitCodeFor(error: unknown, deps: Deps, debug: boolean): number {
+  const stderr = deps.io.stderr;
+  if (error instanceof CommanderError) {
+    // Commander has already printed its message (and a "Did you mean …?" suggestion).
+    return COMMANDER_SUCCESS.has(error.code) ? ExitCode.ok : ExitCode.usage;
+  }
+  if (error instanceof LoanctlError) {
+    stderr.write(`loanctl: ${formatError(error)}\n`);
+    if (debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`);
+    return error.exitCode;
+  }
+  if (isPromptExit(error)) {
+    stderr.write('loanctl: cancelled.\n');
+    return ExitCode.cancelled;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  stderr.write(`loanctl: unexpected error: ${message}${debug ? '' : ' (run again with --debug for details)'}\n`);
+  if (debug && error instanceof Error) stderr.write(`${error.stack}\n`);
+  return ExitCode.api;
+}
+
+/** @inquirer/prompts rejects with ExitPromptError when the operator presses Ctrl-C. */
+function isPromptExit(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ExitPromptError';
+}
