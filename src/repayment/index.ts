@@ -122,6 +122,45 @@ const PERIOD_DAYS: Readonly<Record<Exclude<Frequency, 'monthly'>, number>> = {
  * succeed. Accepts anything, so a caller can check raw input and show all problems at once.
  */
 export function validateRepaymentTerms(terms: unknown): string[] {
+  const problems = inputProblems(terms);
+  if (problems.length > 0) return problems;
+  const result = compute(terms as RepaymentTerms);
+  return Array.isArray(result) ? result : [];
+}
+
+/** The loan's repayment schedule. Throws RepaymentTermsError when the terms are invalid. */
+export function buildSchedule(terms: RepaymentTerms): Schedule {
+  const problems = inputProblems(terms);
+  if (problems.length > 0) throw new RepaymentTermsError(problems);
+  const result = compute(terms);
+  if (Array.isArray(result)) throw new RepaymentTermsError(result);
+  return result;
+}
+
+/** What the borrower repays in all: `buildSchedule(terms).total_repayment`. */
+export function estimatedRepayment(terms: RepaymentTerms): number {
+  return buildSchedule(terms).total_repayment;
+}
+
+/** The approval body of spec 4.19 as repayment terms; `approved_amount` is the principal. */
+export function repaymentTermsFromApproval(approval: ApprovalTerms, start?: Date): RepaymentTerms {
+  return {
+    principal: approval.approved_amount,
+    rate: approval.rate,
+    tenure: approval.tenure,
+    tenured_in: approval.tenured_in,
+    rate_type: approval.rate_type,
+    frequency: approval.frequency,
+    grace_period: approval.grace_period ?? 0,
+    exclude_weekends: approval.exclude_weekends ?? false,
+    ...(start ? { start } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Problems with the fields themselves, each as `field: what is wrong`. */
+function inputProblems(terms: unknown): string[] {
   if (typeof terms !== 'object' || terms === null) return ['terms: must be an object'];
   const t = terms as Record<string, unknown>;
   const problems: string[] = [];
@@ -174,21 +213,13 @@ export function validateRepaymentTerms(terms: unknown): string[] {
     problems.push('start: must be a valid date');
   }
 
-  // Amounts must stay exact integers of kobo. Only checked once the inputs themselves are sound.
-  if (problems.length === 0 && rateTypeOk) {
-    const interest = interestUpperBound(t as unknown as RepaymentTerms);
-    if (!(toKobo((principal as number) + interest) <= MAX_KOBO)) {
-      problems.push('rate: gives a repayment too large to compute exactly');
-    }
-  }
   return problems;
 }
 
-/** The loan's repayment schedule. Throws RepaymentTermsError when the terms are invalid. */
-export function buildSchedule(terms: RepaymentTerms): Schedule {
-  const problems = validateRepaymentTerms(terms);
-  if (problems.length > 0) throw new RepaymentTermsError(problems);
+// ---------------------------------------------------------------------------------------------
 
+/** The schedule of terms whose fields are sound, or the problem when its amounts overflow. */
+function compute(terms: RepaymentTerms): Schedule | string[] {
   const scheduleStart = dayOf(terms.start ?? new Date()) + (terms.grace_period ?? 0);
   const dueDays = dueDates(scheduleStart, terms);
   const n = dueDays.length;
@@ -204,6 +235,10 @@ export function buildSchedule(terms: RepaymentTerms): Schedule {
   } else {
     rows = amortise(principal, terms.rate / 100, terms.tenure, n);
   }
+
+  // Every amount must stay an exact integer of kobo (and never NaN): the totals bound each row.
+  const repayment = rows.reduce((sum, row) => sum + row.principal + row.interest, 0);
+  if (!Number.isSafeInteger(repayment)) return ['rate: gives a repayment too large to compute exactly'];
 
   let balance = principal;
   let totalPrincipal = 0;
@@ -231,28 +266,6 @@ export function buildSchedule(terms: RepaymentTerms): Schedule {
   };
 }
 
-/** What the borrower repays in all: `buildSchedule(terms).total_repayment`. */
-export function estimatedRepayment(terms: RepaymentTerms): number {
-  return buildSchedule(terms).total_repayment;
-}
-
-/** The approval body of spec 4.19 as repayment terms; `approved_amount` is the principal. */
-export function repaymentTermsFromApproval(approval: ApprovalTerms, start?: Date): RepaymentTerms {
-  return {
-    principal: approval.approved_amount,
-    rate: approval.rate,
-    tenure: approval.tenure,
-    tenured_in: approval.tenured_in,
-    rate_type: approval.rate_type,
-    frequency: approval.frequency,
-    grace_period: approval.grace_period ?? 0,
-    exclude_weekends: approval.exclude_weekends ?? false,
-    ...(start ? { start } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-
 /** Due days of every instalment, in order and distinct; the last is maturity (maybe moved). */
 function dueDates(scheduleStart: number, terms: RepaymentTerms): number[] {
   const maturity =
@@ -265,10 +278,13 @@ function dueDates(scheduleStart: number, terms: RepaymentTerms): number[] {
       ? (k: number) => addMonths(scheduleStart, k)
       : (k: number) => scheduleStart + k * PERIOD_DAYS[terms.frequency as Exclude<Frequency, 'monthly'>];
 
+  // n = the whole periods that fit between schedule start and maturity, at least 1. Instalments
+  // 1 … n−1 fall on their period's end; instalment n on maturity, so a remainder (or a tenure
+  // shorter than one period) lengthens the last period instead of adding a short one.
+  let n = 1;
+  while (step(n + 1) <= maturity) n++;
   const nominal: number[] = [];
-  for (let k = 1; step(k) < maturity; k++) nominal.push(step(k));
-  // A whole period that ends exactly on maturity, a remainder, or a tenure shorter than one
-  // period: the last instalment is due on maturity in every case.
+  for (let k = 1; k < n; k++) nominal.push(step(k));
   nominal.push(maturity);
 
   if (!terms.exclude_weekends) return nominal;
@@ -311,14 +327,6 @@ function amortise(
     balance -= repaid;
   }
   return rows;
-}
-
-/** An upper bound of the interest, in currency, to reject terms whose amounts overflow. */
-function interestUpperBound(terms: RepaymentTerms): number {
-  if (terms.rate_type === 'fixed-amount') return terms.rate;
-  if (terms.rate_type === 'simple-interest') return (terms.principal * terms.rate * terms.tenure) / 100;
-  // Amortised repayment never exceeds the principal grown over the whole tenure.
-  return terms.principal * ((1 + terms.rate / 100) ** terms.tenure - 1);
 }
 
 function toKobo(amount: number): number {
