@@ -1,0 +1,32 @@
+/** `loanctl sandbox product create`: a new loan product of an organisation. */
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { createProduct, SandboxAdminError } from '../../sandbox/admin.js';
+import { parseWholeNumber, resolveDataDir } from './shared.js';
+
+export interface SandboxProductCreateOptions {
+  org: string;
+  name: string;
+  dataDir?: string;
+  json?: boolean;
+}
+
+export async function runSandboxProductCreate(options: SandboxProductCreateOptions, deps: Deps): Promise<void> {
+  const orgId = parseWholeNumber(options.org, '--org', 1, Number.MAX_SAFE_INTEGER);
+  const dataDir = resolveDataDir(options.dataDir, deps);
+  let created: { product_id: number; slug: string };
+  try {
+    created = createProduct(dataDir, orgId, options.name, { now: deps.now });
+  } catch (error) {
+    if (error instanceof SandboxAdminError) {
+      throw new UsageError(`Cannot create the product: ${error.message} (data dir ${dataDir}).`);
+    }
+    throw error;
+  }
+  if (options.json) {
+    deps.io.stdout.write(`${JSON.stringify(created)}\n`);
+    return;
+  }
+  deps.io.stderr.write(`Created product "${options.name.trim()}" for organisation ${orgId}.\n`);
+  deps.io.stdout.write(`product_id: ${created.product_id}\nslug:       ${created.slug}\n`);
+}

@@ -1,0 +1,19 @@
+/** Small helpers the sandbox verbs share (kept free of Fastify and node:sqlite). */
+import { resolve } from 'node:path';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { defaultDataDir } from '../../sandbox/paths.js';
+
+export function resolveDataDir(dataDir: string | undefined, deps: Deps): string {
+  if (dataDir !== undefined && dataDir.trim() === '') throw new UsageError('--data-dir must not be empty.');
+  return dataDir === undefined ? defaultDataDir(deps.env) : resolve(dataDir);
+}
+
+/** A whole number in [min, max] given as text, else a usage error naming the flag. */
+export function parseWholeNumber(value: string, flag: string, min: number, max: number): number {
+  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got "${value}".`);
+  }
+  return number;
+}

@@ -1,0 +1,126 @@
+/** `loanctl sandbox start`: serve the sandbox until SIGINT or SIGTERM. */
+import { join } from 'node:path';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
+import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
+import { onSandboxListening, type SandboxListening } from './after-listen.js';
+import { parseWholeNumber, resolveDataDir } from './shared.js';
+
+export interface SandboxStartOptions {
+  host?: string;
+  port?: string;
+  dataDir?: string;
+  json?: boolean;
+  /** For tests: stop when this aborts, instead of (as well as) on SIGINT/SIGTERM. */
+  stopSignal?: AbortSignal;
+  /** Any flags added later (e.g. `--no-profile`), passed on to the after-listen seam. */
+  [flag: string]: unknown;
+}
+
+export async function runSandboxStart(options: SandboxStartOptions, deps: Deps): Promise<void> {
+  const host = (options.host ?? '127.0.0.1').trim();
+  if (host === '') throw new UsageError('--host must not be empty.');
+  const port = parseWholeNumber(options.port ?? '4010', '--port', 0, 65_535);
+  const dataDir = resolveDataDir(options.dataDir, deps);
+
+  let running: RunningSandbox;
+  try {
+    running = await startSandboxServer({
+      dataDir,
+      host,
+      port,
+      onError: (error) => deps.io.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`),
+    });
+  } catch (error) {
+    throw listenError(error, host, port, dataDir);
+  }
+
+  const info: SandboxListening = {
+    url: running.url,
+    api_key: running.demo.api_key,
+    org_id: running.demo.org_id,
+    product_id: running.demo.product_id,
+    dataDir,
+  };
+  try {
+    await onSandboxListening(info, options, deps);
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+
+  if (options.json) {
+    const { url, api_key, org_id, product_id } = info;
+    deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id })}\n`);
+  } else {
+    printBanner(info, running.demo.created, deps);
+  }
+
+  await waitForStop(options.stopSignal);
+  if (!options.json) deps.io.stderr.write('Stopping the sandbox…\n');
+  await running.close();
+  if (!options.json) deps.io.stderr.write('Sandbox stopped.\n');
+}
+
+function printBanner(info: SandboxListening, created: boolean, deps: Deps): void {
+  const { stdout, stderr } = deps.io;
+  if (created) stderr.write(`Created a demo organisation and product in ${info.dataDir}.\n`);
+  stdout.write(
+    [
+      `Sandbox listening on ${info.url}`,
+      `  API key:     ${info.api_key}`,
+      `  org id:      ${info.org_id}`,
+      `  product id:  ${info.product_id}`,
+      '',
+    ].join('\n'),
+  );
+  stderr.write(
+    [
+      `Data dir: ${info.dataDir} (demo credentials kept in ${join(info.dataDir, DEMO_CREDENTIALS_FILE)}, mode 0600)`,
+      `Try it:   curl -H "Authorization: Bearer ${info.api_key}" "${info.url}/api/v1/loan_request?product-id=${info.product_id}&direction=DESC"`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+function listenError(error: unknown, host: string, port: number, dataDir: string): unknown {
+  const failure = error as (NodeJS.ErrnoException & { syscall?: string }) | undefined;
+  const code = failure?.code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `Port ${port} on ${host} is already in use.`,
+      'Stop what uses it, or pick another port with --port (--port 0 picks a free one).',
+    );
+  }
+  if (failure?.syscall === 'listen' && (code === 'EACCES' || code === 'EPERM')) {
+    return new UsageError(`Not allowed to listen on ${host}:${port}.`, 'Use a port above 1023, e.g. --port 4010.');
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UsageError(`Cannot listen on host "${host}": no such local address.`, 'Try --host 127.0.0.1.');
+  }
+  if (failure?.path !== undefined || code === 'ERR_SQLITE_ERROR') {
+    return new UsageError(`Cannot use the data dir ${dataDir}: ${failure?.message}.`, 'Pick another with --data-dir.');
+  }
+  return error;
+}
+
+/** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts); a second signal exits at once. */
+function waitForStop(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      const force = () => process.exit(130);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+  });
+}

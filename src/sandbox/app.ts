@@ -1,0 +1,201 @@
+/**
+ * The sandbox as a Fastify app: routes generated from the contract table (ENDPOINTS), one handler
+ * per endpoint key (handlers.ts), every reply the API's envelope. Tests drive it with `app.inject`;
+ * only server.ts listens.
+ *
+ * The order of checks for every operation:
+ *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
+ *   2. product-id present (200 error)      5. the handler, inside one transaction when it writes
+ *   3. query and body valid (400)
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
+import { SandboxDb } from './db.js';
+import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
+import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
+import { hashApiKey } from './secrets.js';
+import { describeIssues, invalidFieldsMessage } from './validation.js';
+
+/** Largest request body: 1 MiB. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface SandboxOptions {
+  /** The SQLite file (created and migrated if needed). */
+  dbPath: string;
+  /** The clock; every timestamp the sandbox writes comes from it. */
+  now?: () => Date;
+  /** Told about unexpected errors (answered with a 500 envelope). Default: one line on stderr. */
+  onError?: (error: unknown) => void;
+}
+
+export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
+  const db = SandboxDb.open(options.dbPath);
+  const repos = createRepos(db);
+  const now = options.now ?? (() => new Date());
+  const onError =
+    options.onError ??
+    ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
+
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+  app.addHook('onClose', async () => db.close());
+
+  // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      const problem = Object.assign(new Error(`Malformed JSON in the request body: ${(error as Error).message}`), {
+        statusCode: 400,
+      });
+      done(problem, undefined);
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}`, data: null });
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error instanceof SandboxReply) return send(reply, error.outcome);
+    const outcome = frameworkError(error);
+    if (outcome.http === 500) onError(error);
+    send(reply, outcome);
+  });
+
+  for (const def of ENDPOINTS as readonly EndpointDef[]) {
+    const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey, unknown>;
+    app.route({
+      method: def.method,
+      url: def.path,
+      handler: async (request, reply) => {
+        send(reply, await serve(def, handler, request, repos, db, now));
+      },
+    });
+  }
+  return app;
+}
+
+function send(reply: FastifyReply, outcome: Outcome): void {
+  reply
+    .code(outcome.http ?? 200)
+    .type('application/json; charset=utf-8')
+    .send(envelope(outcome));
+}
+
+function frameworkError(error: FastifyError): Outcome {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB', data: null };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        http: 415,
+        status: 'error',
+        message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
+        data: null,
+      };
+  }
+  const code = error.statusCode ?? 500;
+  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message, data: null };
+  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong, data: null };
+}
+
+/** The caller's organisation for the request's key; looked up on every request (new keys work at once). */
+function authenticate(request: FastifyRequest, repos: Repos): KeyOwner {
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') throw fail(401, MESSAGES.keyMissing);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const owner = match?.[1] ? repos.organisations.keyOwner(hashApiKey(match[1])) : undefined;
+  if (!owner) throw fail(401, MESSAGES.keyInvalid);
+  return owner;
+}
+
+/** A positive integer id as written in a path or query, else undefined (answered as no-access). */
+function parseId(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+function single(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function noAccessMessage(def: EndpointDef): string {
+  if (def.pathParams.includes('user_id')) return MESSAGES.noAccessUser;
+  if (def.pathParams.includes('id')) return MESSAGES.noAccessLoanRequest;
+  return MESSAGES.noAccessProduct;
+}
+
+async function serve(
+  def: EndpointDef,
+  handler: Handler<EndpointKey, unknown>,
+  request: FastifyRequest,
+  repos: Repos,
+  db: SandboxDb,
+  clock: () => Date,
+): Promise<Outcome> {
+  try {
+    const caller = authenticate(request, repos);
+    const rawQuery = { ...(request.query as Record<string, unknown>) };
+    const productIdText = single(rawQuery['product-id']);
+    delete rawQuery['product-id'];
+    if (def.productId && (productIdText === undefined || productIdText === '')) {
+      return { status: 'error', message: MESSAGES.productRequired, data: null };
+    }
+
+    handler.precheck?.(rawQuery);
+    const input = validate(def, rawQuery, request.body);
+    const checkable = { ...input, caller } as Checkable<EndpointKey>;
+    const extra = handler.check?.(checkable) ?? [];
+    if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
+
+    const prepared = handler.prepare ? await handler.prepare(checkable) : undefined;
+    const now = clock();
+    const work = (): Outcome => {
+      const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
+      const denied = noAccess(noAccessMessage(def));
+      if (def.productId) {
+        const productId = parseId(productIdText);
+        ctx.product = productId === undefined ? undefined : repos.products.findForOrg(caller.org_id, productId);
+        if (!ctx.product) throw denied;
+      }
+      const params = request.params as Record<string, string>;
+      if (def.pathParams.includes('user_id')) {
+        const userId = parseId(params.user_id);
+        ctx.user = userId === undefined ? undefined : repos.users.findInOrg(caller.org_id, userId);
+        if (!ctx.user) throw denied;
+      }
+      if (def.pathParams.includes('id')) {
+        const id = parseId(params.id);
+        const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
+        const product = ctx.product as { id: number } | undefined;
+        if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied;
+        ctx.loanRequest = loanRequest;
+      }
+      return handler.run(ctx as never, prepared);
+    };
+    return def.method === 'GET' ? work() : db.transaction(work);
+  } catch (error) {
+    if (error instanceof SandboxReply) return error.outcome;
+    throw error;
+  }
+}
+
+/** Parses query and body with the contract's schemas; one 400 naming every bad field. */
+function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: unknown) {
+  const problems: string[] = [];
+  const query = def.query.safeParse(rawQuery);
+  if (!query.success) problems.push(...describeIssues(query.error.issues, rawQuery, 'query'));
+  let body: unknown;
+  if (def.body) {
+    const parsed = def.body.safeParse(rawBody);
+    if (parsed.success) body = parsed.data;
+    else problems.push(...describeIssues(parsed.error.issues, rawBody, 'body'));
+  }
+  if (problems.length > 0) throw fail(400, invalidFieldsMessage(problems));
+  return { query: query.data as Record<string, unknown>, body };
+}

@@ -1,0 +1,91 @@
+/**
+ * The sandbox's one SQLite file: opening it (WAL, busy timeout, foreign keys), bringing its schema
+ * up to date (versioned migrations under `PRAGMA user_version`), and running work in a transaction.
+ * Every other statement lives in ./repos.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './repos/migrations.js';
+
+/** The database file's name inside a data dir. */
+export const DB_FILE_NAME = 'sandbox.db';
+
+/** How long a writer waits for another process's write lock before giving up (ms). */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export function dbPathFor(dataDir: string): string {
+  return join(dataDir, DB_FILE_NAME);
+}
+
+export class SandboxDb {
+  readonly sqlite: DatabaseSync;
+  private depth = 0;
+
+  private constructor(sqlite: DatabaseSync) {
+    this.sqlite = sqlite;
+  }
+
+  /** Opens (creating if needed) the database at `path` and migrates it to the latest schema. */
+  static open(path: string): SandboxDb {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const sqlite = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
+    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.exec('PRAGMA journal_mode = WAL');
+    sqlite.exec('PRAGMA synchronous = NORMAL');
+    sqlite.exec('PRAGMA foreign_keys = ON');
+    const db = new SandboxDb(sqlite);
+    db.migrate();
+    return db;
+  }
+
+  /** The schema version this database is at. */
+  version(): number {
+    const row = this.sqlite.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
+    return row?.user_version ?? 0;
+  }
+
+  private migrate(): void {
+    if (this.version() === MIGRATIONS.length) return;
+    // IMMEDIATE takes the write lock first, so two processes opening a new data dir at once
+    // cannot both apply a migration: the second one waits, then sees the new version.
+    this.transaction(() => {
+      const current = this.version();
+      if (current > MIGRATIONS.length) {
+        throw new Error(
+          `the sandbox database is at schema version ${current}, newer than this loanctl knows (${MIGRATIONS.length}); upgrade loanctl`,
+        );
+      }
+      for (let version = current; version < MIGRATIONS.length; version++) {
+        this.sqlite.exec(MIGRATIONS[version] as string);
+        this.sqlite.exec(`PRAGMA user_version = ${version + 1}`);
+      }
+    });
+  }
+
+  /**
+   * Runs `work` in one transaction (BEGIN IMMEDIATE … COMMIT, or ROLLBACK when it throws).
+   * Nested calls join the outer transaction. `work` must be synchronous: the sandbox never awaits
+   * while it holds the write lock.
+   */
+  transaction<T>(work: () => T): T {
+    if (this.depth > 0) return work();
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.depth++;
+    try {
+      const result = work();
+      if (result instanceof Promise) throw new Error('transaction work must be synchronous');
+      this.sqlite.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.sqlite.isTransaction) this.sqlite.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  close(): void {
+    if (this.sqlite.isOpen) this.sqlite.close();
+  }
+}

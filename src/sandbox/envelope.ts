@@ -1,0 +1,46 @@
+/** The reply envelope (spec 2.1) and the failures a handler can answer with. */
+import type { EnvelopeStatus } from '../contract/schemas.js';
+
+export interface Outcome {
+  /** HTTP status code; 200 unless said otherwise. */
+  http?: number;
+  status: EnvelopeStatus;
+  message: string;
+  data: unknown;
+  /** Present only on the replies where the spec carries it. */
+  data1?: unknown;
+}
+
+export function envelope(outcome: Outcome) {
+  const { status, message, data } = outcome;
+  return 'data1' in outcome ? { status, message, data, data1: outcome.data1 } : { status, message, data };
+}
+
+/** A reply other than success, thrown from anywhere in a request; a writing request rolls back. */
+export class SandboxReply extends Error {
+  readonly outcome: Outcome;
+
+  constructor(outcome: Outcome) {
+    super(outcome.message);
+    this.outcome = outcome;
+  }
+}
+
+export function fail(http: number, message: string): SandboxReply {
+  return new SandboxReply({ http, status: 'error', message, data: null });
+}
+
+export const MESSAGES = {
+  keyMissing: 'API key is missing. Send the header "Authorization: Bearer <API_KEY>".',
+  keyInvalid: 'API key is invalid. Check the key, or create one with "loanctl sandbox org create".',
+  productRequired: 'Product ID is required',
+  directionMissing: 'Direction not specified',
+  noAccessUser: 'You do not have access to this user. Please verify the user id',
+  noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
+  noAccessProduct: 'You do not have access to this product. Please verify the product id',
+  somethingWentWrong: 'Something went wrong. Please try again',
+} as const;
+
+export function noAccess(message: string): SandboxReply {
+  return new SandboxReply({ status: 'no-access', message, data: null });
+}

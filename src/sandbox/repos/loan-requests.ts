@@ -1,0 +1,169 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+/** A loan request joined with the names the API returns alongside it. */
+export interface LoanRequestRow {
+  id: number;
+  org_id: number;
+  user_id: number;
+  product_id: number;
+  reference: string;
+  amount: number;
+  purpose: string;
+  status: string;
+  lender_status: string;
+  user_status: string;
+  active: number;
+  progress: string | null;
+  debit_mandate_next_step: string;
+  approved_amount: number;
+  rate: number;
+  tenure: number;
+  tenured_in: string;
+  rate_type: string;
+  frequency: string;
+  grace_period: number;
+  exclude_weekends: number;
+  zero_interest: number;
+  estimated_repayment: number;
+  note: string;
+  linker_ids: string | null;
+  linker_tokenized: number | null;
+  approved_by_id: number | null;
+  approved_by: string | null;
+  approved_at: string | null;
+  final_approval_date: string | null;
+  submitted_at: string | null;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+  product_name: string;
+  product_slug: string;
+  lender_name: string;
+  fullname: string;
+}
+
+export interface NewLoanRequest {
+  org_id: number;
+  user_id: number;
+  product_id: number;
+  reference: string;
+  amount: number;
+  purpose: string;
+  now: string;
+}
+
+export interface Approval {
+  approved_amount: number;
+  rate: number;
+  tenure: number;
+  tenured_in: string;
+  rate_type: string;
+  frequency: string;
+  grace_period: number;
+  exclude_weekends: number;
+  zero_interest: number;
+  estimated_repayment: number;
+  note: string;
+  approved_by_id: number;
+  approved_by: string;
+  progress: string;
+  now: string;
+}
+
+const VIEW = `
+  SELECT lr.*, p.name AS product_name, p.slug AS product_slug, o.name AS lender_name,
+         u.firstname || ' ' || u.lastname AS fullname
+    FROM loan_requests lr
+    JOIN products p ON p.id = lr.product_id
+    JOIN organisations o ON o.id = lr.org_id
+    JOIN users u ON u.id = lr.user_id`;
+
+export class LoanRequestsRepo {
+  private readonly insert: StatementSync;
+  private readonly byOrgAndId: StatementSync;
+  private readonly pageAsc: StatementSync;
+  private readonly pageDesc: StatementSync;
+  private readonly setPurpose: StatementSync;
+  private readonly setDeleted: StatementSync;
+  private readonly setProgressStmt: StatementSync;
+  private readonly setSubmitted: StatementSync;
+  private readonly setApproved: StatementSync;
+  private readonly setLinkers: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.insert = db.prepare(
+      `INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
+                                  user_status, active, debit_mandate_next_step, created_at, updated_at)
+       VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, 'saved', 'saved', 'saved', 1, 'setup',
+               :now, :now)`,
+    );
+    this.byOrgAndId = db.prepare(`${VIEW} WHERE lr.org_id = ? AND lr.id = ? AND lr.deleted_at IS NULL`);
+    const page = `${VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
+    this.pageAsc = db.prepare(`${page} AND lr.id > :cursor ORDER BY lr.id ASC LIMIT :limit`);
+    this.pageDesc = db.prepare(`${page} AND lr.id < :cursor ORDER BY lr.id DESC LIMIT :limit`);
+    this.setPurpose = db.prepare('UPDATE loan_requests SET purpose = :purpose, updated_at = :now WHERE id = :id');
+    this.setDeleted = db.prepare(
+      'UPDATE loan_requests SET deleted_at = :now, active = 0, updated_at = :now WHERE id = :id',
+    );
+    this.setProgressStmt = db.prepare(
+      'UPDATE loan_requests SET progress = :progress, updated_at = :now WHERE id = :id',
+    );
+    this.setSubmitted = db.prepare(
+      `UPDATE loan_requests
+          SET status = 'pending', user_status = 'submitted', submitted_at = :now, progress = :progress, updated_at = :now
+        WHERE id = :id`,
+    );
+    this.setApproved = db.prepare(
+      `UPDATE loan_requests
+          SET lender_status = 'approved', approved_amount = :approved_amount, rate = :rate, tenure = :tenure,
+              tenured_in = :tenured_in, rate_type = :rate_type, frequency = :frequency, grace_period = :grace_period,
+              exclude_weekends = :exclude_weekends, zero_interest = :zero_interest,
+              estimated_repayment = :estimated_repayment, note = :note, approved_by_id = :approved_by_id,
+              approved_by = :approved_by, approved_at = :now, final_approval_date = :now, progress = :progress,
+              updated_at = :now
+        WHERE id = :id`,
+    );
+    this.setLinkers = db.prepare(
+      'UPDATE loan_requests SET linker_ids = :linker_ids, linker_tokenized = 1, updated_at = :now WHERE id = :id',
+    );
+  }
+
+  create(request: NewLoanRequest): number {
+    return Number(this.insert.run({ ...request }).lastInsertRowid);
+  }
+
+  /** The loan request, only when it belongs to the organisation and is not deleted. */
+  findInOrg(orgId: number, id: number): LoanRequestRow | undefined {
+    return this.byOrgAndId.get(orgId, id) as LoanRequestRow | undefined;
+  }
+
+  /** Up to `limit` loan requests of a product after `cursor` in id order (ASC: id > cursor, DESC: id < cursor). */
+  page(orgId: number, productId: number, direction: 'ASC' | 'DESC', cursor: number, limit: number): LoanRequestRow[] {
+    const stmt = direction === 'ASC' ? this.pageAsc : this.pageDesc;
+    return stmt.all({ org_id: orgId, product_id: productId, cursor, limit }) as unknown as LoanRequestRow[];
+  }
+
+  updatePurpose(id: number, purpose: string, now: string): void {
+    this.setPurpose.run({ id, purpose, now });
+  }
+
+  softDelete(id: number, now: string): void {
+    this.setDeleted.run({ id, now });
+  }
+
+  setProgress(id: number, progress: string, now: string): void {
+    this.setProgressStmt.run({ id, progress, now });
+  }
+
+  submit(id: number, progress: string, now: string): void {
+    this.setSubmitted.run({ id, progress, now });
+  }
+
+  approve(id: number, approval: Approval): void {
+    this.setApproved.run({ id, ...approval });
+  }
+
+  tokenize(id: number, linkerIds: readonly string[], now: string): void {
+    this.setLinkers.run({ id, linker_ids: JSON.stringify(linkerIds), now });
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The sandbox's schema, as an ordered list of migrations. Migration N (1-based) moves the database
+ * from `PRAGMA user_version` N-1 to N. Never edit a migration that has shipped: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the whole first schema.
+  `
+  CREATE TABLE organisations (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE products (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    name TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (org_id, slug)
+  );
+
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    firstname TEXT NOT NULL,
+    lastname TEXT NOT NULL,
+    email TEXT NOT NULL,
+    phone TEXT NOT NULL,
+    gender TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    reference TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    is_active INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX users_org_email ON users (org_id, lower(email));
+  CREATE INDEX users_org_created ON users (org_id, created_at);
+
+  CREATE TABLE loan_requests (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    product_id INTEGER NOT NULL REFERENCES products(id),
+    reference TEXT NOT NULL UNIQUE,
+    amount REAL NOT NULL,
+    purpose TEXT NOT NULL,
+    status TEXT NOT NULL,
+    lender_status TEXT NOT NULL,
+    user_status TEXT NOT NULL,
+    active INTEGER NOT NULL,
+    progress TEXT,
+    debit_mandate_next_step TEXT NOT NULL,
+    approved_amount REAL NOT NULL DEFAULT 0,
+    rate REAL NOT NULL DEFAULT 0,
+    tenure REAL NOT NULL DEFAULT 0,
+    tenured_in TEXT NOT NULL DEFAULT '',
+    rate_type TEXT NOT NULL DEFAULT '',
+    frequency TEXT NOT NULL DEFAULT '',
+    grace_period REAL NOT NULL DEFAULT 0,
+    exclude_weekends INTEGER NOT NULL DEFAULT 0,
+    zero_interest INTEGER NOT NULL DEFAULT 0,
+    estimated_repayment REAL NOT NULL DEFAULT 0,
+    note TEXT NOT NULL DEFAULT '',
+    linker_ids TEXT,
+    linker_tokenized INTEGER,
+    approved_by_id INTEGER,
+    approved_by TEXT,
+    approved_at TEXT,
+    final_approval_date TEXT,
+    submitted_at TEXT,
+    deleted_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX loan_requests_org_product ON loan_requests (org_id, product_id, id);
+
+  CREATE TABLE bank_details (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    loan_request_id INTEGER NOT NULL REFERENCES loan_requests(id),
+    code TEXT NOT NULL,
+    account_number TEXT NOT NULL,
+    account_name TEXT NOT NULL,
+    bank_name TEXT NOT NULL,
+    linker_id TEXT UNIQUE,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX bank_details_loan_request ON bank_details (loan_request_id);
+
+  CREATE TABLE business_info (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    loan_request_id INTEGER NOT NULL UNIQUE REFERENCES loan_requests(id),
+    name TEXT NOT NULL,
+    role TEXT NOT NULL,
+    industry TEXT NOT NULL,
+    description TEXT NOT NULL,
+    registered INTEGER NOT NULL,
+    registration_number TEXT NOT NULL,
+    established_on TEXT NOT NULL,
+    physical_location INTEGER NOT NULL,
+    number_of_locations INTEGER NOT NULL,
+    location_status TEXT NOT NULL,
+    average_monthly_income INTEGER NOT NULL,
+    last_twelve_months_income INTEGER NOT NULL,
+    primary_payments_collection_method TEXT NOT NULL,
+    number_of_employees INTEGER NOT NULL,
+    monthly_salary_cost INTEGER NOT NULL,
+    annual_rent_cost INTEGER NOT NULL,
+    monthly_electricity_cost INTEGER NOT NULL,
+    monthly_ads_cost INTEGER NOT NULL,
+    monthly_marketing_cost INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE employment (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    loan_request_id INTEGER NOT NULL UNIQUE REFERENCES loan_requests(id),
+    status TEXT NOT NULL,
+    company_name TEXT NOT NULL,
+    company_address TEXT NOT NULL,
+    position TEXT NOT NULL,
+    salary INTEGER NOT NULL,
+    manager TEXT NOT NULL,
+    manager_phone TEXT NOT NULL,
+    manager_email TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE guarantors (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    loan_request_id INTEGER NOT NULL REFERENCES loan_requests(id),
+    firstname TEXT NOT NULL,
+    lastname TEXT NOT NULL,
+    gender TEXT NOT NULL,
+    relationship TEXT NOT NULL,
+    email TEXT NOT NULL,
+    phone TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX guarantors_loan_request ON guarantors (loan_request_id);
+
+  CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    org_id INTEGER NOT NULL REFERENCES organisations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    loan_request_id INTEGER NOT NULL REFERENCES loan_requests(id),
+    type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    reference TEXT NOT NULL UNIQUE,
+    number TEXT NOT NULL,
+    document_url TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX documents_loan_request ON documents (loan_request_id);
+  `,
+];

@@ -1,0 +1,60 @@
+/** The one place the sandbox listens: data dir → demo credentials → app → listening server. */
+import type { FastifyInstance } from 'fastify';
+import { type DemoCredentials, ensureDemo } from './admin.js';
+import { buildSandbox } from './app.js';
+import { dbPathFor } from './db.js';
+
+export interface ServerOptions {
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  now?: () => Date;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunningSandbox {
+  /** Base URL a client uses, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** The demo organisation's credentials; `created` when this start made them. */
+  demo: DemoCredentials & { created: boolean };
+  app: FastifyInstance;
+  /** Stops accepting connections, finishes in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+/** A host as it goes in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSandboxServer(options: ServerOptions): Promise<RunningSandbox> {
+  const demo = ensureDemo(options.dataDir, options.now ? { now: options.now } : {});
+  const app = await buildSandbox({
+    dbPath: dbPathFor(options.dataDir),
+    ...(options.now && { now: options.now }),
+    ...(options.onError && { onError: options.onError }),
+  });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${urlHost(options.host)}:${port}`,
+    host: options.host,
+    port,
+    dataDir: options.dataDir,
+    demo,
+    app,
+    close: () => app.close(),
+  };
+}

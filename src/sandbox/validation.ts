@@ -1,0 +1,51 @@
+/** Turns zod's issues into the one 400 message that names every bad field. */
+import type { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'must be text',
+  number: 'must be a number',
+  int: 'must be a whole number',
+  boolean: 'must be true or false',
+  object: 'must be a JSON object',
+  array: 'must be a list',
+};
+
+function describe(issue: Issue, input: unknown): string {
+  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) return 'is required';
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
+    return TYPE_WORDS[issue.expected] ?? `must be of type ${issue.expected}`;
+  }
+  if (issue.code === 'invalid_value') {
+    const values = issue.values.map(String);
+    return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
+  }
+  return issue.message;
+}
+
+/**
+ * `field (what is wrong)` once per bad field, in the order zod found them; `root` names the whole
+ * input (e.g. `body`) when the issue is about it rather than one of its fields.
+ */
+export function describeIssues(issues: readonly Issue[], input: unknown, root: string): string[] {
+  const seen = new Map<string, string>();
+  for (const issue of issues) {
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : root;
+    if (!seen.has(field)) seen.set(field, `${field} (${describe(issue, input)})`);
+  }
+  return [...seen.values()];
+}
+
+export function invalidFieldsMessage(parts: readonly string[]): string {
+  return `Invalid fields: ${parts.join(', ')}`;
+}

@@ -1,0 +1,265 @@
+/**
+ * Helpers for the sandbox's tests: a sandbox on a temporary data dir with one organisation and
+ * product, a typed way to call an operation of the contract table over `app.inject`, valid sample
+ * bodies for every operation, and a snapshot of every table (to prove that a request changed nothing).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { FastifyInstance } from 'fastify';
+import { ENDPOINTS, type EndpointDef, type EndpointKey, endpoint, fillPath } from '../../src/contract/endpoints.js';
+import { Envelope } from '../../src/contract/schemas.js';
+import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
+import { buildSandbox } from '../../src/sandbox/app.js';
+import { dbPathFor } from '../../src/sandbox/db.js';
+
+export const FIXED_NOW = new Date('2026-03-02T09:30:00.123Z');
+
+export interface Org {
+  org_id: number;
+  api_key: string;
+  product_id: number;
+}
+
+export interface TestSandbox {
+  app: FastifyInstance;
+  dataDir: string;
+  dbPath: string;
+  org: Org;
+  /** Advances the sandbox's clock. */
+  setNow(date: Date): void;
+  addOrg(name: string): Org;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'loanctl-sandbox-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function openSandbox(options: { dataDir?: string; now?: Date } = {}): Promise<TestSandbox> {
+  const dataDir = options.dataDir ?? tempDir();
+  let now = options.now ?? FIXED_NOW;
+  const addOrg = (name: string): Org => {
+    const org = createOrganisation(dataDir, name);
+    const product = createProduct(dataDir, org.org_id, `${name} Loan`);
+    return { ...org, product_id: product.product_id };
+  };
+  const org = addOrg('First Lender');
+  const app = await buildSandbox({
+    dbPath: dbPathFor(dataDir),
+    now: () => now,
+    onError: (error) => {
+      throw error;
+    },
+  });
+  return {
+    app,
+    dataDir,
+    dbPath: dbPathFor(dataDir),
+    org,
+    setNow: (date) => {
+      now = date;
+    },
+    addOrg,
+    close: async () => {
+      await app.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  key?: string | null;
+  params?: Record<string, string | number>;
+  /** undefined → no product-id at all. */
+  productId?: string | number;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  http: number;
+  json: Envelope & Record<string, unknown>;
+  raw: string;
+}
+
+export function urlFor(def: EndpointDef, options: CallOptions): string {
+  const params = Object.fromEntries(def.pathParams.map((name) => [name, options.params?.[name] ?? 1]));
+  const search = new URLSearchParams();
+  if (options.productId !== undefined) search.set('product-id', String(options.productId));
+  for (const [name, value] of Object.entries(options.query ?? {})) search.set(name, String(value));
+  const qs = search.toString();
+  return `${fillPath(def.path, params)}${qs ? `?${qs}` : ''}`;
+}
+
+/** Calls an operation of the table by key over app.inject. */
+export async function call(app: FastifyInstance, key: EndpointKey, options: CallOptions = {}): Promise<CallResult> {
+  const def = endpoint(key) as EndpointDef;
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== null && options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  const response = await app.inject({
+    method: def.method,
+    url: urlFor(def, options),
+    headers,
+    ...(options.body !== undefined && { payload: options.body as object }),
+  });
+  return { http: response.statusCode, json: JSON.parse(response.body), raw: response.body };
+}
+
+/** Problems of a successful reply against the contract's reply schemas (empty when it fits). */
+export function replyProblems(key: EndpointKey, json: unknown): string[] {
+  const def = endpoint(key) as EndpointDef;
+  const problems: string[] = [];
+  const envelope = Envelope.safeParse(json);
+  if (!envelope.success) return [`envelope: ${envelope.error.message}`];
+  const data = def.reply.data.safeParse(envelope.data.data);
+  if (!data.success) problems.push(`data: ${data.error.message}`);
+  if (def.reply.data1) {
+    if (!('data1' in envelope.data)) problems.push('data1: missing');
+    const data1 = def.reply.data1.safeParse(envelope.data.data1);
+    if (!data1.success) problems.push(`data1: ${data1.error.message}`);
+  } else if ('data1' in envelope.data) {
+    problems.push('data1: present where the spec has none');
+  }
+  return problems;
+}
+
+let counter = 0;
+
+export function userBody(overrides: Record<string, unknown> = {}) {
+  counter++;
+  return {
+    firstname: 'Ada',
+    lastname: 'Obi',
+    email: `ada.${counter}@example.com`,
+    password: 'correct horse battery staple',
+    phone: '+2348012345678',
+    gender: 'female',
+    ...overrides,
+  };
+}
+
+/** A valid body for every operation that takes one (business needs the caller's org id). */
+export function sampleBody(key: EndpointKey, orgId: number): unknown {
+  switch (key) {
+    case 'createUser':
+      return userBody();
+    case 'createLoanRequest':
+      return { amount: 50000, purpose: 'stock for the shop' };
+    case 'updateLoanRequest':
+      return { purpose: 'new purpose' };
+    case 'uploadDocument':
+      return {
+        type: 'passport',
+        title: 'International passport',
+        number: 'A1234567',
+        document_url: 'https://files.example.com/p.jpg',
+      };
+    case 'addBusinessInfo':
+      return {
+        name: 'Ada Stores',
+        org_id: orgId,
+        role: 'owner',
+        industry: 'retail',
+        description: 'groceries',
+        registered: true,
+        physical_location: '12 Broad Street, Lagos',
+        number_of_employees: '12',
+      };
+    case 'addBankDetails':
+      return { code: '058', account_name: 'Ada Obi', account_number: '0123456789', bank_name: 'GTBank' };
+    case 'addGuarantor':
+      return {
+        firstname: 'Chidi',
+        lastname: 'Obi',
+        gender: 'male',
+        relationship: 'brother',
+        email: 'chidi@example.com',
+        phone: '+2348098765432',
+      };
+    case 'addEmployment':
+      return {
+        status: 'employed',
+        company_name: 'Acme Ltd',
+        company_address: '1 Marina, Lagos',
+        position: 'engineer',
+        salary: 350000,
+        manager: 'Bola Ade',
+        manager_phone: '+2348011111111',
+        manager_email: 'bola@acme.example',
+      };
+    case 'approveLoanRequest':
+      return {
+        approved_amount: 40000,
+        rate: 5,
+        tenure: 3,
+        tenured_in: 'months',
+        rate_type: 'simple-interest',
+        frequency: 'monthly',
+        exclude_weekends: false,
+        grace_period: 0,
+        note: 'good history',
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** A valid query (besides product-id) for every operation that needs one. */
+export function sampleQuery(key: EndpointKey, email = 'ada@example.com'): Record<string, string> {
+  switch (key) {
+    case 'userExists':
+      return { email, action: 'exists' };
+    case 'listLoanRequests':
+      return { direction: 'ASC' };
+    case 'approveLoanRequest':
+      return { action: 'approve' };
+    default:
+      return {};
+  }
+}
+
+/** Makes a user (found through the list, as a client must) and a loan request for it. */
+export async function seedLoanRequest(app: FastifyInstance, org: Org, overrides: { amount?: number } = {}) {
+  const body = userBody();
+  const created = await call(app, 'createUser', { key: org.api_key, body });
+  if (created.json.status !== 'success') throw new Error(`createUser: ${created.raw}`);
+  const userId = await findUserId(app, org, body.email);
+  const lr = await call(app, 'createLoanRequest', {
+    key: org.api_key,
+    params: { user_id: userId },
+    productId: org.product_id,
+    body: { amount: overrides.amount ?? 50000, purpose: 'stock' },
+  });
+  if (lr.json.status !== 'success') throw new Error(`createLoanRequest: ${lr.raw}`);
+  return { userId, email: body.email, loanRequestId: (lr.json.data as { id: number }).id };
+}
+
+export async function findUserId(app: FastifyInstance, org: Org, email: string): Promise<number> {
+  for (let page = 1; ; page++) {
+    const list = await call(app, 'listUsers', { key: org.api_key, query: { pages: page } });
+    const users = list.json.data as Array<{ id: number; email: string }>;
+    const found = users.find((user) => user.email === email);
+    if (found) return found.id;
+    if (users.length === 0) throw new Error(`no user ${email}`);
+  }
+}
+
+/** Every row of every table, to compare before and after. */
+export function snapshot(dbPath: string): Record<string, unknown[]> {
+  const db = new DatabaseSync(dbPath, { readOnly: true });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as Array<{ name: string }>;
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+export const ALL_ENDPOINTS = ENDPOINTS as readonly EndpointDef[];
