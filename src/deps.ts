@@ -1,9 +1,15 @@
 /**
  * The dependencies every command receives (design.md, "Injected dependencies"). Production wires
- * the real ones in `productionDeps`; tests pass their own. Anything heavy is reached lazily, so
- * `--help` and `--version` load nothing but commander.
+ * the real ones in `productionDeps`; tests pass their own through `createDeps({...})`. Anything
+ * heavy is reached lazily, so `--help`, `--version`, `profile` and `completion` load neither the
+ * HTTP stack nor inquirer, and need no API key.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { Settings } from './config/settings.js';
+import type { ProfileStore } from './config/store.js';
+import type { ApiClient } from './http/client.js';
+import type { Prompter } from './prompts/prompter.js';
 
 export interface InputStream extends Readable {
   isTTY?: boolean;
@@ -19,17 +25,130 @@ export interface Io {
   stderr: OutputStream;
 }
 
+export type Env = Record<string, string | undefined>;
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * The root program's options, as commander parsed them (program.ts copies them here in a
+ * preAction hook, so every command sees them without mapping them itself).
+ * `color` and `input` are commander's names for `--no-color` and `--no-input` (default true).
+ */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  output?: OutputFormat;
+  fields?: string;
+  raw?: boolean;
+  color?: boolean;
+  input?: boolean;
+  debug?: boolean;
+  dryRun?: boolean;
+  /** Seconds, as typed. */
+  timeout?: string;
+}
+
 export interface Deps {
   io: Io;
-  env: Record<string, string | undefined>;
+  env: Env;
   /** The clock, so tests can pin dates. */
   now: () => Date;
+  /** The global flags of this run. */
+  globals: GlobalOptions;
+  /** The profile store, opened (read) on first use. */
+  config(): Promise<ProfileStore>;
+  /** The effective settings of this run: flag > env > profile > default. */
+  settings(): Promise<Settings>;
+  /**
+   * The API client, built on first use (loads undici then). Asking for it never fails for a
+   * missing key: the first call does, with an AuthError (and `--dry-run` needs no key).
+   */
+  api(): Promise<ApiClient>;
+  /** Masked and plain prompts (inquirer, loaded on first use); prompts draw on stderr. */
+  prompter: Prompter;
+  /** stdin and stdout are TTYs, `CI` is unset and `--no-input` was not given. */
+  isInteractive(): boolean;
+  sleep(ms: number): Promise<void>;
+  /** Closes what the run opened (the HTTP pool), so the process can exit at once. */
+  dispose(): Promise<void>;
+}
+
+export interface DepsOptions {
+  io?: Io;
+  env?: Env;
+  now?: () => Date;
+  globals?: GlobalOptions;
+  /** An undici dispatcher to send through (tests: a MockAgent). Default: one keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source for retries; tests pin it. */
+  random?: () => number;
+  prompter?: Prompter;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createDeps(options: DepsOptions = {}): Deps {
+  const io = options.io ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  const env = options.env ?? process.env;
+  let store: Promise<ProfileStore> | undefined;
+  let client: Promise<ApiClient> | undefined;
+
+  const deps: Deps = {
+    io,
+    env,
+    now: options.now ?? (() => new Date()),
+    globals: options.globals ?? {},
+    config() {
+      store ??= import('./config/store.js').then(({ openProfileStore }) =>
+        openProfileStore({ env, warn: (line) => io.stderr.write(`loanctl: warning: ${line}\n`) }),
+      );
+      return store;
+    },
+    async settings() {
+      const { resolveSettings } = await import('./config/settings.js');
+      return resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+    },
+    api() {
+      client ??= (async () => {
+        const settings = await deps.settings();
+        const { createApiClient } = await import('./http/client.js');
+        return createApiClient(settings, {
+          io,
+          now: deps.now,
+          sleep: deps.sleep,
+          random: options.random ?? Math.random,
+          dispatcher: options.dispatcher,
+        });
+      })();
+      return client;
+    },
+    prompter: options.prompter ?? lazyPrompter(io),
+    isInteractive() {
+      return Boolean(io.stdin.isTTY && io.stdout.isTTY && !env.CI && deps.globals.input !== false);
+    },
+    sleep: options.sleep ?? realSleep,
+    async dispose() {
+      if (!client) return;
+      const pending = client;
+      client = undefined;
+      await pending.then((api) => api.close()).catch(() => {});
+    },
+  };
+  return deps;
 }
 
 export function productionDeps(): Deps {
+  return createDeps();
+}
+
+/** The inquirer-backed prompter, imported only when a prompt is actually shown. */
+function lazyPrompter(io: Io): Prompter {
+  const real = () => import('./prompts/prompter.js').then(({ inquirerPrompter }) => inquirerPrompter(io));
   return {
-    io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-    env: process.env,
-    now: () => new Date(),
+    password: async (message) => (await real()).password(message),
+    input: async (message, options) => (await real()).input(message, options),
+    confirm: async (message, options) => (await real()).confirm(message, options),
   };
 }

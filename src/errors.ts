@@ -15,11 +15,22 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What the API answered, kept on errors that came from a reply (for `api` and `--raw`). */
+export interface ReplyInfo {
+  httpStatus: number;
+  /** The body exactly as received. */
+  rawBody: string;
+  /** The parsed envelope, when the body was one. */
+  envelope?: unknown;
+}
+
 /** A failure with a message fit for the operator: what failed, why, and what to do. */
 export class LoanctlError extends Error {
   readonly exitCode: ExitCode;
   /** What to do next, printed after the message on the same line. */
   readonly hint: string | undefined;
+  /** The reply this error was made from, when there was one. */
+  reply: ReplyInfo | undefined;
 
   constructor(message: string, exitCode: ExitCode, hint?: string, options?: ErrorOptions) {
     super(message, options);
@@ -50,8 +61,11 @@ export class ApiError extends LoanctlError {
 
 /** No API key configured, or the API rejected it (401/403). */
 export class AuthError extends LoanctlError {
-  constructor(message: string, hint?: string) {
+  readonly envelope: unknown;
+
+  constructor(message: string, hint?: string, envelope?: unknown) {
     super(message, ExitCode.auth, hint);
+    this.envelope = envelope;
   }
 }
 
@@ -84,6 +98,47 @@ export class PartialFailureError extends LoanctlError {
   constructor(message: string) {
     super(message, ExitCode.api);
   }
+}
+
+/**
+ * `--dry-run`: the request has been printed and nothing was sent. main.ts ends the run with exit 0
+ * and no message, so a command needs no dry-run branch of its own.
+ */
+export class DryRunComplete extends LoanctlError {
+  constructor() {
+    super('dry run: nothing was sent', ExitCode.ok);
+  }
+}
+
+/** The smallest shape of a validation issue (zod's issues have it). */
+export interface InputIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * A UsageError that says exactly which input fields are wrong and why, e.g.
+ * `Invalid input: amount must be a positive amount; email must be an e-mail address.`
+ * `flagFor` names the flag of a field (default: snake_case → --kebab-case).
+ */
+export function inputError(
+  issues: readonly InputIssue[],
+  options: { what?: string; flagFor?: (field: string) => string | undefined } = {},
+): UsageError {
+  const flagFor = options.flagFor ?? ((field: string) => `--${field.replaceAll('_', '-')}`);
+  const parts: string[] = [];
+  const flags = new Set<string>();
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.');
+    const message = /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+    parts.push(field ? `${field} ${message}` : message);
+    const top = issue.path[0];
+    const flag = typeof top === 'string' ? flagFor(top) : undefined;
+    if (flag) flags.add(flag);
+  }
+  const hint =
+    flags.size > 0 ? `Fix ${[...flags].join(', ')} (or the same fields of --data) and run again.` : undefined;
+  return new UsageError(`${options.what ?? 'Invalid input'}: ${parts.join('; ')}.`, hint);
 }
 
 /** One line for stderr: the message, then the hint. */

@@ -5,7 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { type Deps, productionDeps } from './deps.js';
-import { ExitCode, formatError, LoanctlError } from './errors.js';
+import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js';
 import { buildProgram } from './program.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
@@ -19,6 +19,9 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
     return ExitCode.ok;
   } catch (error) {
     return exitCodeFor(error, deps, debug);
+  } finally {
+    // Close the keep-alive pool, or its idle sockets would hold the process open for seconds.
+    await deps.dispose();
   }
 }
 
@@ -28,6 +31,7 @@ function exitCodeFor(error: unknown, deps: Deps, debug: boolean): number {
     // Commander has already printed its message (and a "Did you mean …?" suggestion).
     return COMMANDER_SUCCESS.has(error.code) ? ExitCode.ok : ExitCode.usage;
   }
+  if (error instanceof DryRunComplete) return ExitCode.ok;
   if (error instanceof LoanctlError) {
     stderr.write(`loanctl: ${formatError(error)}\n`);
     if (debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`);

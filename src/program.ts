@@ -2,16 +2,34 @@
  * Builds the commander tree. Each noun's index.ts registers its verbs; a verb's action imports the
  * file that does the work only when it runs, so building the tree stays cheap (and shell
  * completion can walk this same tree).
+ *
+ * Global options live on the root and are accepted before or after the subcommand; a preAction
+ * hook copies them into `deps.globals`, where settings, the client and the renderers read them.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { registerApiCommand } from './commands/api/index.js';
+import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
-import type { Deps } from './deps.js';
+import { type Deps, type GlobalOptions, OUTPUT_FORMATS } from './deps.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(deps: Deps): Command {
   const program = new Command('loanctl')
     .description('Run the loan origination flow of a Lending Origination API from your terminal.')
     .version(VERSION, '-v, --version', 'print the version')
+    .option('--profile <name>', 'use this profile instead of the current one (env LOANCTL_PROFILE)')
+    .option('--base-url <url>', 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)')
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(
+        OUTPUT_FORMATS,
+      ),
+    )
+    .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
+    .option('--raw', 'print the whole API envelope exactly as received')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--no-input', 'never prompt; a missing value is an error naming its flag')
+    .option('--timeout <seconds>', 'give up on a request after this many seconds', '30')
+    .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
@@ -19,7 +37,44 @@ export function buildProgram(deps: Deps): Command {
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
       writeErr: (text) => deps.io.stderr.write(text),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ loanctl profile add prod --base-url https://api.example.com --product-id 12
+  $ loanctl loan list --limit 20
+  $ loanctl loan show 172 -o json
+  $ loanctl api GET /api/v1/loan_request --query product-id=12 --query direction=DESC
+
+Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 network, 130 cancelled.
+Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT_ID, LOANCTL_CONFIG_DIR, NO_COLOR.`,
+    )
+    .hook('preAction', (_root, action) => {
+      deps.globals = globalOptions(action.optsWithGlobals());
     });
+
+  registerProfileCommands(program, deps);
+  registerApiCommand(program, deps);
   registerSandboxCommands(program, deps);
   return program;
+}
+
+const GLOBAL_KEYS = [
+  'profile',
+  'baseUrl',
+  'output',
+  'fields',
+  'raw',
+  'color',
+  'input',
+  'debug',
+  'dryRun',
+  'timeout',
+] as const satisfies readonly (keyof GlobalOptions)[];
+
+function globalOptions(all: Record<string, unknown>): GlobalOptions {
+  const globals: Record<string, unknown> = {};
+  for (const key of GLOBAL_KEYS) if (all[key] !== undefined) globals[key] = all[key];
+  return globals as GlobalOptions;
 }

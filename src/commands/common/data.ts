@@ -1,0 +1,58 @@
+/**
+ * `--data JSON|@file.json|-` for every command that sends a body: the starting object, whose
+ * fields the command's flags then override (see src/input/body.ts's buildBody).
+ */
+import { readFile } from 'node:fs/promises';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { readStdin } from './stdin.js';
+
+/** Parses `--data`: inline JSON, `@path` (a file), or `-` / `@-` (stdin). Any JSON value. */
+export async function readDataValue(value: string, deps: Pick<Deps, 'io'>): Promise<unknown> {
+  let text: string;
+  let source: string;
+  if (value === '-' || value === '@-') {
+    text = await readStdin(deps, '--data -');
+    source = '--data from stdin';
+  } else if (value.startsWith('@')) {
+    const path = value.slice(1);
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        `--data: cannot read ${path}${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}.`,
+      );
+    }
+    source = `--data file ${path}`;
+  } else {
+    text = value;
+    source = '--data';
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${source} is not valid JSON: ${(error as Error).message}.`,
+      `Give an object like '{"purpose":"stock"}', @file.json, or - to read stdin.`,
+    );
+  }
+}
+
+/** `--data` for a request body: must be a JSON object. Undefined when the flag was not given. */
+export async function readDataObject(
+  value: string | undefined,
+  deps: Pick<Deps, 'io'>,
+): Promise<Record<string, unknown> | undefined> {
+  if (value === undefined) return undefined;
+  const data = await readDataValue(value, deps);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new UsageError('--data must be a JSON object, e.g. {"purpose":"stock"}.');
+  }
+  return data as Record<string, unknown>;
+}
+
+/** Commander helper for repeatable options: `--query a=1 --query b=2`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

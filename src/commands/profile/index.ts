@@ -1,0 +1,83 @@
+/**
+ * `loanctl profile …`: named connections (base URL, API key, default product id) kept in one
+ * 0600 file. Each verb lives in its own file, imported only when it runs.
+ */
+import type { Command } from 'commander';
+import type { Deps } from '../../deps.js';
+import { examples } from '../common/help.js';
+
+export function registerProfileCommands(program: Command, deps: Deps): void {
+  const profile = program
+    .command('profile')
+    .description('Manage profiles: the API base URL, API key and default product id to use')
+    .addHelpText(
+      'after',
+      examples(
+        'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --product-id 12 --api-key-stdin',
+        'loanctl profile list',
+        'loanctl profile use prod',
+      ),
+    );
+
+  profile
+    .command('add')
+    .description('Add a profile, or replace one of the same name (the key is read masked or from stdin)')
+    .argument('<name>', 'profile name, e.g. prod or sandbox')
+    .option('--product-id <n>', 'default product id for loan commands')
+    .option('--org-id <n>', 'your organisation id (used by business information)')
+    .option('--api-key-stdin', 'read the API key from stdin instead of a masked prompt')
+    .option('--use', 'make it the current profile (the first profile always becomes current)')
+    .addHelpText(
+      'after',
+      `${examples(
+        'loanctl profile add prod --base-url https://api.example.com --product-id 12',
+        'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --api-key-stdin',
+        'loanctl profile add local --base-url http://127.0.0.1:4010 --use',
+      )}
+--base-url is required. Plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1.
+`,
+    )
+    .action(async (name: string, options) => {
+      const { runProfileAdd } = await import('./add.js');
+      await runProfileAdd({ name, ...options }, deps);
+    });
+
+  profile
+    .command('list')
+    .description('List the profiles; the current one is marked')
+    .addHelpText('after', examples('loanctl profile list', 'loanctl profile list -o json'))
+    .action(async () => {
+      const { runProfileList } = await import('./list.js');
+      await runProfileList({}, deps);
+    });
+
+  profile
+    .command('use')
+    .description('Make a profile the current one')
+    .argument('<name>', 'profile name')
+    .addHelpText('after', examples('loanctl profile use prod'))
+    .action(async (name: string) => {
+      const { runProfileUse } = await import('./use.js');
+      await runProfileUse({ name }, deps);
+    });
+
+  profile
+    .command('show')
+    .description('Show a profile (the current one by default) with its API key redacted')
+    .argument('[name]', 'profile name (default: --profile, LOANCTL_PROFILE, or the current one)')
+    .addHelpText('after', examples('loanctl profile show', 'loanctl profile show prod -o json'))
+    .action(async (name: string | undefined) => {
+      const { runProfileShow } = await import('./show.js');
+      await runProfileShow({ name }, deps);
+    });
+
+  profile
+    .command('remove')
+    .description('Remove a profile and its stored API key')
+    .argument('<name>', 'profile name')
+    .addHelpText('after', examples('loanctl profile remove old-staging'))
+    .action(async (name: string) => {
+      const { runProfileRemove } = await import('./remove.js');
+      await runProfileRemove({ name }, deps);
+    });
+}

@@ -1,0 +1,121 @@
+/**
+ * The effective settings of a run, resolved in one place with one precedence:
+ * flag > environment (LOANCTL_*) > profile > built-in default (conventions.md, "Configuration").
+ */
+import type { Env, GlobalOptions, Io } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { type OutputSettings, resolveOutputSettings } from '../output/settings.js';
+import { checkBaseUrl } from './base-url.js';
+import { type ProfileStore, unknownProfile } from './store.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+export interface Settings extends OutputSettings {
+  /** The profile in use and why, or undefined when none applies. */
+  profile: { name: string; source: 'flag' | 'env' | 'current' } | undefined;
+  baseUrl: string | undefined;
+  baseUrlSource: Source | undefined;
+  /** Never print this; use `redactKey`. */
+  apiKey: string | undefined;
+  apiKeySource: Source | undefined;
+  productId: number | undefined;
+  productIdSource: Source | undefined;
+  orgId: number | undefined;
+  timeoutMs: number;
+  debug: boolean;
+  dryRun: boolean;
+}
+
+export interface ResolveInput {
+  globals: GlobalOptions;
+  env: Env;
+  io: Io;
+  store: ProfileStore;
+}
+
+export function resolveSettings({ globals, env, io, store }: ResolveInput): Settings {
+  const profile = pickProfile(globals, env, store);
+  const stored = profile ? store.get(profile.name) : undefined;
+
+  const [baseUrlRaw, baseUrlSource] = first<string>(
+    [globals.baseUrl, 'flag'],
+    [env.LOANCTL_BASE_URL || undefined, 'env'],
+    [stored?.baseUrl, 'profile'],
+  );
+  const baseUrl =
+    baseUrlRaw === undefined
+      ? undefined
+      : checkBaseUrl(
+          baseUrlRaw,
+          baseUrlSource === 'env'
+            ? 'LOANCTL_BASE_URL'
+            : baseUrlSource === 'profile'
+              ? `profile "${profile?.name}"`
+              : '--base-url',
+        );
+
+  const [apiKey, apiKeySource] = first<string>([env.LOANCTL_API_KEY || undefined, 'env'], [stored?.apiKey, 'profile']);
+
+  const envProduct = env.LOANCTL_PRODUCT_ID ? positiveInt(env.LOANCTL_PRODUCT_ID, 'LOANCTL_PRODUCT_ID') : undefined;
+  const [productId, productIdSource] = first<number>([envProduct, 'env'], [stored?.productId, 'profile']);
+
+  return {
+    ...resolveOutputSettings(globals, env, io),
+    profile,
+    baseUrl,
+    baseUrlSource,
+    apiKey,
+    apiKeySource,
+    productId,
+    productIdSource,
+    orgId: stored?.orgId,
+    timeoutMs: timeoutMs(globals.timeout),
+    debug: Boolean(globals.debug) || env.LOANCTL_DEBUG === '1',
+    dryRun: Boolean(globals.dryRun),
+  };
+}
+
+function pickProfile(globals: GlobalOptions, env: Env, store: ProfileStore): Settings['profile'] {
+  const named: [string | undefined, 'flag' | 'env'][] = [
+    [globals.profile, 'flag'],
+    [env.LOANCTL_PROFILE || undefined, 'env'],
+  ];
+  for (const [name, source] of named) {
+    if (name === undefined) continue;
+    if (!store.get(name)) throw unknownProfile(name, store.names());
+    return { name, source };
+  }
+  return store.current ? { name: store.current, source: 'current' } : undefined;
+}
+
+function first<T>(...candidates: [T | undefined, Source][]): [T | undefined, Source | undefined] {
+  for (const [value, source] of candidates) if (value !== undefined) return [value, source];
+  return [undefined, undefined];
+}
+
+export function timeoutMs(value: string | number | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`--timeout: "${value}" is not a number of seconds above 0.`, 'e.g. --timeout 60');
+  }
+  return Math.round(seconds * 1000);
+}
+
+export function positiveInt(value: string, name: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${name}: "${value}" is not a whole number above 0.`);
+  }
+  return n;
+}
+
+/** A key as it may be shown: `sk_live_…abcd` (last 4 at most) for long keys, else `********`. */
+export function redactKey(key: string | undefined): string {
+  if (!key) return '';
+  if (key.length < 16) return '********';
+  const prefix = /^[A-Za-z]{1,8}_(?:[A-Za-z]{1,8}_)?/.exec(key)?.[0] ?? '';
+  return `${prefix}…${key.slice(-4)}`;
+}

@@ -1,0 +1,224 @@
+/**
+ * The profile store: one JSON file, `config.json`, in the config directory
+ * (`$LOANCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/loanctl`, else `~/.config/loanctl`).
+ *
+ * Why not `conf` (already a dependency): it imports ajv, ajv-formats, semver, dot-prop and
+ * atomically at load time, and this file is read on *every* API command, so it sits on the
+ * start-up path we want short; and we need exact control of the file's mode (written 0600 on
+ * every write, a looser mode found on read tightened with a warning) and of the directory (0700).
+ * A 100-line store with an atomic write (temp file + rename) does that with node:fs alone.
+ */
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Env } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { checkBaseUrl } from './base-url.js';
+
+export interface Profile {
+  baseUrl: string;
+  apiKey: string;
+  productId?: number;
+  orgId?: number;
+}
+
+export interface ConfigData {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const CONFIG_FILE = 'config.json';
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function configDir(env: Env): string {
+  if (env.LOANCTL_CONFIG_DIR) return env.LOANCTL_CONFIG_DIR;
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'loanctl');
+  return join(env.HOME || homedir(), '.config', 'loanctl');
+}
+
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(
+      `Invalid profile name "${name}".`,
+      'Use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit).',
+    );
+  }
+  return name;
+}
+
+export interface StoreOptions {
+  env?: Env;
+  /** Where warnings go (a line without prefix or newline). Default: stderr. */
+  warn?: (line: string) => void;
+}
+
+export class ProfileStore {
+  readonly path: string;
+  readonly dir: string;
+  private data: ConfigData;
+
+  constructor(dir: string, data: ConfigData) {
+    this.dir = dir;
+    this.path = join(dir, CONFIG_FILE);
+    this.data = data;
+  }
+
+  get current(): string | undefined {
+    return this.data.current && this.data.profiles[this.data.current] ? this.data.current : undefined;
+  }
+
+  names(): string[] {
+    return Object.keys(this.data.profiles).sort();
+  }
+
+  get(name: string): Profile | undefined {
+    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
+  }
+
+  /** The named profile, or a UsageError that lists the ones there are. */
+  require(name: string): Profile {
+    const profile = this.get(name);
+    if (!profile) throw unknownProfile(name, this.names());
+    return profile;
+  }
+
+  /** Adds or replaces a profile; returns whether it became the current one. */
+  set(name: string, profile: Profile, options: { makeCurrent?: boolean; makeCurrentIfNone?: boolean } = {}): boolean {
+    checkProfileName(name);
+    checkBaseUrl(profile.baseUrl);
+    const clean: Profile = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey: profile.apiKey };
+    if (profile.productId !== undefined) clean.productId = profile.productId;
+    if (profile.orgId !== undefined) clean.orgId = profile.orgId;
+    this.data.profiles[name] = clean;
+    const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
+    if (makeCurrent) this.data.current = name;
+    this.save();
+    return Boolean(makeCurrent) || this.current === name;
+  }
+
+  use(name: string): void {
+    this.require(name);
+    this.data.current = name;
+    this.save();
+  }
+
+  /** Removes a profile; returns whether it was the current one (which then leaves no current). */
+  remove(name: string): boolean {
+    this.require(name);
+    delete this.data.profiles[name];
+    const wasCurrent = this.data.current === name;
+    if (wasCurrent) delete this.data.current;
+    this.save();
+    return wasCurrent;
+  }
+
+  /** Writes the whole file atomically with mode 0600 (directory 0700). */
+  save(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const temp = `${this.path}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(this.data, null, 2)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      // The mode given to open() is filtered by the umask; say it again, exactly.
+      if (process.platform !== 'win32') chmodSync(temp, 0o600);
+      renameSync(temp, this.path);
+    } catch (error) {
+      try {
+        unlinkSync(temp);
+      } catch {}
+      throw error;
+    }
+  }
+}
+
+export function unknownProfile(name: string, names: string[]): UsageError {
+  return new UsageError(
+    `No profile named "${name}".`,
+    names.length > 0
+      ? `Profiles: ${names.join(', ')}. Add one with: loanctl profile add ${name} --base-url URL`
+      : `There are no profiles yet. Add one with: loanctl profile add ${name} --base-url URL`,
+  );
+}
+
+/** Reads the store (a missing file is an empty store); tightens a loose file mode with a warning. */
+export function openProfileStore(options: StoreOptions = {}): ProfileStore {
+  const env = options.env ?? process.env;
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`loanctl: warning: ${line}\n`));
+  const dir = configDir(env);
+  const path = join(dir, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ProfileStore(dir, { profiles: {} });
+    throw new UsageError(`Cannot read the config file ${path}: ${(error as Error).message}.`);
+  }
+  if (process.platform !== 'win32') {
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      chmodSync(path, 0o600);
+      warn(
+        `${path} was readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds API keys, so its mode is now 0600.`,
+      );
+    }
+  }
+  return new ProfileStore(dir, parseConfig(text, path));
+}
+
+function parseConfig(text: string, path: string): ConfigData {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `The config file ${path} is not valid JSON.`,
+      'Fix it, or move it away and add your profiles again.',
+    );
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`The config file ${path} is not a loanctl config (expected a JSON object).`);
+  }
+  const raw = parsed as { current?: unknown; profiles?: unknown };
+  const profiles: Record<string, Profile> = {};
+  if (raw.profiles && typeof raw.profiles === 'object') {
+    for (const [name, value] of Object.entries(raw.profiles as Record<string, unknown>)) {
+      const p = value as Partial<Record<keyof Profile, unknown>>;
+      if (!p || typeof p.baseUrl !== 'string' || typeof p.apiKey !== 'string') continue;
+      const profile: Profile = { baseUrl: p.baseUrl, apiKey: p.apiKey };
+      if (typeof p.productId === 'number') profile.productId = p.productId;
+      if (typeof p.orgId === 'number') profile.orgId = p.orgId;
+      profiles[name] = profile;
+    }
+  }
+  const data: ConfigData = { profiles };
+  if (typeof raw.current === 'string') data.current = raw.current;
+  return data;
+}
+
+/**
+ * Writes (adds or replaces) one profile in the store of `env`'s config directory. `sandbox start`
+ * calls this to point a `sandbox` profile at itself.
+ */
+export function writeProfile(
+  name: string,
+  profile: { baseUrl: string; apiKey: string; productId?: number; orgId?: number },
+  options: { makeCurrentIfNone?: boolean; makeCurrent?: boolean; env?: Env; warn?: (line: string) => void } = {},
+): { path: string; current: boolean } {
+  const store = openProfileStore({ env: options.env, warn: options.warn });
+  const current = store.set(name, profile, options);
+  return { path: store.path, current };
+}

@@ -1,0 +1,432 @@
+/**
+ * The API client: undici with one keep-alive Agent reused across every call of a run, the
+ * contract's endpoint table for paths and validation, retries only where repeating is safe, and
+ * the reply mapping of ./reply.ts (conventions.md, "Network").
+ *
+ * - Timeouts: connect (min(timeout, 10 s)) and the whole exchange, headers and body (`--timeout`).
+ * - Retries (at most 3, exponential backoff with jitter, at most 30 s of waiting in all):
+ *   GETs on a dropped connection or HTTP 502/503/504; every method when the request provably
+ *   never reached the server (connection refused, DNS, connect timeout) or was refused with 429.
+ *   `Retry-After` (seconds or an HTTP date) is honoured. A POST/PUT/DELETE that may have reached
+ *   the server is never repeated.
+ * - The API key appears only in the Authorization header; `--debug` and `--dry-run` print
+ *   `Bearer ***`.
+ */
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { Settings } from '../config/settings.js';
+import { type EndpointKey, endpoint, fillPath, type HttpMethod, type ReplyData } from '../contract/endpoints.js';
+import type { Io } from '../deps.js';
+import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { toCurl } from './curl.js';
+import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
+
+export type { ApiResult } from './reply.js';
+
+export type QueryValue = string | number | boolean | undefined | null;
+export type Query = Record<string, QueryValue | readonly QueryValue[]>;
+
+export interface CallOptions {
+  /** Path parameters by name, e.g. `{ id: 42 }` or `{ user_id: 7 }`. */
+  params?: Record<string, string | number>;
+  /** Query parameters other than product-id; undefined values are left out. */
+  query?: Query;
+  /** The JSON body; validated with the endpoint's schema before anything is sent. */
+  body?: unknown;
+  /** Overrides the settings' product id (e.g. a command's `--product`). */
+  productId?: number | string;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+}
+
+export interface ApiClient {
+  readonly settings: Settings;
+  /** One operation of the contract table, validated, with product-id added where it applies. */
+  call<K extends EndpointKey>(key: K, options?: CallOptions): Promise<ApiResult<ReplyData<K>>>;
+  /** Any method and path (the `api` command): same auth, retries and reply mapping. */
+  request(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResult>;
+  close(): Promise<void>;
+}
+
+export interface ClientOptions {
+  io: Io;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  dispatcher?: Dispatcher | undefined;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Most time spent waiting between attempts, in all; a longer Retry-After ends the retries. */
+  maxTotalWaitMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxTotalWaitMs: 30_000 };
+
+export const USER_AGENT = `loanctl/${VERSION} node/${process.versions.node}`;
+
+interface Prepared {
+  method: HttpMethod;
+  url: URL;
+  body: string | undefined;
+}
+
+export function createApiClient(settings: Settings, options: ClientOptions): ApiClient {
+  const stderr = options.io.stderr;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const now = options.now ?? (() => new Date());
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  let dispatcher = options.dispatcher;
+  let ownAgent: Agent | undefined;
+
+  const pool = (): Dispatcher => {
+    if (!dispatcher) {
+      ownAgent = new Agent({
+        keepAliveTimeout: 10_000,
+        connections: 8,
+        connect: { timeout: Math.min(settings.timeoutMs, 10_000) },
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+      });
+      dispatcher = ownAgent;
+    }
+    return dispatcher;
+  };
+
+  const debug = (line: string) => {
+    if (settings.debug) stderr.write(`${redact(`debug: ${line}`, settings.apiKey)}\n`);
+  };
+
+  const where = describeBaseUrl(settings);
+  const context = (url: URL): ReplyContext => ({
+    origin: url.origin,
+    baseUrlHint: `Check the base URL (${where}) and that it points at the API.`,
+    authHint: authHint(settings),
+  });
+
+  function prepare(method: HttpMethod, path: string, query: Query | undefined, body: unknown): Prepared {
+    if (!settings.baseUrl) {
+      throw new UsageError(
+        'No API base URL is configured.',
+        'Pass --base-url URL, set LOANCTL_BASE_URL, or add a profile: loanctl profile add NAME --base-url URL',
+      );
+    }
+    const url = new URL(settings.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    for (const [name, value] of Object.entries(query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
+      }
+    }
+    return { method, url, body: body === undefined ? undefined : JSON.stringify(body) };
+  }
+
+  function headers(prepared: Prepared, key: string): Record<string, string> {
+    const result: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      authorization: `Bearer ${key}`,
+    };
+    if (prepared.body !== undefined) result['content-type'] = 'application/json';
+    return result;
+  }
+
+  async function send(prepared: Prepared): Promise<ApiResult> {
+    if (settings.dryRun) {
+      options.io.stdout.write(
+        `${toCurl(prepared.method, prepared.url.href, headers(prepared, '***'), prepared.body)}\n`,
+      );
+      throw new DryRunComplete();
+    }
+    const key = settings.apiKey;
+    if (!key) {
+      throw new AuthError(
+        'No API key is configured.',
+        `Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.`,
+      );
+    }
+    const requestHeaders = headers(prepared, key);
+    const { method, url } = prepared;
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      debug(`> ${method} ${url.href}`);
+      debug(
+        `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
+      );
+      const signal = AbortSignal.timeout(settings.timeoutMs);
+      let statusCode: number;
+      let contentType: string | undefined;
+      let retryAfter: string | undefined;
+      let text: string;
+      try {
+        const response = await undiciRequest(url, {
+          dispatcher: pool(),
+          method,
+          headers: requestHeaders,
+          body: prepared.body,
+          signal,
+          headersTimeout: settings.timeoutMs,
+          bodyTimeout: settings.timeoutMs,
+        });
+        statusCode = response.statusCode;
+        contentType = header(response.headers['content-type']);
+        retryAfter = header(response.headers['retry-after']);
+        text = await response.body.text();
+      } catch (error) {
+        const failure = transportFailure(error, url, settings, signal.aborted);
+        debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
+        const safe = failure.neverSent || (method === 'GET' && failure.retryable);
+        const delay = safe && attempt <= policy.retries ? backoff(attempt) : undefined;
+        if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs) {
+          notice(`${failure.short}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`);
+          waited += delay;
+          await sleep(delay);
+          continue;
+        }
+        throw failure.error;
+      }
+      debug(
+        `< HTTP ${statusCode} ${contentType ?? ''} ${Buffer.byteLength(text)} bytes in ${elapsed(started)}`.replace(
+          / {2,}/g,
+          ' ',
+        ),
+      );
+      if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
+        const asked = parseRetryAfter(retryAfter, now());
+        const delay = asked ?? backoff(attempt);
+        if (waited + delay <= policy.maxTotalWaitMs) {
+          notice(
+            `HTTP ${statusCode} from ${url.host}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`,
+          );
+          waited += delay;
+          await sleep(delay);
+          continue;
+        }
+        debug(`not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit`);
+      }
+      return interpretReply(statusCode, contentType, text, context(url));
+    }
+  }
+
+  function backoff(attempt: number): number {
+    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+    // "Equal jitter": half fixed, half random, so retries of many clients spread out.
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  }
+
+  function notice(line: string) {
+    stderr.write(`loanctl: ${line}\n`);
+  }
+
+  return {
+    settings,
+    async call(key, callOptions = {}) {
+      const def = endpoint(key);
+      const params: Record<string, string | number> = {};
+      for (const name of def.pathParams) {
+        const value = callOptions.params?.[name];
+        if (value === undefined || String(value).trim() === '') {
+          throw new UsageError(
+            `Missing ${name === 'id' ? 'the loan request id' : name} for ${def.summary.toLowerCase()}.`,
+          );
+        }
+        params[name] = value;
+      }
+      const query: Query = {};
+      if (def.productId) {
+        const productId = callOptions.productId ?? settings.productId;
+        if (productId === undefined || String(productId).trim() === '') {
+          throw new UsageError(
+            'No product id: this operation needs one.',
+            'Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one (loanctl profile add NAME --base-url URL --product-id N).',
+          );
+        }
+        query['product-id'] = productId;
+      }
+      const extra = Object.fromEntries(
+        Object.entries(callOptions.query ?? {}).filter(([, value]) => value !== undefined && value !== null),
+      );
+      const checked = def.query.safeParse(stringify(extra));
+      if (!checked.success) throw inputError(checked.error.issues, { what: 'Invalid query' });
+      Object.assign(query, extra);
+      let body: unknown;
+      if ('body' in def) {
+        const parsed = def.body.safeParse(callOptions.body ?? {});
+        if (!parsed.success) throw inputError(parsed.error.issues);
+        // Send what was validated: zod strips unknown keys and trims where the schema says so.
+        body = parsed.data;
+      }
+      const result = await send(prepare(def.method, fillPath(def.path, params), query, body));
+      if (settings.debug) {
+        const check = def.reply.data.safeParse(result.data);
+        if (!check.success)
+          debug(`the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
+      }
+      return result as ApiResult<ReplyData<typeof key>>;
+    },
+    request(method, path, requestOptions = {}) {
+      return send(prepare(method, path, requestOptions.query, requestOptions.body));
+    },
+    async close() {
+      await ownAgent?.close();
+      ownAgent = undefined;
+    },
+  };
+}
+
+function stringify(query: Query): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)]));
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function retryableStatus(status: number, method: HttpMethod): boolean {
+  if (status === 429) return true; // refused before any work was done: safe for every method
+  return method === 'GET' && (status === 502 || status === 503 || status === 504);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now.getTime());
+}
+
+interface TransportFailure {
+  error: NetworkError;
+  /** Short form for the retry notice. */
+  short: string;
+  /** The request provably never reached the server: safe to repeat whatever the method. */
+  neverSent: boolean;
+  /** Worth repeating if the request is idempotent. */
+  retryable: boolean;
+}
+
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+export function transportFailure(error: unknown, url: URL, settings: Settings, timedOut: boolean): TransportFailure {
+  const code = errorCode(error);
+  const host = url.host;
+  const check = `Check the base URL (${describeBaseUrl(settings)}) and your network.`;
+  const make = (message: string, hint: string, short: string, neverSent: boolean, retryable: boolean) => ({
+    error: new NetworkError(message, hint, { cause: error }),
+    short,
+    neverSent,
+    retryable,
+  });
+  if (
+    timedOut ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    (error as Error)?.name === 'TimeoutError'
+  ) {
+    const limit = seconds(settings.timeoutMs);
+    return make(
+      `No complete reply from ${host} within ${limit}.`,
+      'Try again, or allow longer with --timeout SECONDS.',
+      'timed out',
+      false,
+      false,
+    );
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return make(`Could not connect to ${host}: the connection timed out.`, check, 'connect timed out', true, true);
+  }
+  if (code === 'ECONNREFUSED') {
+    return make(
+      `Could not connect to ${host}: connection refused.`,
+      `Is the server running? ${check}`,
+      'connection refused',
+      true,
+      true,
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
+    return make(
+      `Could not resolve the host name ${url.hostname} (DNS ${code}).`,
+      check,
+      'DNS lookup failed',
+      true,
+      code === 'EAI_AGAIN',
+    );
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
+    return make(`Could not reach ${host} (${code}).`, check, `host unreachable`, true, true);
+  }
+  if (code && TLS_CODES.test(code)) {
+    return make(
+      `TLS error talking to ${host}: ${(error as Error).message} (${code}).`,
+      'Check the base URL and the server certificate.',
+      'TLS error',
+      true,
+      false,
+    );
+  }
+  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  return make(
+    `The connection to ${host} failed before a complete reply (${detail}).`,
+    'Try again; if it keeps failing, check the base URL and your network.',
+    `connection failed (${detail})`,
+    false,
+    true,
+  );
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const candidate = current as { code?: unknown; errors?: unknown[]; cause?: unknown };
+    if (typeof candidate.code === 'string') return candidate.code;
+    if (Array.isArray(candidate.errors) && candidate.errors.length > 0) current = candidate.errors[0];
+    else current = candidate.cause;
+  }
+  return undefined;
+}
+
+function describeBaseUrl(settings: Settings): string {
+  const url = settings.baseUrl ?? 'none';
+  switch (settings.baseUrlSource) {
+    case 'flag':
+      return `--base-url ${url}`;
+    case 'env':
+      return `LOANCTL_BASE_URL=${url}`;
+    case 'profile':
+      return `${url} from profile "${settings.profile?.name}"`;
+    default:
+      return url;
+  }
+}
+
+function authHint(settings: Settings): string {
+  if (settings.apiKeySource === 'env') return 'Check the key in LOANCTL_API_KEY.';
+  const name = settings.profile?.name ?? 'NAME';
+  return `Check the key of profile "${name}", or set it again: loanctl profile add ${name} --base-url URL --api-key-stdin`;
+}
+
+function elapsed(started: number): string {
+  return `${Math.round(performance.now() - started)} ms`;
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** Belt and braces: whatever a debug line says, the key never appears in it. */
+export function redact(text: string, key: string | undefined): string {
+  return key && key.length >= 4 ? text.split(key).join('***') : text;
+}

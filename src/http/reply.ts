@@ -1,0 +1,149 @@
+/**
+ * The one place where what the API answered becomes a result or a typed error
+ * (conventions.md, "Exit codes"; spec 2.1 and 7):
+ *
+ * | answer                                            | outcome                     | exit |
+ * |---------------------------------------------------|-----------------------------|------|
+ * | HTTP 401/403 (any body)                           | AuthError                   | 3    |
+ * | a body that is not the API's JSON envelope        | NetworkError (one line)     | 5    |
+ * |   (HTML error page, truncated or malformed JSON,  |                             |      |
+ * |   JSON without status/message) — except 429       | ApiError (rate limited)     | 1    |
+ * | status `no-access`, or HTTP 404 with an envelope  | NoAccessError               | 4    |
+ * | status `error`, or any other HTTP ≥ 400           | ApiError with the message   | 1    |
+ * | status `success` / `exists`                       | the result                  | 0    |
+ *
+ * An empty body on a 2xx (e.g. 204 to a delete, whose reply the spec leaves open) is taken as
+ * success with `data: null`.
+ */
+import { Envelope } from '../contract/schemas.js';
+import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
+
+export interface ApiResult<T = unknown> {
+  status: 'success' | 'exists';
+  message: string;
+  data: T;
+  data1: unknown;
+  /** What a user wants to see of this reply: `data1` where the API puts the loan request there, else `data`. */
+  payload: unknown;
+  envelope: Envelope;
+  rawBody: string;
+  httpStatus: number;
+}
+
+export interface ReplyContext {
+  /** e.g. `https://api.example.com` — for messages. */
+  origin: string;
+  /** Where the base URL came from and what to do about it, e.g. `Check --base-url (profile "prod")`. */
+  baseUrlHint: string;
+  /** What to do about a rejected key. */
+  authHint: string;
+}
+
+export function interpretReply(
+  httpStatus: number,
+  contentType: string | undefined,
+  rawBody: string,
+  context: ReplyContext,
+): ApiResult {
+  const parsed = parseEnvelope(httpStatus, contentType, rawBody);
+  const reply: ReplyInfo = { httpStatus, rawBody, envelope: parsed.ok ? parsed.envelope : undefined };
+  const fail = (error: LoanctlError): never => {
+    error.reply = reply;
+    throw error;
+  };
+
+  if (httpStatus === 401 || httpStatus === 403) {
+    const said = parsed.ok && parsed.envelope.message ? `: ${oneLine(parsed.envelope.message)}` : '';
+    fail(new AuthError(`The API rejected the API key (HTTP ${httpStatus})${said}.`, context.authHint, reply.envelope));
+  }
+  if (!parsed.ok) {
+    if (httpStatus === 429) {
+      fail(
+        new ApiError(`The API is limiting requests (HTTP 429).`, { httpStatus, hint: 'Wait a moment and try again.' }),
+      );
+    }
+    fail(
+      new NetworkError(
+        `The server at ${context.origin} answered HTTP ${httpStatus} with ${parsed.what}, not the API's JSON.`,
+        context.baseUrlHint,
+      ),
+    );
+  }
+  const envelope = (parsed as { envelope: Envelope }).envelope;
+  const message = oneLine(envelope.message);
+  if (envelope.status === 'no-access' || httpStatus === 404) {
+    fail(
+      new NoAccessError(
+        `${envelope.status === 'no-access' ? 'No access' : 'Not found'}: ${message || `HTTP ${httpStatus}`}.`.replace(
+          /\.\.$/,
+          '.',
+        ),
+        'Check the id, and that it belongs to the organisation of this API key.',
+        envelope,
+      ),
+    );
+  }
+  if (envelope.status === 'error' || httpStatus >= 400) {
+    fail(
+      new ApiError(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`, {
+        httpStatus,
+        envelope,
+      }),
+    );
+  }
+  const data1 = envelope.data1 ?? null;
+  return {
+    status: envelope.status as 'success' | 'exists',
+    message: envelope.message,
+    data: envelope.data,
+    data1,
+    payload: payloadOf(envelope),
+    envelope,
+    rawBody,
+    httpStatus,
+  };
+}
+
+/** `data1` where the API carries the loan request there (data null, data1 set), else `data`. */
+export function payloadOf(envelope: { data?: unknown; data1?: unknown }): unknown {
+  if ((envelope.data === null || envelope.data === undefined) && envelope.data1 != null) return envelope.data1;
+  return envelope.data ?? null;
+}
+
+type Parsed = { ok: true; envelope: Envelope } | { ok: false; what: string };
+
+function parseEnvelope(httpStatus: number, contentType: string | undefined, rawBody: string): Parsed {
+  const body = rawBody.trim();
+  if (body === '') {
+    if (httpStatus >= 200 && httpStatus < 300) {
+      return { ok: true, envelope: { status: 'success', message: '', data: null } };
+    }
+    return { ok: false, what: 'an empty body' };
+  }
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('text/html') || /^<(!doctype|html|head|body|\?xml)/i.test(body)) {
+    return { ok: false, what: 'an HTML page' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    const looksJson = body.startsWith('{') || body.startsWith('[');
+    return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
+  }
+  const envelope = Envelope.safeParse(json);
+  if (!envelope.success) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
+  return { ok: true, envelope: envelope.data };
+}
+
+/** Messages from the server go on one line of the terminal. */
+function oneLine(text: string): string {
+  return (
+    text
+      .replace(/[\r\n\t]+/g, ' ')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .trim()
+      .slice(0, 500)
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * Cell formatting for humans (tables only; JSON, NDJSON and CSV carry values unchanged).
+ */
+import { ZERO_TIMESTAMP } from '../contract/schemas.js';
+import type { CellFormat } from './columns.js';
+
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** `50000` → `50,000.00`. */
+export function formatMoney(value: number): string {
+  return MONEY.format(value);
+}
+
+/**
+ * `0001-01-01T00:00:00Z` (unset) → `—`; else `2026-11-22 05:27` in the local time zone (TZ), the
+ * way an operator reads a date.
+ */
+export function formatTimestamp(value: string): string {
+  if (value === ZERO_TIMESTAMP || value.startsWith('0001-01-01')) return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function formatCell(value: unknown, format: CellFormat | undefined): string {
+  if (value === undefined || value === null) return '';
+  const kind = format ?? guessFormat(value);
+  switch (kind) {
+    case 'money':
+      return typeof value === 'number' ? formatMoney(value) : escapeControl(String(value));
+    case 'number':
+      return typeof value === 'number' ? NUMBER.format(value) : escapeControl(String(value));
+    case 'timestamp':
+      return typeof value === 'string' ? formatTimestamp(value) : escapeControl(String(value));
+    case 'date':
+      return typeof value === 'string' ? escapeControl(value.slice(0, 10)) : escapeControl(String(value));
+    case 'bool':
+      return typeof value === 'boolean' ? (value ? 'yes' : 'no') : escapeControl(String(value));
+    default:
+      return textOf(value);
+  }
+}
+
+function guessFormat(value: unknown): CellFormat {
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'string' && ISO.test(value)) return 'timestamp';
+  return 'text';
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return escapeControl(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
+    return escapeControl(value.join(', '));
+  }
+  return escapeControl(JSON.stringify(value));
+}
+
+/**
+ * Makes text safe for a terminal: C0/C1 control characters (ESC, CR, BEL…, and newlines, which
+ * would break a row) and the bidirectional overrides become visible escapes, e.g. `\x1b`, `\n`.
+ */
+export function escapeControl(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    switch (ch) {
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      default: {
+        const code = ch.charCodeAt(0);
+        return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+      }
+    }
+  });
+}

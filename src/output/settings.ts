@@ -1,0 +1,55 @@
+/**
+ * Output settings that need no config file: format, fields, raw, colour (conventions.md, "Output").
+ */
+import {
+  type Env,
+  type GlobalOptions,
+  type Io,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type OutputStream,
+} from '../deps.js';
+import { UsageError } from '../errors.js';
+
+export interface OutputSettings {
+  output: OutputFormat;
+  fields: string[] | undefined;
+  raw: boolean;
+  color: boolean;
+}
+
+export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io): OutputSettings {
+  const output = globals.output ?? (isTty(io.stdout) ? 'table' : 'json');
+  if (!OUTPUT_FORMATS.includes(output)) {
+    throw new UsageError(`--output: "${output}" is not a format.`, `Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
+  }
+  return {
+    output,
+    fields: parseFields(globals.fields),
+    raw: Boolean(globals.raw),
+    color: colorEnabled(globals, env, io.stdout),
+  };
+}
+
+export function isTty(stream: OutputStream | { isTTY?: boolean }): boolean {
+  return stream.isTTY === true;
+}
+
+/** --no-color and NO_COLOR always win; then FORCE_COLOR; then "is it a terminal". */
+export function colorEnabled(globals: GlobalOptions, env: Env, stream: OutputStream): boolean {
+  if (globals.color === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTty(stream);
+}
+
+export function parseFields(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const fields = value
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new UsageError('--fields: give at least one field name, e.g. --fields id,status');
+  return fields;
+}
