@@ -8,8 +8,10 @@
  */
 import { Command, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
+import { registerUserCommands } from './commands/user/index.js';
 import { type Deps, type GlobalOptions, OUTPUT_FORMATS } from './deps.js';
 import { VERSION } from './version.js';
 
@@ -57,6 +59,8 @@ Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT
   registerProfileCommands(program, deps);
   registerApiCommand(program, deps);
   registerSandboxCommands(program, deps);
+  registerUserCommands(program, deps);
+  registerLoanCommands(program, deps);
   return program;
 }
 

@@ -59,10 +59,16 @@ export function buildBody<S extends z.ZodType>(
   const result = schema.safeParse(merged);
   if (!result.success) {
     const flagOf = new Map(fields.map((field) => [field.key, field.flag]));
-    throw inputError(result.error.issues, {
-      what: 'Invalid input',
-      flagFor: (key) => flagOf.get(key),
-    });
+    const isMissing = (path: readonly PropertyKey[]) => path.length === 1 && merged[String(path[0])] === undefined;
+    const issues = result.error.issues;
+    if (issues.every((issue) => isMissing(issue.path))) {
+      const flags = [...new Set(issues.map((issue) => flagOf.get(String(issue.path[0])) ?? String(issue.path[0])))];
+      throw new UsageError(`Missing ${flags.join(', ')}.`, 'Pass them as flags, or as fields of --data.');
+    }
+    throw inputError(
+      issues.map((issue) => (isMissing(issue.path) ? { path: issue.path, message: 'is required' } : issue)),
+      { what: 'Invalid input', flagFor: (key) => flagOf.get(key) },
+    );
   }
   return { body: result.data as z.infer<S>, ignored };
 }

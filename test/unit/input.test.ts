@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoanRequestCreate, UserCreateRequest } from '../../src/contract/schemas.js';
+import { ApprovalTerms, LoanRequestCreate, UserCreateRequest } from '../../src/contract/schemas.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { buildBody } from '../../src/input/body.js';
 import {
@@ -210,8 +210,7 @@ describe('buildBody', () => {
         userFields({ firstname: 'Ada', lastname: 'L', email: 'a@b.co', password: 'p', phone: '08012345678' }),
       ),
     );
-    expect(line).toContain('gender is required');
-    expect(line).toContain('--gender');
+    expect(line).toBe('Missing --gender. Pass them as flags, or as fields of --data.');
   });
 
   it('names the --data field that is wrong', () => {
@@ -228,6 +227,22 @@ describe('buildBody', () => {
       ),
     );
     expect(line).toBe('field "amount" of --data must be a positive amount written with digits (got "lots").');
+  });
+
+  it('says "is required" for a missing enum next to another problem', () => {
+    const line = usageLine(() =>
+      buildBody(ApprovalTerms, [
+        { key: 'approved_amount', flag: '--approved-amount', value: '100', parse: parseAmount },
+        { key: 'rate', flag: '--rate', value: '5' },
+        { key: 'tenure', flag: '--tenure', value: undefined },
+        { key: 'tenured_in', flag: '--tenured-in', value: undefined },
+        { key: 'rate_type', flag: '--rate-type', value: undefined },
+        { key: 'frequency', flag: '--frequency', value: undefined },
+      ]),
+    );
+    expect(line).toContain('tenured_in is required');
+    expect(line).toContain('rate Invalid input: expected number, received string');
+    expect(line).toContain('--tenured-in');
   });
 
   it('checks numbers given as JSON numbers with the schema', () => {

@@ -1,0 +1,81 @@
+/**
+ * `loanctl loan approve ID` with terms (spec 4.19). Asks first on a terminal (declining → exit
+ * 130); elsewhere it needs `--yes`. `--frequency weekly` is sent as the API's `weekely`.
+ */
+import { ApprovalTerms, type LoanRequest } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { buildBody } from '../../input/body.js';
+import {
+  parseAmount,
+  parseBoolean,
+  parseFrequency,
+  parseNonNegativeNumber,
+  parsePositiveInt,
+  parseRateType,
+  parseTenuredIn,
+  parseWholeNumber,
+} from '../../input/values.js';
+import { formatMoney } from '../../output/format.js';
+import {
+  confirmOrYes,
+  type DataOption,
+  type LoanIdOptions,
+  loanId,
+  notice,
+  readData,
+  resolveProduct,
+} from './common.js';
+import { printRecord } from './print.js';
+
+export interface LoanApproveOptions extends LoanIdOptions, DataOption {
+  approvedAmount?: string;
+  rate?: string;
+  tenure?: string;
+  tenuredIn?: string;
+  rateType?: string;
+  frequency?: string;
+  gracePeriod?: string;
+  excludeWeekends?: boolean;
+  note?: string;
+  yes?: boolean;
+}
+
+export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): Promise<void> {
+  const id = loanId(options.id);
+  const productId = await resolveProduct(options, deps);
+  const data = await readData(options, deps);
+  const { body: terms, ignored } = buildBody(
+    ApprovalTerms,
+    [
+      { key: 'approved_amount', flag: '--approved-amount', value: options.approvedAmount, parse: parseAmount },
+      { key: 'rate', flag: '--rate', value: options.rate, parse: parseNonNegativeNumber },
+      { key: 'tenure', flag: '--tenure', value: options.tenure, parse: parsePositiveInt },
+      { key: 'tenured_in', flag: '--tenured-in', value: options.tenuredIn, parse: parseTenuredIn },
+      { key: 'rate_type', flag: '--rate-type', value: options.rateType, parse: parseRateType },
+      { key: 'frequency', flag: '--frequency', value: options.frequency, parse: parseFrequency },
+      { key: 'grace_period', flag: '--grace-period', value: options.gracePeriod, parse: parseWholeNumber },
+      { key: 'exclude_weekends', flag: '--exclude-weekends', value: options.excludeWeekends, parse: parseBoolean },
+      { key: 'note', flag: '--note', value: options.note },
+    ],
+    data,
+  );
+  for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: approval terms have no such field.`);
+  const summary =
+    `${formatMoney(terms.approved_amount)} at ${terms.rate} (${terms.rate_type}) over ${terms.tenure} ${terms.tenured_in}, ` +
+    `repaid ${terms.frequency === 'weekely' ? 'weekly' : terms.frequency}`;
+  await confirmOrYes(
+    deps,
+    options.yes,
+    `Approve loan request ${id}: ${summary}?`,
+    `loanctl loan approve ${id} … --yes`,
+  );
+  const api = await deps.api();
+  const result = await api.call('approveLoanRequest', {
+    params: { id },
+    productId,
+    query: { action: 'approve' },
+    body: terms,
+  });
+  notice(deps, `Approved loan request ${id}: ${summary}.`);
+  await printRecord(deps, result, result.payload as LoanRequest, 'loanRequest');
+}

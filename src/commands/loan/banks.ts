@@ -1,0 +1,14 @@
+/** `loanctl loan banks ID`: the bank details of a loan request (spec 4.13). */
+import type { Deps } from '../../deps.js';
+import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
+import { printRows } from './print.js';
+
+export type LoanBanksOptions = LoanIdOptions;
+
+export async function runLoanBanks(options: LoanBanksOptions, deps: Deps): Promise<void> {
+  const id = loanId(options.id);
+  const productId = await resolveProduct(options, deps);
+  const api = await deps.api();
+  const result = await api.call('getBankDetails', { params: { id }, productId });
+  await printRows(deps, result, (result.data ?? []) as unknown[], 'bankDetails');
+}

@@ -1,0 +1,63 @@
+/**
+ * What the loan verbs share: the product id (`--product` > LOANCTL_PRODUCT_ID > profile), the
+ * loan request id argument, confirmation (`--yes`), and `--data`.
+ */
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { parseId } from '../../input/values.js';
+import { confirmAction } from '../common/confirm.js';
+import { readDataObject } from '../common/data.js';
+
+export interface ProductOption {
+  /** `--product`, as typed. */
+  product?: string | undefined;
+}
+
+export interface LoanIdOptions extends ProductOption {
+  /** The ID argument, as typed. */
+  id: string;
+}
+
+export interface DataOption {
+  /** `--data`: JSON, `@file.json` or `-`. */
+  data?: string | undefined;
+}
+
+/** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; missing everywhere → exit 2. */
+export async function resolveProduct(options: ProductOption, deps: Deps): Promise<number> {
+  if (options.product !== undefined) return parseId(options.product, '--product');
+  const settings = await deps.settings();
+  if (settings.productId !== undefined) return settings.productId;
+  throw new UsageError(
+    'Missing --product: loan commands need a loan product id.',
+    'Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one: loanctl profile add NAME --base-url URL --product-id N',
+  );
+}
+
+/** The ID argument of a loan verb. */
+export function loanId(raw: string): number {
+  return parseId(raw, 'The loan request ID');
+}
+
+/** The object of `--data`, or undefined without it. */
+export function readData(options: DataOption, deps: Deps): Promise<Record<string, unknown> | undefined> {
+  return readDataObject(options.data, deps);
+}
+
+/**
+ * For `loan approve` and `loan delete` (the core's confirmAction): `--yes` goes ahead; on a
+ * terminal the operator is asked (declining → exit 130); elsewhere a missing `--yes` is exit 2.
+ */
+export async function confirmOrYes(
+  deps: Deps,
+  yes: boolean | undefined,
+  question: string,
+  example: string,
+): Promise<void> {
+  await confirmAction(deps, { question, yes, example });
+}
+
+/** A notice for the operator on stderr (never stdout, which carries only data). */
+export function notice(deps: Deps, line: string): void {
+  deps.io.stderr.write(`${line}\n`);
+}

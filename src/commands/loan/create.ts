@@ -1,0 +1,58 @@
+/**
+ * `loanctl loan create --user ID|EMAIL --amount N --purpose TEXT` (spec 4.4).
+ * An e-mail is resolved to the user's id through the user list (walking its pages); an e-mail
+ * that is not there is exit 4 with one line saying so.
+ */
+import { type LoanRequest, LoanRequestCreate } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { buildBody } from '../../input/body.js';
+import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
+import { findUserByEmail } from '../user/lookup.js';
+import { type DataOption, notice, type ProductOption, readData, resolveProduct } from './common.js';
+import { printRecord } from './print.js';
+
+export interface LoanCreateOptions extends ProductOption, DataOption {
+  user?: string;
+  amount?: string;
+  purpose?: string;
+}
+
+export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
+  const productId = await resolveProduct(options, deps);
+  const { user_id: dataUser, ...data } = (await readData(options, deps)) ?? {};
+  const userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));
+  if (userText === undefined) {
+    throw new UsageError(
+      'Missing --user: the borrower, as a user id or e-mail.',
+      'For example: --user ada@example.com',
+    );
+  }
+  const userRef = parseUserRef(userText, options.user === undefined ? 'field "user_id" of --data' : '--user');
+  const { body, ignored } = buildBody(
+    LoanRequestCreate,
+    [
+      { key: 'amount', flag: '--amount', value: options.amount, parse: parseAmount },
+      { key: 'purpose', flag: '--purpose', value: options.purpose, parse: parseText },
+    ],
+    data,
+  );
+  for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a loan request has no such field.`);
+
+  const api = await deps.api();
+  let userId: number;
+  if (userRef.kind === 'id') {
+    userId = userRef.id;
+  } else {
+    userId = (await findUserByEmail(api, userRef.email)).id;
+    notice(deps, `${userRef.email} is user ${userId}.`);
+  }
+  const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
+  const loan = result.data as LoanRequest;
+  notice(deps, `Created loan request ${loan.id}.`);
+  await printRecord(deps, result, loan, 'loanRequest');
+  notice(
+    deps,
+    `next: loanctl loan add-bank ${loan.id} --code … --account-name …   (then add-employment, add-guarantor, submit)`,
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * `loanctl loan list`: loan requests of a product, ordered by id, a page at a time (spec 4.5).
+ *
+ * Defaults: `--direction DESC` (newest first; the API itself requires a direction) and
+ * `--limit 20`. After a page, loanctl asks for one more row after the cursor and, if there is one,
+ * says `next: --cursor N` on stderr. `--all` walks every page (100 a request unless `--limit` is
+ * given) and prints rows as each page arrives, until a page comes back empty.
+ */
+import type { LoanRequestPage } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
+import { notice, type ProductOption, resolveProduct } from './common.js';
+import { openRowStream, printRows } from './print.js';
+
+export interface LoanListOptions extends ProductOption {
+  direction?: string;
+  cursor?: string;
+  limit?: string;
+  all?: boolean;
+}
+
+export const DEFAULT_LIMIT = 20;
+export const ALL_PAGE_SIZE = 100;
+
+export async function runLoanList(options: LoanListOptions, deps: Deps): Promise<void> {
+  const productId = await resolveProduct(options, deps);
+  const direction: Direction =
+    options.direction === undefined ? 'DESC' : parseDirection(options.direction, '--direction');
+  let cursor = options.cursor === undefined ? undefined : parseWholeNumber(options.cursor, '--cursor');
+  const given = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
+  const api = await deps.api();
+  const page = async (at: number | undefined, limit: number) => {
+    const result = await api.call('listLoanRequests', { productId, query: { direction, cursor: at, limit } });
+    return { result, page: result.data as LoanRequestPage };
+  };
+
+  if (options.all) {
+    const limit = given ?? ALL_PAGE_SIZE;
+    const stream = await openRowStream(deps, 'loanRequest');
+    for (;;) {
+      const { page: current } = await page(cursor, limit);
+      if (current.loan_requests.length === 0) break;
+      await stream.write(current.loan_requests);
+      if (current.cursor === cursor) break; // a server that ignores the cursor would loop forever
+      cursor = current.cursor;
+    }
+    await stream.end();
+    return;
+  }
+
+  const limit = given ?? DEFAULT_LIMIT;
+  const { result, page: current } = await page(cursor, limit);
+  await printRows(deps, result, current.loan_requests, 'loanRequest');
+  if (current.loan_requests.length > 0 && current.cursor !== cursor && !deps.globals.raw) {
+    const { page: ahead } = await page(current.cursor, 1);
+    if (ahead.loan_requests.length > 0) {
+      const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
+      notice(deps, `next: --cursor ${current.cursor}${extra}`);
+    }
+  }
+}

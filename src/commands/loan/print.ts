@@ -1,0 +1,100 @@
+/**
+ * How the user and loan verbs print, on top of the core's renderers (src/output/render.ts):
+ * a record, a list, a scalar, a stream of pages, and `loan show`'s composite view.
+ */
+import type { Deps } from '../../deps.js';
+import type { ApiResult } from '../../http/client.js';
+import { COLUMNS, type ResourceKind } from '../../output/columns.js';
+import { createRowWriter, type RowWriter, render } from '../../output/render.js';
+import { resolveOutputSettings } from '../../output/settings.js';
+import type { LoanView } from './show.js';
+
+type Result = Pick<ApiResult, 'rawBody'>;
+
+/** One record (or the payload of a reply that has none: a table then prints nothing). */
+export async function printRecord(deps: Deps, result: Result, record: unknown, kind: ResourceKind): Promise<void> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if ((record === null || record === undefined) && settings.output === 'table' && !settings.raw) {
+    if (kind === 'employment') deps.io.stderr.write('No employment information yet.\n');
+    return;
+  }
+  await render(record ?? null, { kind, envelope: result.rawBody }, deps);
+}
+
+/** A list of records; an empty one says so on stderr in a table. */
+export async function printRows(
+  deps: Deps,
+  result: Result,
+  rows: readonly unknown[],
+  kind: ResourceKind,
+): Promise<void> {
+  await render(rows, { kind, envelope: result.rawBody }, deps);
+}
+
+/**
+ * A single value (`true`/`false`, a progress marker). JSON prints it as JSON; a table prints it
+ * as is (so `user exists` prints `true`, not `yes`); CSV has a header with `name`.
+ */
+export async function printScalar(deps: Deps, result: Result, value: string | boolean, name: string): Promise<void> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.raw) return render(value, { envelope: result.rawBody }, deps);
+  if (settings.output === 'table') {
+    deps.io.stdout.write(`${String(value)}\n`);
+    return;
+  }
+  if (settings.output === 'csv') {
+    const { csvRow } = await import('../../output/csv.js');
+    deps.io.stdout.write(csvRow([name]) + csvRow([value]));
+    return;
+  }
+  await render(value, {}, deps);
+}
+
+/** Rows that arrive a page at a time (`--all`). */
+export async function openRowStream(deps: Deps, kind: ResourceKind): Promise<RowWriter> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.raw) {
+    // --raw prints envelopes as received; for a walk of pages that is one envelope per line.
+    deps.io.stderr.write('loanctl: --raw with --all is not supported; printing the rows as JSON.\n');
+  }
+  return createRowWriter(kind, { ...deps, globals: { ...deps.globals, raw: false } });
+}
+
+/**
+ * `loan show`: JSON/NDJSON print `{loan_request, progress, bank_details, guarantors, employment}`
+ * (`--fields` picks among those, dotted paths included, e.g. `loan_request.status`); `--raw`
+ * prints the five envelopes under the same keys; CSV prints the loan request's row; a table
+ * prints one section per part. In a table, `--fields` picks the loan request's rows only.
+ */
+export async function printLoanView(deps: Deps, view: LoanView, envelopes: Record<string, unknown>): Promise<void> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.raw) return render(view, { envelope: envelopes }, deps);
+  if (settings.output === 'csv') return render(view.loan_request, { kind: 'loanRequest', asList: true }, deps);
+  if (settings.output !== 'table') return render(view, {}, deps);
+
+  const loan = { ...view.loan_request, progress: view.progress || view.loan_request.progress };
+  if (settings.fields) return render(loan, { kind: 'loanRequest' }, deps);
+
+  const { listTable, detailTable } = await import('../../output/table.js');
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: settings.color ? 1 : 0 });
+  const color = settings.color;
+  const out = deps.io.stdout;
+  const heading = (text: string) => out.write(`\n${chalk.bold(text)}\n`);
+  const none = (noun: string) => out.write(`(no ${noun})\n`);
+
+  out.write(`${chalk.bold(`Loan request ${loan.id}`)}\n`);
+  out.write(detailTable(COLUMNS.loanRequest.detail ?? COLUMNS.loanRequest.list, loan, { color }));
+
+  heading(`Bank details (${view.bank_details.length})`);
+  if (view.bank_details.length === 0) none('bank details');
+  else out.write(listTable(COLUMNS.bankDetails.list, view.bank_details, { color }));
+
+  heading(`Guarantors (${view.guarantors.length})`);
+  if (view.guarantors.length === 0) none('guarantors');
+  else out.write(listTable(COLUMNS.guarantor.list, view.guarantors, { color }));
+
+  heading('Employment');
+  if (!view.employment) none('employment information');
+  else out.write(detailTable(COLUMNS.employment.detail ?? COLUMNS.employment.list, view.employment, { color }));
+}

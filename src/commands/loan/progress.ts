@@ -1,0 +1,14 @@
+/** `loanctl loan progress ID`: the progress marker of a loan request (spec 4.10). */
+import type { Deps } from '../../deps.js';
+import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
+import { printScalar } from './print.js';
+
+export type LoanProgressOptions = LoanIdOptions;
+
+export async function runLoanProgress(options: LoanProgressOptions, deps: Deps): Promise<void> {
+  const id = loanId(options.id);
+  const productId = await resolveProduct(options, deps);
+  const api = await deps.api();
+  const result = await api.call('getProgress', { params: { id }, productId });
+  await printScalar(deps, result, String(result.data ?? ''), 'progress');
+}

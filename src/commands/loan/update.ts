@@ -1,0 +1,27 @@
+/** `loanctl loan update ID --purpose TEXT`: change the purpose of a loan request (spec 4.6). */
+import { type LoanRequest, LoanRequestUpdate } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { buildBody } from '../../input/body.js';
+import { parseText } from '../../input/values.js';
+import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
+import { printRecord } from './print.js';
+
+export interface LoanUpdateOptions extends LoanIdOptions, DataOption {
+  purpose?: string;
+}
+
+export async function runLoanUpdate(options: LoanUpdateOptions, deps: Deps): Promise<void> {
+  const id = loanId(options.id);
+  const productId = await resolveProduct(options, deps);
+  const data = await readData(options, deps);
+  const { body, ignored } = buildBody(
+    LoanRequestUpdate,
+    [{ key: 'purpose', flag: '--purpose', value: options.purpose, parse: parseText }],
+    data,
+  );
+  for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: only the purpose can be updated.`);
+  const api = await deps.api();
+  const result = await api.call('updateLoanRequest', { params: { id }, productId, body });
+  notice(deps, `Updated the purpose of loan request ${id}.`);
+  await printRecord(deps, result, result.data as LoanRequest, 'loanRequest');
+}

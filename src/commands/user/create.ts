@@ -1,0 +1,72 @@
+/**
+ * `loanctl user create`: create a borrower (spec 4.1).
+ *
+ * - The password comes from `--password-stdin`, else `password` in `--data`, else a masked prompt
+ *   on a terminal; not interactive and none of those → exit 2 naming `--password-stdin`. The
+ *   other fields are checked first, so nobody types a password for a command that will fail.
+ * - The API answers `exists` for an e-mail it already has: that is exit 0 (conventions.md), with
+ *   a notice on stderr, and the JSON carries `"status": "exists"` (`"created"` for a new user).
+ * - The reply has no id (spec 2.2), so the hint on stderr continues with the e-mail.
+ */
+import { UserCreateRequest } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { buildBody, type FieldSpec } from '../../input/body.js';
+import { parseEmail, parsePhone, parseText } from '../../input/values.js';
+import { readSecret } from '../common/stdin.js';
+import { type DataOption, notice, readData } from '../loan/common.js';
+import { printRecord } from '../loan/print.js';
+
+export interface UserCreateOptions extends DataOption {
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  phone?: string;
+  gender?: string;
+  passwordStdin?: boolean;
+}
+
+const WithoutPassword = UserCreateRequest.omit({ password: true });
+
+export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
+  if (options.passwordStdin && options.data === '-') {
+    throw new UsageError('--password-stdin and --data - both read stdin; use --data @file.json with --password-stdin.');
+  }
+  const data = await readData(options, deps);
+  const fields: FieldSpec[] = [
+    { key: 'firstname', flag: '--firstname', value: options.firstname, parse: parseText },
+    { key: 'lastname', flag: '--lastname', value: options.lastname, parse: parseText },
+    { key: 'email', flag: '--email', value: options.email, parse: parseEmail },
+    { key: 'phone', flag: '--phone', value: options.phone, parse: parsePhone },
+    { key: 'gender', flag: '--gender', value: options.gender, parse: parseText },
+  ];
+  const { password: fromData, ...rest } = data ?? {};
+  const { body, ignored } = buildBody(WithoutPassword, fields, rest);
+  for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a user has no such field.`);
+
+  const password = await readPassword(options, typeof fromData === 'string' ? fromData : undefined, deps);
+  const request = UserCreateRequest.parse({ ...body, password });
+
+  const api = await deps.api();
+  const result = await api.call('createUser', { body: request });
+  const exists = result.status === 'exists';
+  if (exists) {
+    notice(deps, `A user with e-mail ${request.email} already exists; nothing was created (exit 0).`);
+  } else {
+    notice(deps, `Created user ${request.email}.`);
+  }
+  const record = { ...(result.data as Record<string, unknown>), status: exists ? 'exists' : 'created' };
+  await printRecord(deps, result, record, 'user');
+  notice(deps, `next: loanctl loan create --user ${request.email} --amount 50000 --purpose "…"`);
+}
+
+async function readPassword(options: UserCreateOptions, fromData: string | undefined, deps: Deps): Promise<string> {
+  if (!options.passwordStdin && fromData !== undefined && fromData !== '') return fromData;
+  return readSecret(deps, {
+    stdinFlag: '--password-stdin',
+    fromStdin: options.passwordStdin,
+    prompt: "Borrower's password:",
+    what: "borrower's password",
+    example: `printf '%s' "$PASSWORD" | loanctl user create … --password-stdin`,
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * `loanctl user …`: borrower users. Each verb lives in its own file and is imported only when it
+ * runs; this file only describes the flags and maps them to the verb's options.
+ */
+import type { Command } from 'commander';
+import type { Deps } from '../../deps.js';
+import { examples } from '../common/help.js';
+
+export function registerUserCommands(program: Command, deps: Deps): void {
+  const user = program
+    .command('user')
+    .description('Create borrower users, check whether one exists, list them')
+    .addHelpText(
+      'after',
+      examples(
+        'loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female',
+        'loanctl user exists --email ada@example.com',
+        'loanctl user list --all -o csv',
+      ),
+    );
+
+  user
+    .command('create')
+    .description('Create a borrower user (an e-mail that already exists is not an error)')
+    .option('--firstname <name>', 'first name')
+    .option('--lastname <name>', 'last name')
+    .option('--email <email>', 'e-mail address, unique in your organisation')
+    .option('--phone <phone>', 'phone: +2348012345678, 2348012345678 or 08012345678 (sent as +234…)')
+    .option('--gender <gender>', 'gender, e.g. female or male')
+    .option('--password-stdin', "read the borrower's password from stdin (else a masked prompt on a terminal)")
+    .option('--data <json>', 'the request body as JSON, @file.json, or - for stdin; flags override its fields')
+    .addHelpText(
+      'after',
+      examples(
+        'loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female',
+        'printf \'%s\' "$PASSWORD" | loanctl user create --data @ada.json --password-stdin -o json',
+      ),
+    )
+    .action(async (options) => {
+      const { runUserCreate } = await import('./create.js');
+      await runUserCreate(options, deps);
+    });
+
+  user
+    .command('exists')
+    .description('Say whether a user with an e-mail exists (prints true or false, exit 0 either way)')
+    .requiredOption('--email <email>', 'the e-mail to look for')
+    .addHelpText(
+      'after',
+      examples(
+        'loanctl user exists --email ada@example.com',
+        'if [ "$(loanctl user exists --email ada@example.com -o json)" = true ]; then echo known; fi',
+      ),
+    )
+    .action(async (options) => {
+      const { runUserExists } = await import('./exists.js');
+      await runUserExists(options, deps);
+    });
+
+  user
+    .command('list')
+    .description('List the borrower users of your organisation, a page at a time')
+    .option('--start <date>', 'created on or after this date (yyyy-mm-dd)')
+    .option('--end <date>', 'created on or before this date (yyyy-mm-dd)')
+    .option('--page <n>', 'page number, from 1 (default 1)')
+    .option('--all', 'walk every page, printing rows as they arrive')
+    .addHelpText(
+      'after',
+      examples(
+        'loanctl user list',
+        'loanctl user list --start 2024-01-01 --end 2024-01-31 --page 2',
+        'loanctl user list --all -o ndjson --fields id,email',
+      ),
+    )
+    .action(async (options) => {
+      const { runUserList } = await import('./list.js');
+      await runUserList(options, deps);
+    });
+}

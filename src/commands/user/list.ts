@@ -1,0 +1,50 @@
+/**
+ * `loanctl user list`: the borrowers of the caller's organisation, a page at a time (spec 4.3).
+ *
+ * The spec gives no page size, so whether a next page exists is learnt by asking for it: after
+ * printing page N, loanctl fetches page N+1 and, if it has users, says `next: --page N+1` on
+ * stderr. `--all` walks every page and prints rows as each page arrives.
+ */
+import type { UserListItem } from '../../contract/schemas.js';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { parseDate, parsePositiveInt } from '../../input/values.js';
+import { notice } from '../loan/common.js';
+import { openRowStream, printRows } from '../loan/print.js';
+import { walkUsers } from './lookup.js';
+
+export interface UserListOptions {
+  start?: string;
+  end?: string;
+  page?: string;
+  all?: boolean;
+}
+
+export async function runUserList(options: UserListOptions, deps: Deps): Promise<void> {
+  const start = options.start === undefined ? undefined : parseDate(options.start, '--start');
+  const end = options.end === undefined ? undefined : parseDate(options.end, '--end');
+  if (start && end && end < start) throw new UsageError(`--end (${end}) is before --start (${start}).`);
+  const page = options.page === undefined ? 1 : parsePositiveInt(options.page, '--page');
+  if (options.all && options.page !== undefined) throw new UsageError('--all walks every page; leave out --page.');
+  const api = await deps.api();
+  const query = { start, end };
+
+  if (options.all) {
+    const stream = await openRowStream(deps, 'userListItem');
+    await walkUsers(api, query, async (users) => {
+      await stream.write(users);
+      return false;
+    });
+    await stream.end();
+    return;
+  }
+
+  const result = await api.call('listUsers', { query: { ...query, pages: page } });
+  const users = (result.data ?? []) as UserListItem[];
+  await printRows(deps, result, users, 'userListItem');
+  if (users.length > 0 && !deps.globals.raw) {
+    const next = await api.call('listUsers', { query: { ...query, pages: page + 1 } });
+    const more = (next.data ?? []) as UserListItem[];
+    if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: --page ${page + 1}`);
+  }
+}
