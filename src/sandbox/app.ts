@@ -148,7 +148,12 @@ async function serve(
     }
 
     handler.precheck?.(rawQuery);
-    const input = validate(def, rawQuery, request.body);
+    const input = validate(
+      def,
+      rawQuery,
+      request.body,
+      handler.inspect?.({ query: rawQuery, body: request.body, caller }),
+    );
     const checkable = { ...input, caller } as Checkable<EndpointKey>;
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
@@ -186,7 +191,7 @@ async function serve(
 }
 
 /** Parses query and body with the contract's schemas; one 400 naming every bad field. */
-function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: unknown) {
+function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: unknown, more: string[] = []) {
   const problems: string[] = [];
   const query = def.query.safeParse(rawQuery);
   if (!query.success) problems.push(...describeIssues(query.error.issues, rawQuery, 'query'));
@@ -196,6 +201,7 @@ function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: 
     if (parsed.success) body = parsed.data;
     else problems.push(...describeIssues(parsed.error.issues, rawBody, 'body'));
   }
+  problems.push(...more.filter((part) => !problems.some((known) => known.startsWith(`${part.split(' ')[0]} `))));
   if (problems.length > 0) throw fail(400, invalidFieldsMessage(problems));
   return { query: query.data as Record<string, unknown>, body };
 }

@@ -64,10 +64,19 @@ export interface Checkable<K extends EndpointKey> {
   caller: KeyOwner;
 }
 
+/** The query and body as they arrived (before the schemas), with the caller. */
+export interface RawInput {
+  query: Record<string, unknown>;
+  body: unknown;
+  caller: KeyOwner;
+}
+
 export interface Handler<K extends EndpointKey, P = undefined> {
   /** Checks of the raw query made before the schemas run, answering in their own words. */
   precheck?: (rawQuery: Record<string, unknown>) => void;
-  /** More `field (problem)` parts for the one 400 message. */
+  /** More `field (problem)` parts for the one 400 message, from the raw input: run with the schemas. */
+  inspect?: (input: RawInput) => string[];
+  /** More `field (problem)` parts, run once the schemas passed. */
   check?: (input: Checkable<K>) => string[];
   /** Asynchronous work done before the transaction opens (e.g. hashing a password). */
   prepare?: (input: Checkable<K>) => Promise<P>;
@@ -124,6 +133,10 @@ function businessRow(body: BusinessRequest) {
 
 const DAY_MS = 86_400_000;
 
+function isDate(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
 export const HANDLERS: HandlerMap = {
   createUser: {
     prepare: ({ body }) => hashPassword(body.password),
@@ -164,8 +177,8 @@ export const HANDLERS: HandlerMap = {
   },
 
   listUsers: {
-    check: ({ query }) =>
-      query.start && query.end && query.end < query.start ? ['end (must not be before start)'] : [],
+    inspect: ({ query }) =>
+      isDate(query.start) && isDate(query.end) && query.end < query.start ? ['end (must not be before start)'] : [],
     run: (ctx) => {
       const { start, end, pages = 1 } = ctx.query;
       const offset = (pages - 1) * USERS_PAGE_SIZE;
@@ -196,7 +209,7 @@ export const HANDLERS: HandlerMap = {
     precheck: (raw) => {
       if (raw.direction === undefined || raw.direction === '') throw fail(400, MESSAGES.directionMissing);
     },
-    check: ({ query }) =>
+    inspect: ({ query }) =>
       typeof query.direction === 'string' && !['ASC', 'DESC'].includes(query.direction.toUpperCase())
         ? ['direction (must be ASC or DESC)']
         : [],
@@ -269,8 +282,12 @@ export const HANDLERS: HandlerMap = {
   },
 
   addBusinessInfo: {
-    check: ({ body, caller }) =>
-      body.org_id === caller.org_id ? [] : [`org_id (must be your organisation id, ${caller.org_id})`],
+    inspect: ({ body, caller }) => {
+      const orgId = (body as { org_id?: unknown } | null)?.org_id;
+      return Number.isInteger(orgId) && orgId !== caller.org_id
+        ? [`org_id (must be your organisation id, ${caller.org_id})`]
+        : [];
+    },
     run: (ctx) => {
       const lr = ctx.loanRequest;
       ctx.repos.attachments.putBusiness({
