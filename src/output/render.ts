@@ -275,7 +275,10 @@ function pickColumns(
   const known = set ? [...set.list, ...(set.detail ?? [])] : [];
   const label = (key: string) => key.toUpperCase().replace(/[._]/g, ' ');
   if (fields) {
-    return fields.map((key) => known.find((column) => column.key === key) ?? { key, label: label(key) });
+    return fields.map((key) => {
+      const column = known.find((candidate) => candidate.key === key) ?? { key, label: label(key) };
+      return view === 'list' ? { ...column, label: column.label.toUpperCase() } : column;
+    });
   }
   if (set) return view === 'detail' ? (set.detail ?? set.list) : set.list;
   const keys = new Set<string>();

@@ -1,0 +1,90 @@
+/**
+ * `loanctl api METHOD PATH` in process through main(), with a MockAgent at the HTTP boundary:
+ * the envelope is printed (also for an error reply) and the exit code follows the one mapping.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.js';
+import { main } from '../../src/main.js';
+import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
+
+const ORIGIN = 'https://api.example.test';
+const KEY = 'sk_test_INPROCESSKEY_1234';
+
+let agent: MockAgent;
+let io: FakeIo;
+
+function run(args: string[], input?: string) {
+  io = fakeIo({ input });
+  const env = {
+    LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-api-')), 'cfg'),
+    LOANCTL_BASE_URL: ORIGIN,
+    LOANCTL_API_KEY: KEY,
+  };
+  return main(args, createDeps({ io, env, dispatcher: agent, sleep: async () => {} }));
+}
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  await agent.close();
+});
+
+describe('loanctl api', () => {
+  it('prints the envelope exactly as received, with query and /api/v1 added', async () => {
+    const body = '{"status":"success","message":"ok","data":{"loan_requests":[],"cursor":0}}';
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v1/loan_request?product-id=12&direction=DESC', method: 'GET' })
+      .reply(200, body);
+    expect(await run(['api', 'get', 'loan_request?product-id=12', '-q', 'direction=DESC'])).toBe(0);
+    expect(io.stdout.text()).toBe(`${body}\n`);
+  });
+
+  it('sends --data from stdin as the JSON body', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v1/loan_request/5?product-id=1', method: 'PUT', body: '{"purpose":"stock"}' })
+      .reply(200, '{"status":"success","message":"updated","data":null}');
+    expect(
+      await run(['api', 'PUT', '/api/v1/loan_request/5', '-q', 'product-id=1', '--data', '-'], '{"purpose":"stock"}'),
+    ).toBe(0);
+  });
+
+  it('an error envelope is printed too, and the exit code follows the mapping', async () => {
+    const pool = agent.get(ORIGIN);
+    pool
+      .intercept({ path: '/api/v1/user/9/loan_request', method: 'POST' })
+      .reply(200, '{"status":"no-access","message":"no access to user","data":null}');
+    expect(await run(['api', 'POST', '/user/9/loan_request', '--data', '{"amount":1,"purpose":"x"}'])).toBe(4);
+    expect(JSON.parse(io.stdout.text()).status).toBe('no-access');
+    expect(io.stderr.text()).toBe(
+      'loanctl: No access: no access to user. Check the id, and that it belongs to the organisation of this API key.\n',
+    );
+
+    pool
+      .intercept({ path: '/api/v1/loan_request/1/tokenize_linker', method: 'POST' })
+      .reply(500, '{"status":"error","message":"Something went wrong. Please try again x","data":null}');
+    expect(await run(['api', 'POST', '/loan_request/1/tokenize_linker'])).toBe(1);
+
+    pool
+      .intercept({ path: '/api/v1/user', method: 'GET' })
+      .reply(401, '{"status":"error","message":"unauthorised","data":null}');
+    expect(await run(['api', 'GET', '/user'])).toBe(3);
+    expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
+  });
+
+  it('bad input is exit 2 before anything is sent', async () => {
+    expect(await run(['api', 'PATCH', '/user'])).toBe(2);
+    expect(io.stderr.text()).toContain('Unknown method "PATCH"');
+    expect(await run(['api', 'POST', '/user', '--data', '{oops'])).toBe(2);
+    expect(io.stderr.text()).toMatch(/^loanctl: --data is not valid JSON: /);
+    expect(await run(['api', 'GET', '/user', '-q', 'novalue'])).toBe(2);
+    expect(await run(['api', 'GET', 'https://evil.example.com/x'])).toBe(2);
+  });
+});

@@ -1,0 +1,204 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkBaseUrl, isLoopbackHost } from '../../src/config/base-url.js';
+import { redactKey, resolveSettings } from '../../src/config/settings.js';
+import { configDir, openProfileStore, writeProfile } from '../../src/config/store.js';
+import { ExitCode, UsageError } from '../../src/errors.js';
+import { fakeIo } from '../helpers/fake-io.js';
+
+function tempDir() {
+  return join(mkdtempSync(join(tmpdir(), 'loanctl-config-')), 'cfg');
+}
+
+function storeWith(env: Record<string, string>) {
+  const dir = env.LOANCTL_CONFIG_DIR as string;
+  writeProfile(
+    'prod',
+    { baseUrl: 'https://prod.example.com', apiKey: 'key-prod', productId: 12 },
+    { env, makeCurrentIfNone: true },
+  );
+  writeProfile('staging', { baseUrl: 'https://staging.example.com', apiKey: 'key-staging', productId: 7 }, { env });
+  return { dir, store: openProfileStore({ env }) };
+}
+
+describe('config directory', () => {
+  it('is LOANCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/loanctl, else ~/.config/loanctl', () => {
+    expect(configDir({ LOANCTL_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/a');
+    expect(configDir({ XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/x/loanctl');
+    expect(configDir({ HOME: '/h' })).toBe('/h/.config/loanctl');
+  });
+});
+
+describe('profile store', () => {
+  it('writes one file with mode 0600 in a 0700 directory; the first profile becomes current', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { current } = writeProfile(
+      'sandbox',
+      { baseUrl: 'http://127.0.0.1:4010/', apiKey: 'k1', productId: 1 },
+      { env, makeCurrentIfNone: true },
+    );
+    expect(current).toBe(true);
+    const path = join(env.LOANCTL_CONFIG_DIR, 'config.json');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(env.LOANCTL_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    const store = openProfileStore({ env });
+    expect(store.current).toBe('sandbox');
+    expect(store.get('sandbox')).toEqual({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'k1', productId: 1 });
+    // A second profile does not take over as current unless asked.
+    expect(
+      writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k2' }, { env, makeCurrentIfNone: true })
+        .current,
+    ).toBe(false);
+  });
+
+  it('tightens a looser mode found on read to 0600, with a warning', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k' }, { env });
+    const path = join(env.LOANCTL_CONFIG_DIR, 'config.json');
+    chmodSync(path, 0o644);
+    const warnings: string[] = [];
+    openProfileStore({ env, warn: (line) => warnings.push(line) });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('mode 0644');
+    expect(warnings[0]).toContain('0600');
+    const again: string[] = [];
+    openProfileStore({ env, warn: (line) => again.push(line) });
+    expect(again).toHaveLength(0);
+  });
+
+  it('says clearly when the file is not JSON (exit 2)', () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '{not json', { mode: 0o600 });
+    expect(() => openProfileStore({ env: { LOANCTL_CONFIG_DIR: dir } })).toThrow(/is not valid JSON/);
+  });
+
+  it('use and remove; an unknown name is exit 2 listing the profiles', () => {
+    const { store } = storeWith({ LOANCTL_CONFIG_DIR: tempDir() });
+    store.use('staging');
+    expect(store.current).toBe('staging');
+    expect(store.remove('staging')).toBe(true);
+    expect(store.current).toBeUndefined();
+    try {
+      store.use('nope');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).hint).toContain('Profiles: prod');
+    }
+  });
+
+  it('refuses odd profile names', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    expect(() => writeProfile('../x', { baseUrl: 'https://a.example.com', apiKey: 'k' }, { env })).toThrow(
+      /Invalid profile name/,
+    );
+  });
+});
+
+describe('base URL', () => {
+  it('accepts https anywhere and http only on loopback', () => {
+    expect(checkBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
+    expect(checkBaseUrl('https://api.example.com/lending/')).toBe('https://api.example.com/lending');
+    for (const url of ['http://localhost:4010', 'http://127.0.0.1:1', 'http://127.9.8.7', 'http://[::1]:4010']) {
+      expect(() => checkBaseUrl(url)).not.toThrow();
+    }
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+  });
+
+  it('refuses plain http to another host, saying why and to use https', () => {
+    for (const url of ['http://api.example.com', 'http://10.0.0.5:8080', 'http://127.0.0.1.nip.io']) {
+      try {
+        checkBaseUrl(url);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+        expect((error as UsageError).message).toContain('unencrypted');
+        expect((error as UsageError).hint).toMatch(/^Use https:\/\//);
+      }
+    }
+    expect(() => checkBaseUrl('ftp://x.example.com')).toThrow(UsageError);
+    expect(() => checkBaseUrl('not a url')).toThrow(UsageError);
+  });
+});
+
+describe('settings precedence: flag > env > profile > default', () => {
+  const io = fakeIo();
+
+  it('uses the current profile when nothing else is said', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { store } = storeWith(env);
+    const s = resolveSettings({ globals: {}, env, io, store });
+    expect(s.profile).toEqual({ name: 'prod', source: 'current' });
+    expect([s.baseUrl, s.apiKey, s.productId]).toEqual(['https://prod.example.com', 'key-prod', 12]);
+    expect(s.timeoutMs).toBe(30_000);
+    expect(s.output).toBe('json'); // not a TTY
+  });
+
+  it('LOANCTL_PROFILE picks the profile; --profile beats it', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_PROFILE: 'staging' };
+    const { store } = storeWith(env);
+    expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('key-staging');
+    expect(resolveSettings({ globals: { profile: 'prod' }, env, io, store }).apiKey).toBe('key-prod');
+    expect(() => resolveSettings({ globals: { profile: 'nope' }, env, io, store })).toThrow(/No profile named "nope"/);
+  });
+
+  it('environment beats the profile, and the --base-url flag beats the environment', () => {
+    const env = {
+      LOANCTL_CONFIG_DIR: tempDir(),
+      LOANCTL_BASE_URL: 'https://env.example.com',
+      LOANCTL_API_KEY: 'key-env',
+      LOANCTL_PRODUCT_ID: '99',
+    };
+    const { store } = storeWith(env);
+    const fromEnv = resolveSettings({ globals: {}, env, io, store });
+    expect([fromEnv.baseUrl, fromEnv.apiKey, fromEnv.productId]).toEqual(['https://env.example.com', 'key-env', 99]);
+    expect(fromEnv.apiKeySource).toBe('env');
+    const fromFlag = resolveSettings({
+      globals: { baseUrl: 'https://flag.example.com', timeout: '2.5' },
+      env,
+      io,
+      store,
+    });
+    expect(fromFlag.baseUrl).toBe('https://flag.example.com');
+    expect(fromFlag.baseUrlSource).toBe('flag');
+    expect(fromFlag.timeoutMs).toBe(2_500);
+  });
+
+  it('checks values from the environment and flags (exit 2)', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { store } = storeWith(env);
+    expect(() => resolveSettings({ globals: {}, env: { ...env, LOANCTL_PRODUCT_ID: 'abc' }, io, store })).toThrow(
+      /LOANCTL_PRODUCT_ID/,
+    );
+    expect(() =>
+      resolveSettings({ globals: {}, env: { ...env, LOANCTL_BASE_URL: 'http://evil.example.com' }, io, store }),
+    ).toThrow(/LOANCTL_BASE_URL: plain http/);
+    expect(() => resolveSettings({ globals: { timeout: '0' }, env, io, store })).toThrow(/--timeout/);
+  });
+
+  it('defaults the output to table on a TTY and json otherwise', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { store } = storeWith(env);
+    expect(resolveSettings({ globals: {}, env, io: fakeIo({ tty: true }), store }).output).toBe('table');
+    expect(resolveSettings({ globals: { output: 'csv' }, env, io: fakeIo({ tty: true }), store }).output).toBe('csv');
+  });
+});
+
+describe('redactKey', () => {
+  it('shows at most the prefix and the last 4 characters', () => {
+    expect(redactKey('sk_live_0123456789abcdef')).toBe('sk_live_…cdef');
+    expect(redactKey('0123456789abcdefXYZW')).toBe('…XYZW');
+    expect(redactKey('short-key')).toBe('********');
+  });
+
+  it('never keeps the file unreadable to its owner', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    writeProfile('a', { baseUrl: 'https://a.example.com', apiKey: 'k' }, { env });
+    expect(JSON.parse(readFileSync(join(env.LOANCTL_CONFIG_DIR, 'config.json'), 'utf8')).profiles.a.apiKey).toBe('k');
+  });
+});

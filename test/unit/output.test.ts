@@ -1,0 +1,213 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
+import type { GlobalOptions } from '../../src/deps.js';
+import { ExitCode, UsageError } from '../../src/errors.js';
+import { payloadOf } from '../../src/http/reply.js';
+import { csvRow } from '../../src/output/csv.js';
+import { escapeControl, formatCell, formatMoney, formatTimestamp } from '../../src/output/format.js';
+import { createRowWriter, printNextPage, render, renderResult } from '../../src/output/render.js';
+import { colorEnabled } from '../../src/output/settings.js';
+import { fakeIo } from '../helpers/fake-io.js';
+
+beforeAll(() => {
+  process.env.TZ = 'UTC';
+});
+
+const loan = {
+  id: 172,
+  user_id: 7,
+  fullname: 'Ada Obi',
+  amount: 50000,
+  purpose: 'stock, "fresh"',
+  status: 'saved',
+  lender_status: 'saved',
+  terms: { approved_amount: 0, rate: 0 },
+  submitted_at: ZERO_TIMESTAMP,
+  approved_at: '2026-11-22T04:27:21.123Z',
+};
+
+function deps(globals: GlobalOptions = {}, options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const io = fakeIo({ tty: options.tty });
+  return { io, env: options.env ?? {}, globals };
+}
+
+describe('cell formatting (tables only)', () => {
+  it('money has thousands separators and two decimals', () => {
+    expect(formatMoney(50000)).toBe('50,000.00');
+    expect(formatMoney(1234567.5)).toBe('1,234,567.50');
+    expect(formatCell(0.1 + 0.2, 'money')).toBe('0.30');
+  });
+
+  it('the zero timestamp is —, others are shortened', () => {
+    expect(formatTimestamp(ZERO_TIMESTAMP)).toBe('—');
+    expect(formatTimestamp('2026-11-22T04:27:21.123Z')).toBe('2026-11-22 04:27');
+    expect(formatTimestamp('2026-11-22T05:27:21.5+01:00')).toBe('2026-11-22 04:27');
+  });
+
+  it('booleans are yes/no; control characters are escaped so a table cannot break the terminal', () => {
+    expect(formatCell(true, 'bool')).toBe('yes');
+    expect(formatCell(false, undefined)).toBe('no');
+    expect(escapeControl('a\nb\x1b[31mred\x07\u202etxt')).toBe('a\\nb\\x1b[31mred\\x07\\u202etxt');
+  });
+});
+
+describe('table', () => {
+  it('shows the loan columns an operator wants, money formatted and — for unset', async () => {
+    const d = deps({ output: 'table' });
+    await render([loan], { kind: 'loanRequest' }, d);
+    const [header, row] = d.io.stdout.text().split('\n');
+    expect(header?.split(/\s{2,}/)).toEqual([
+      'ID',
+      'BORROWER',
+      'AMOUNT',
+      'PURPOSE',
+      'STATUS',
+      'LENDER STATUS',
+      'SUBMITTED',
+      'APPROVED',
+    ]);
+    expect(row).toContain('50,000.00');
+    expect(row).toContain('—');
+    expect(row).toContain('2026-11-22 04:27');
+    expect(d.io.stdout.text()).not.toContain('\x1b');
+  });
+
+  it('a hostile value cannot inject escape sequences or break rows', async () => {
+    const d = deps({ output: 'table' });
+    await render([{ ...loan, purpose: 'x\x1b]0;pwned\x07\nFAKE ROW' }], { kind: 'loanRequest' }, d);
+    const out = d.io.stdout.text();
+    expect(out).not.toContain('\x1b');
+    expect(out.trimEnd().split('\n')).toHaveLength(2);
+    expect(out).toContain('x\\x1b]0;pwned\\x07\\nFAKE ROW');
+  });
+
+  it('one record is a label/value view; an empty list says so on stderr', async () => {
+    const d = deps({ output: 'table' });
+    await render(loan, { kind: 'loanRequest' }, d);
+    expect(d.io.stdout.text()).toMatch(/^Amount\s+50,000\.00$/m);
+    const empty = deps({ output: 'table' });
+    await render([], { kind: 'loanRequest' }, empty);
+    expect(empty.io.stdout.text()).toBe('');
+    expect(empty.io.stderr.text()).toBe('No loan requests found.\n');
+  });
+
+  it('headers are bold only when colour is on', async () => {
+    const d = deps({ output: 'table' }, { env: { FORCE_COLOR: '1' } });
+    await render([loan], { kind: 'loanRequest' }, d);
+    expect(d.io.stdout.text()).toContain('\x1b[1mID');
+  });
+});
+
+describe('--fields', () => {
+  it('picks and orders table columns, also fields outside the default set', async () => {
+    const d = deps({ output: 'table', fields: 'amount,id,terms.rate' });
+    await render([loan], { kind: 'loanRequest' }, d);
+    expect(
+      d.io.stdout
+        .text()
+        .split('\n')[0]
+        ?.trim()
+        .split(/\s{2,}/),
+    ).toEqual(['AMOUNT', 'ID', 'RATE']);
+  });
+
+  it('picks JSON keys, keeping nesting for dotted names', async () => {
+    const d = deps({ output: 'json', fields: 'id,terms.rate' });
+    await render([loan], { kind: 'loanRequest' }, d);
+    expect(JSON.parse(d.io.stdout.text())).toEqual([{ id: 172, terms: { rate: 0 } }]);
+  });
+
+  it('an unknown field is exit 2 listing the valid ones', async () => {
+    const d = deps({ output: 'csv', fields: 'id,colour' });
+    const error = await render([loan], { kind: 'loanRequest' }, d).catch((e) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe('--fields: unknown field "colour".');
+    expect(error.hint).toMatch(/^Valid fields: id, fullname, amount, /);
+    expect(d.io.stdout.text()).toBe('');
+  });
+});
+
+describe('json, ndjson, csv', () => {
+  it('json passes values through unchanged', async () => {
+    const d = deps({ output: 'json' });
+    await render(loan, { kind: 'loanRequest' }, d);
+    expect(JSON.parse(d.io.stdout.text())).toEqual(loan);
+  });
+
+  it('ndjson prints one line per element', async () => {
+    const d = deps({ output: 'ndjson' });
+    await render([loan, { ...loan, id: 173 }], { kind: 'loanRequest' }, d);
+    const lines = d.io.stdout.text().trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual([172, 173]);
+  });
+
+  it('csv has a header row and quotes commas, quotes and newlines', async () => {
+    const d = deps({ output: 'csv', fields: 'id,purpose,amount' });
+    await render([loan, { ...loan, id: 2, purpose: 'line1\nline2' }], { kind: 'loanRequest' }, d);
+    expect(d.io.stdout.text()).toBe('id,purpose,amount\n172,"stock, ""fresh""",50000\n2,"line1\nline2",50000\n');
+    expect(csvRow([' padded', null, { a: 1 }])).toBe('" padded",,"{""a"":1}"\n');
+  });
+
+  it('takes data1 where the API puts the loan request there', () => {
+    expect(payloadOf({ data: null, data1: loan })).toBe(loan);
+    expect(payloadOf({ data: [1], data1: null })).toEqual([1]);
+    expect(payloadOf({ data: null })).toBeNull();
+  });
+
+  it('--raw prints the whole envelope exactly as received', async () => {
+    const rawBody = '{"status":"success","message":"ok","data":null,"data1":{"id":172,"amount":50000.0}}';
+    const d = deps({ raw: true, output: 'table' });
+    await renderResult({ payload: { id: 172 }, rawBody }, 'loanRequest', d);
+    expect(d.io.stdout.text()).toBe(`${rawBody}\n`);
+  });
+
+  it('default format: table on a TTY, json otherwise', async () => {
+    const tty = deps({}, { tty: true, env: { NO_COLOR: '1' } });
+    await render({ id: 1 }, {}, tty);
+    expect(tty.io.stdout.text()).toBe('ID  1\n');
+    const piped = deps();
+    await render({ id: 1 }, {}, piped);
+    expect(JSON.parse(piped.io.stdout.text())).toEqual({ id: 1 });
+  });
+});
+
+describe('streaming rows (--all) and the next-page hint', () => {
+  it('json streams a valid array across pages', async () => {
+    const d = deps({ output: 'json' });
+    const writer = createRowWriter('loanRequest', d);
+    await writer.write([{ id: 1 }]);
+    await writer.write([{ id: 2 }, { id: 3 }]);
+    await writer.end();
+    expect(JSON.parse(d.io.stdout.text())).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
+  it('csv writes one header, then rows as they come', async () => {
+    const d = deps({ output: 'csv', fields: 'id' });
+    const writer = createRowWriter('loanRequest', d);
+    await writer.write([{ id: 1 }]);
+    expect(d.io.stdout.text()).toBe('id\n1\n');
+    await writer.write([{ id: 2 }]);
+    await writer.end();
+    expect(d.io.stdout.text()).toBe('id\n1\n2\n');
+  });
+
+  it('next page goes to stderr', () => {
+    const d = deps();
+    printNextPage(d, '--cursor 172');
+    expect(d.io.stderr.text()).toBe('next: --cursor 172\n');
+    expect(d.io.stdout.text()).toBe('');
+  });
+});
+
+describe('colour', () => {
+  const tty = { isTTY: true } as never;
+  it('on a TTY only, never with NO_COLOR or --no-color, forced by FORCE_COLOR', () => {
+    expect(colorEnabled({}, {}, tty)).toBe(true);
+    expect(colorEnabled({}, {}, { isTTY: false } as never)).toBe(false);
+    expect(colorEnabled({}, { NO_COLOR: '1' }, tty)).toBe(false);
+    expect(colorEnabled({ color: false }, {}, tty)).toBe(false);
+    expect(colorEnabled({}, { FORCE_COLOR: '1' }, { isTTY: false } as never)).toBe(true);
+    expect(colorEnabled({}, { FORCE_COLOR: '1', NO_COLOR: '1' }, tty)).toBe(false);
+  });
+});
