@@ -37,7 +37,8 @@ export function tempDir(prefix = 'loanctl-sandbox-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function openSandbox(options: { dataDir?: string; now?: Date } = {}): Promise<TestSandbox> {
+/** A sandbox on a new temporary data dir (or `dataDir`), with a new organisation (or the given `org`). */
+export async function openSandbox(options: { dataDir?: string; now?: Date; org?: Org } = {}): Promise<TestSandbox> {
   const dataDir = options.dataDir ?? tempDir();
   let now = options.now ?? FIXED_NOW;
   const addOrg = (name: string): Org => {
@@ -45,7 +46,7 @@ export async function openSandbox(options: { dataDir?: string; now?: Date } = {}
     const product = createProduct(dataDir, org.org_id, `${name} Loan`);
     return { ...org, product_id: product.product_id };
   };
-  const org = addOrg('First Lender');
+  const org = options.org ?? addOrg('First Lender');
   const app = await buildSandbox({
     dbPath: dbPathFor(dataDir),
     now: () => now,

@@ -268,3 +268,26 @@ describe('the envelope everywhere', () => {
     expect(reply.statusCode).toBe(200);
   });
 });
+
+describe.each(
+  withId.filter((def) => def.productId && def.pathParams.includes('id')).map((def) => [def.key, def] as const),
+)('%s with a loan request of another product', (_name, def) => {
+  it('answers the same no-access as for a loan request that does not exist, and changes nothing', async () => {
+    const { createProduct } = await import('../../src/sandbox/admin.js');
+    const other = createProduct(sandbox.dataDir, org.org_id, 'Other product');
+    const seeded = await seedLoanRequest(app, org);
+    const options = (id: number) => ({
+      key: org.api_key,
+      params: { id },
+      productId: other.product_id,
+      query: sampleQuery(key(def)),
+      body: sampleBody(key(def), org.org_id),
+    });
+    const before = snapshot(sandbox.dbPath);
+    const mismatch = await call(app, key(def), options(seeded.loanRequestId));
+    const missing = await call(app, key(def), options(999_999));
+    expect(mismatch.json.status).toBe('no-access');
+    expect(mismatch.json).toEqual(missing.json);
+    expect(snapshot(sandbox.dbPath)).toEqual(before);
+  });
+});
