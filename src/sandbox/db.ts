@@ -3,7 +3,7 @@
  * up to date (versioned migrations under `PRAGMA user_version`), and running work in a transaction.
  * Every other statement lives in ./repos.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { MIGRATIONS } from './repos/migrations.js';
@@ -28,7 +28,12 @@ export class SandboxDb {
 
   /** Opens (creating if needed) the database at `path` and migrates it to the latest schema. */
   static open(path: string): SandboxDb {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // Created 0600 before SQLite opens it (its -wal and -shm files take the same mode): it holds
+      // password and API key hashes. An existing file keeps its mode.
+      closeSync(openSync(path, 'a', 0o600));
+    }
     const sqlite = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
     sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     sqlite.exec('PRAGMA journal_mode = WAL');

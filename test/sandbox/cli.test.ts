@@ -1,0 +1,168 @@
+/** The sandbox verbs in-process: commander definitions, options → run functions, output and errors. */
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerSandboxCommands } from '../../src/commands/sandbox/index.js';
+import { runSandboxStart } from '../../src/commands/sandbox/start.js';
+import type { Deps } from '../../src/deps.js';
+import { ExitCode, type LoanctlError, UsageError } from '../../src/errors.js';
+import { defaultDataDir } from '../../src/sandbox/paths.js';
+import { tempDir } from '../helpers/sandbox.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const made of dirs.splice(0)) rmSync(made, { recursive: true, force: true });
+});
+function dir(): string {
+  const made = tempDir();
+  dirs.push(made);
+  return made;
+}
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+function fakeDeps(env: Record<string, string> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const deps = { io: { stdin: new PassThrough(), stdout, stderr }, env, now: () => new Date() } as unknown as Deps;
+  return { deps, stdout, stderr };
+}
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const { deps, stdout, stderr } = fakeDeps(env);
+  const program = new Command('loanctl')
+    .exitOverride()
+    .configureOutput({ writeErr: (t) => stderr.write(t), writeOut: (t) => stdout.write(t) });
+  registerSandboxCommands(program, deps);
+  let error: unknown;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (caught) {
+    error = caught;
+  }
+  return { stdout: stdout.text, stderr: stderr.text, error };
+}
+
+describe('sandbox org create / product create', () => {
+  it('prints exactly {org_id, api_key} and {product_id, slug} with --json', async () => {
+    const dataDir = dir();
+    const org = await run(['sandbox', 'org', 'create', '--name', 'Acme', '--data-dir', dataDir, '--json']);
+    expect(org.error).toBeUndefined();
+    const created = JSON.parse(org.stdout);
+    expect(Object.keys(created)).toEqual(['org_id', 'api_key']);
+    expect(org.stdout.trim().split('\n')).toHaveLength(1);
+    const product = await run([
+      'sandbox',
+      'product',
+      'create',
+      '--org',
+      String(created.org_id),
+      '--name',
+      'Asset Finance',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
+    expect(JSON.parse(product.stdout)).toEqual({ product_id: 1, slug: 'asset-finance' });
+  });
+
+  it('prints data on stdout and notices on stderr without --json', async () => {
+    const org = await run(['sandbox', 'org', 'create', '--name', 'Acme', '--data-dir', dir()]);
+    expect(org.stdout).toMatch(/^org_id: {2}1\napi_key: sk_sandbox_\w{32}\n$/);
+    expect(org.stderr).toMatch(/shown only this once/);
+  });
+
+  it('uses $XDG_DATA_HOME/loanctl/sandbox by default, else ~/.local/share/loanctl/sandbox', async () => {
+    const xdg = dir();
+    const result = await run(['sandbox', 'org', 'create', '--name', 'Acme', '--json'], { XDG_DATA_HOME: xdg });
+    expect(result.error).toBeUndefined();
+    expect(defaultDataDir({ XDG_DATA_HOME: xdg })).toBe(join(xdg, 'loanctl', 'sandbox'));
+    expect(defaultDataDir({ HOME: '/home/ada' })).toBe('/home/ada/.local/share/loanctl/sandbox');
+    expect(defaultDataDir({ HOME: '/home/ada', XDG_DATA_HOME: 'relative' })).toBe(
+      '/home/ada/.local/share/loanctl/sandbox',
+    );
+  });
+
+  it('answers usage errors (exit 2) for a bad --org, an unknown organisation, and an empty name', async () => {
+    const dataDir = dir();
+    for (const argv of [
+      ['sandbox', 'product', 'create', '--org', 'abc', '--name', 'X', '--data-dir', dataDir],
+      ['sandbox', 'product', 'create', '--org', '5', '--name', 'X', '--data-dir', dataDir],
+      ['sandbox', 'org', 'create', '--name', ' ', '--data-dir', dataDir],
+    ]) {
+      const result = await run(argv);
+      expect(result.error, argv.join(' ')).toBeInstanceOf(UsageError);
+      expect((result.error as LoanctlError).exitCode).toBe(ExitCode.usage);
+    }
+  });
+});
+
+describe('sandbox start', () => {
+  async function startInProcess(options: Record<string, unknown>) {
+    const { deps, stdout, stderr } = fakeDeps();
+    const stop = new AbortController();
+    const running = runSandboxStart({ port: '0', ...options, stopSignal: stop.signal }, deps);
+    for (let i = 0; i < 200 && !stdout.text.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
+    return { stdout, stderr, stop, running };
+  }
+
+  it('prints one JSON line once listening, serves the API with that key, and stops on the signal', async () => {
+    const dataDir = dir();
+    const started = await startInProcess({ dataDir, json: true });
+    const line = JSON.parse(started.stdout.text);
+    expect(Object.keys(line)).toEqual(['url', 'api_key', 'org_id', 'product_id']);
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const reply = await fetch(`${line.url}/api/v1/loan_request?product-id=${line.product_id}&direction=ASC`, {
+      headers: { authorization: `Bearer ${line.api_key}` },
+    });
+    expect(await reply.json()).toEqual({
+      status: 'success',
+      message: 'Loan requests retrieved successfully',
+      data: { loan_requests: [], cursor: 0 },
+    });
+    started.stop.abort();
+    await started.running;
+    expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
+    await expect(fetch(line.url)).rejects.toThrow();
+  });
+
+  it('prints a banner: URL, key, product id on stdout; how to use it on stderr', async () => {
+    const started = await startInProcess({ dataDir: dir() });
+    expect(started.stdout.text).toMatch(
+      /Sandbox listening on http:\/\/127\.0\.0\.1:\d+\n {2}API key: +sk_sandbox_\w+\n/,
+    );
+    expect(started.stdout.text).toMatch(/product id: +1/);
+    expect(started.stderr.text).toMatch(/Try it: +curl -H "Authorization: Bearer sk_sandbox_/);
+    expect(started.stderr.text).toMatch(/Ctrl-C/);
+    started.stop.abort();
+    await started.running;
+  });
+
+  it('answers one clear usage error (exit 2) for a port in use, and for a bad --port', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { deps } = fakeDeps();
+      const error = await runSandboxStart({ port: String(port), dataDir: dir() }, deps).catch((e) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(`Port ${port} on 127.0.0.1 is already in use.`);
+    } finally {
+      blocker.close();
+    }
+    for (const bad of ['abc', '70000', '-1', '']) {
+      const { deps } = fakeDeps();
+      const error = await runSandboxStart({ port: bad, dataDir: dir() }, deps).catch((e) => e);
+      expect(error, bad).toBeInstanceOf(UsageError);
+    }
+  });
+});
