@@ -47,7 +47,9 @@ async function http(
   } = {},
 ): Promise<{ status: number; json: Json }> {
   const def = endpoint(key);
-  const search = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]) => [k, String(v)]));
+  const search = new URLSearchParams(
+    Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
+  );
   const url = `${sandbox.line.url}${fillPath(def.path, options.params ?? {})}${search.size ? `?${search}` : ''}`;
   const response = await fetch(url, {
     method: def.method,
