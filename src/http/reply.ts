@@ -54,7 +54,13 @@ export function interpretReply(
 
   if (httpStatus === 401 || httpStatus === 403) {
     const said = parsed.ok && parsed.envelope.message ? `: ${oneLine(parsed.envelope.message)}` : '';
-    fail(new AuthError(`The API rejected the API key (HTTP ${httpStatus})${said}.`, context.authHint, reply.envelope));
+    fail(
+      new AuthError(
+        sentence(`The API rejected the API key (HTTP ${httpStatus})${said}`),
+        context.authHint,
+        reply.envelope,
+      ),
+    );
   }
   if (!parsed.ok) {
     if (httpStatus === 429) {
@@ -74,10 +80,7 @@ export function interpretReply(
   if (envelope.status === 'no-access' || httpStatus === 404) {
     fail(
       new NoAccessError(
-        `${envelope.status === 'no-access' ? 'No access' : 'Not found'}: ${message || `HTTP ${httpStatus}`}.`.replace(
-          /\.\.$/,
-          '.',
-        ),
+        sentence(`${envelope.status === 'no-access' ? 'No access' : 'Not found'}: ${message || `HTTP ${httpStatus}`}`),
         'Check the id, and that it belongs to the organisation of this API key.',
         envelope,
       ),
@@ -134,6 +137,11 @@ function parseEnvelope(httpStatus: number, contentType: string | undefined, rawB
   const envelope = Envelope.safeParse(json);
   if (!envelope.success) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
   return { ok: true, envelope: envelope.data };
+}
+
+/** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** Messages from the server go on one line of the terminal. */

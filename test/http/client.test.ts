@@ -342,3 +342,14 @@ async function closedPort(): Promise<number> {
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
+
+describe('HTTP client: messages', () => {
+  it('a message that ends with its own full stop does not get a second one', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v1/user', method: 'GET' })
+      .reply(401, envelope('error', null, 'API key is invalid.'));
+    const error = await failure(client().request('GET', '/api/v1/user'));
+    expect(error.message).toBe('The API rejected the API key (HTTP 401): API key is invalid.');
+  });
+});
