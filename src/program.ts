@@ -8,6 +8,7 @@
  */
 import { Command, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerCompletionCommand } from './commands/completion/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
@@ -61,6 +62,7 @@ Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT
   registerSandboxCommands(program, deps);
   registerUserCommands(program, deps);
   registerLoanCommands(program, deps);
+  registerCompletionCommand(program, deps);
   return program;
 }
 

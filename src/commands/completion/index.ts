@@ -1,0 +1,40 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell code, where ${…} is the shell's
+/**
+ * `loanctl completion bash|zsh|fish` prints the completion script, generated from this very
+ * command tree; the hidden `loanctl __complete profiles` is what the scripts run at completion
+ * time for profile names. Neither loads the HTTP stack or needs an API key.
+ */
+import { Argument, type Command } from 'commander';
+import { SHELLS } from '../../completion/shells.js';
+import type { Deps } from '../../deps.js';
+import { examples } from '../common/help.js';
+
+export function registerCompletionCommand(program: Command, deps: Deps): void {
+  program
+    .command('completion')
+    .description('Print the tab-completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell: bash, zsh or fish').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `${examples(
+        'source <(loanctl completion bash)              # bash: this shell (add the line to ~/.bashrc to keep it)',
+        'loanctl completion zsh > ~/.zfunc/_loanctl     # zsh: a directory on $fpath, before compinit in ~/.zshrc',
+        'loanctl completion fish > ~/.config/fish/completions/loanctl.fish',
+      )}
+Completes commands, flags, fixed values (e.g. --tenured-in, --frequency, -o) and profile names.
+`,
+    )
+    .action(async (shell: (typeof SHELLS)[number]) => {
+      const { runCompletion } = await import('./run.js');
+      runCompletion({ shell }, program, deps);
+    });
+
+  program
+    .command('__complete', { hidden: true })
+    .description('values the completion scripts read at completion time: profiles')
+    .argument('<what>')
+    .action(async (what: string) => {
+      const { runComplete } = await import('./run.js');
+      await runComplete({ what }, deps);
+    });
+}

@@ -1,0 +1,271 @@
+/**
+ * The completion model: what a shell may offer at each point of a loanctl command line, read from
+ * the same commander tree that parses it (program.ts), so completion cannot drift from the CLI.
+ *
+ * Commands, aliases, options and arguments come from commander's own Help (exactly what `--help`
+ * lists; hidden commands and options stay hidden). Values come from, in order:
+ *   1. commander's `.choices()` on an option or argument;
+ *   2. VALUE_HINTS below, for flags whose values are fixed but parsed by the input module (so that
+ *      `weekly` and the API's `weekely` both work) instead of commander;
+ *   3. the value name: `<dir>` completes directories, `<file>` and `<path>`-like names files.
+ * Profile names are the one dynamic set: the scripts read them at completion time by running
+ * `loanctl __complete profiles`, so a profile added a second ago completes.
+ *
+ * Options of the root (`--profile`, `-o`…) are accepted before or after a subcommand (commander's
+ * default), so they are offered at every level; `--version` only at the root.
+ */
+import type { Argument, Command, Option } from 'commander';
+import { RATE_TYPES, TENURED_IN } from '../contract/schemas.js';
+import { OUTPUT_FORMATS } from '../deps.js';
+import { DIRECTIONS, FREQUENCY_CHOICES_SHOWN } from '../input/values.js';
+
+/** What a value may be completed with. */
+export type Values =
+  | { kind: 'none' }
+  | { kind: 'choices'; choices: readonly string[] }
+  | { kind: 'profiles' }
+  | { kind: 'files' }
+  | { kind: 'directories' };
+
+export interface OptionSpec {
+  /** `--output`, when the option has a long name. */
+  long?: string;
+  /** `-o`, when it has a short one. */
+  short?: string;
+  description: string;
+  /** Whether a value follows the flag (`--output json`); false for switches. */
+  takesValue: boolean;
+  /** The value's name as the help shows it (`format`), for shells that show it. */
+  valueName?: string;
+  values: Values;
+}
+
+export interface ArgumentSpec {
+  name: string;
+  description: string;
+  variadic: boolean;
+  values: Values;
+}
+
+export interface CommandSpec {
+  /** Names from the root, e.g. `['loan', 'approve']`; `[]` for the root. */
+  path: string[];
+  name: string;
+  aliases: string[];
+  description: string;
+  /** Options of this command itself (with `-h, --help`), not the global ones. */
+  options: OptionSpec[];
+  arguments: ArgumentSpec[];
+  commands: CommandSpec[];
+}
+
+export interface CompletionSpec {
+  /** The program's name, e.g. `loanctl`. */
+  program: string;
+  root: CommandSpec;
+  /** Root options accepted at every level (all of the root's but help and version). */
+  globalOptions: OptionSpec[];
+}
+
+const NONE: Values = { kind: 'none' };
+const choices = (list: readonly string[]): Values => ({ kind: 'choices', choices: list });
+
+/**
+ * Fixed values of flags that the input module parses (case-insensitive, with aliases), keyed by
+ * long flag. Only the spellings an operator should type are offered (`weekly`, not `weekely`).
+ */
+export const VALUE_HINTS: Readonly<Record<string, Values>> = {
+  '--profile': { kind: 'profiles' },
+  '--output': choices(OUTPUT_FORMATS),
+  '--tenured-in': choices(TENURED_IN),
+  '--rate-type': choices(RATE_TYPES),
+  '--frequency': choices(FREQUENCY_CHOICES_SHOWN),
+  '--direction': choices(DIRECTIONS),
+};
+
+/** Values of positional arguments, keyed by `command path <argument>`. */
+export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
+  'profile use <name>': { kind: 'profiles' },
+  'profile show <name>': { kind: 'profiles' },
+  'profile remove <name>': { kind: 'profiles' },
+  'api <method>': choices(['GET', 'POST', 'PUT', 'DELETE']),
+};
+
+/** Reads the completion model from a commander tree (the root from `buildProgram`). */
+export function completionSpec(program: Command): CompletionSpec {
+  const root = commandSpec(program, []);
+  const globalOptions = root.options.filter((option) => option.long !== '--help' && option.long !== '--version');
+  return { program: program.name(), root, globalOptions };
+}
+
+function commandSpec(command: Command, path: string[]): CommandSpec {
+  const help = command.createHelp();
+  const subcommands = help.visibleCommands(command);
+  const commands = subcommands.map((sub) =>
+    isImplicitHelp(command, sub) ? helpCommandSpec(sub, path, subcommands) : commandSpec(sub, [...path, sub.name()]),
+  );
+  return {
+    path,
+    name: command.name(),
+    aliases: command.aliases(),
+    description: command.description(),
+    options: help.visibleOptions(command).map(optionSpec),
+    arguments: command.registeredArguments.map((argument) => argumentSpec(argument, path)),
+    commands,
+  };
+}
+
+/** Commander's own `help [command]`, which is not in `command.commands`: its argument is a sibling. */
+function isImplicitHelp(parent: Command, sub: Command): boolean {
+  return sub.name() === 'help' && !parent.commands.includes(sub);
+}
+
+function helpCommandSpec(help: Command, parentPath: string[], siblings: readonly Command[]): CommandSpec {
+  const names = siblings.map((sibling) => sibling.name()).filter((name) => name !== 'help');
+  return {
+    path: [...parentPath, 'help'],
+    name: 'help',
+    aliases: [],
+    description: help.description(),
+    options: [],
+    arguments: [{ name: 'command', description: 'the command to explain', variadic: false, values: choices(names) }],
+    commands: [],
+  };
+}
+
+function optionSpec(option: Option): OptionSpec {
+  const takesValue = option.required || option.optional;
+  const valueName = takesValue ? /[<[]([^>\]]*)[>\]]/.exec(option.flags)?.[1] : undefined;
+  let values: Values = NONE;
+  if (takesValue) {
+    if (option.argChoices && option.argChoices.length > 0) values = choices(option.argChoices);
+    else if (option.long && VALUE_HINTS[option.long]) values = VALUE_HINTS[option.long] as Values;
+    else values = valuesFromName(valueName);
+  }
+  const spec: OptionSpec = { description: option.description, takesValue, values };
+  if (option.long) spec.long = option.long;
+  if (option.short) spec.short = option.short;
+  if (valueName) spec.valueName = valueName;
+  return spec;
+}
+
+function argumentSpec(argument: Argument, path: string[]): ArgumentSpec {
+  const key = `${path.join(' ')} <${argument.name()}>`;
+  const values =
+    argument.argChoices && argument.argChoices.length > 0
+      ? choices(argument.argChoices)
+      : (ARGUMENT_HINTS[key] ?? valuesFromName(argument.name()));
+  return { name: argument.name(), description: argument.description, variadic: argument.variadic, values };
+}
+
+function valuesFromName(name: string | undefined): Values {
+  if (!name) return NONE;
+  if (/^(dir|directory|[\w-]*-dir)$/i.test(name)) return { kind: 'directories' };
+  if (/^(file|path|[\w-]*-file)$/i.test(name)) return { kind: 'files' };
+  return NONE;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers the shell renderers share.
+
+/** Every command of the tree, depth first, the root first. */
+export function allCommands(spec: CompletionSpec): CommandSpec[] {
+  const out: CommandSpec[] = [];
+  const visit = (command: CommandSpec) => {
+    out.push(command);
+    for (const sub of command.commands) visit(sub);
+  };
+  visit(spec.root);
+  return out;
+}
+
+/** The options offered at a command: its own, then the global ones it does not define itself. */
+export function optionsAt(spec: CompletionSpec, command: CommandSpec): OptionSpec[] {
+  if (command.path.length === 0) return command.options;
+  const own = new Set(command.options.flatMap(flagsOf));
+  return [...command.options, ...spec.globalOptions.filter((option) => !flagsOf(option).some((flag) => own.has(flag)))];
+}
+
+/** `['-o', '--output']`: the flags of an option, short first. */
+export function flagsOf(option: OptionSpec): string[] {
+  return [option.short, option.long].filter((flag): flag is string => flag !== undefined);
+}
+
+/** The command path as one string, `loan approve` (`''` for the root): the key the scripts switch on. */
+export function pathKey(command: CommandSpec): string {
+  return command.path.join(' ');
+}
+
+/** The first line of a description, without a trailing full stop: what a completion menu shows. */
+export function summary(text: string): string {
+  const line = (text.split('\n')[0] ?? '').trim();
+  return line.endsWith('.') && !line.endsWith('..') ? line.slice(0, -1) : line;
+}
+
+/** A Values as the scripts' value word: the choices joined by spaces, or `@kind`. */
+export function valuesWord(values: Values): string {
+  switch (values.kind) {
+    case 'choices':
+      return values.choices.join(' ');
+    case 'profiles':
+      return '@profiles';
+    case 'files':
+      return '@files';
+    case 'directories':
+      return '@dirs';
+    default:
+      return '@none';
+  }
+}
+
+/**
+ * The tables every script switches on, keyed by command path (`loan approve`, `''` for the root).
+ * The three shells render the same tables, so they offer the same things.
+ */
+export interface ScriptTables {
+  /** Commands that have subcommands, with them. */
+  subcommands: Array<{ path: string; commands: CommandSpec[] }>;
+  /** Every command's own options (the root's include the global ones). */
+  options: Array<{ path: string; options: OptionSpec[] }>;
+  /** Options every level offers besides its own. */
+  globalOptions: OptionSpec[];
+  /** How each value-taking option is completed; path `*` for global options (after the others). */
+  optionValues: Array<{ path: string; flags: string[]; word: string; option: OptionSpec }>;
+  /** How positional arguments are completed; index `*` for a variadic's later positions. */
+  argumentValues: Array<{ path: string; index: string; word: string; argument: ArgumentSpec }>;
+}
+
+export function scriptTables(spec: CompletionSpec): ScriptTables {
+  const commands = allCommands(spec);
+  const globals = new Set(spec.globalOptions);
+  const tables: ScriptTables = {
+    subcommands: [],
+    options: [],
+    globalOptions: spec.globalOptions,
+    optionValues: [],
+    argumentValues: [],
+  };
+  for (const command of commands) {
+    const path = pathKey(command);
+    if (command.commands.length > 0) tables.subcommands.push({ path, commands: command.commands });
+    if (command.options.length > 0) tables.options.push({ path, options: command.options });
+    for (const option of command.options) {
+      if (option.takesValue && !globals.has(option)) {
+        tables.optionValues.push({ path, flags: flagsOf(option), word: valuesWord(option.values), option });
+      }
+    }
+    if (command.arguments.some((argument) => argument.values.kind !== 'none')) {
+      command.arguments.forEach((argument, index) => {
+        const word = valuesWord(argument.values);
+        tables.argumentValues.push({ path, index: String(index), word, argument });
+        if (argument.variadic) tables.argumentValues.push({ path, index: '*', word, argument });
+      });
+    }
+  }
+  for (const option of spec.globalOptions) {
+    if (option.takesValue) {
+      tables.optionValues.push({ path: '*', flags: flagsOf(option), word: valuesWord(option.values), option });
+    }
+  }
+  return tables;
+}
