@@ -237,3 +237,30 @@ async function closedPort(): Promise<number> {
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
+
+describe('start-up cost', () => {
+  it('the modules loaded before any command runs hold no HTTP stack, table, prompt, zod or Fastify', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      // Static imports only (`import … from"./x.js"`, `import"./x.js"`); `import("…")` is lazy.
+      for (const match of text.matchAll(/import(?:[^;"'()]*?from)?\s*"(\.[^"]+)"/g)) {
+        visit(fileURLToPath(new URL(match[1] as string, `file://${file}`)));
+      }
+    };
+    visit(DIST);
+    const startup = [...seen].map((file) => readFileSync(file, 'utf8')).join('\n');
+    expect(seen.size).toBeGreaterThan(1);
+    for (const [module, marker] of [
+      ['undici', 'UND_ERR_'],
+      ['cli-table3', 'colWidths'],
+      ['@inquirer/prompts', 'User force closed the prompt'],
+      ['zod', 'ZodError'],
+      ['fastify', 'FST_ERR_'],
+    ]) {
+      expect(startup.includes(marker as string), `${module} is on the start-up path`).toBe(false);
+    }
+  });
+});
