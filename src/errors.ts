@@ -22,6 +22,8 @@ export interface ReplyInfo {
   rawBody: string;
   /** The parsed envelope, when the body was one. */
   envelope?: unknown;
+  /** Already printed to stdout (the `api` command prints every envelope itself). */
+  shown?: boolean;
 }
 
 /** A failure with a message fit for the operator: what failed, why, and what to do. */

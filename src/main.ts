@@ -33,6 +33,11 @@ function exitCodeFor(error: unknown, deps: Deps, debug: boolean): number {
   }
   if (error instanceof DryRunComplete) return ExitCode.ok;
   if (error instanceof LoanctlError) {
+    // --raw prints the envelope as received, also when it carries an error (for scripts).
+    const reply = error.reply;
+    if (deps.globals.raw && reply?.envelope !== undefined && !reply.shown) {
+      deps.io.stdout.write(reply.rawBody.endsWith('\n') ? reply.rawBody : `${reply.rawBody}\n`);
+    }
     stderr.write(`loanctl: ${formatError(error)}\n`);
     if (debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;

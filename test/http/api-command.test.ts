@@ -88,3 +88,25 @@ describe('loanctl api', () => {
     expect(await run(['api', 'GET', 'https://evil.example.com/x'])).toBe(2);
   });
 });
+
+describe('--raw on an error reply', () => {
+  it('prints the error envelope once on stdout, and still exits with the mapped code', async () => {
+    const body = '{"status":"error","message":"Direction not specified","data":null}';
+    agent.get(ORIGIN).intercept({ path: '/api/v1/user', method: 'GET' }).reply(400, body);
+    expect(await run(['api', 'GET', '/user', '--raw'])).toBe(1);
+    expect(io.stdout.text()).toBe(`${body}\n`);
+  });
+});
+
+describe('--raw on an error reply of any command', () => {
+  it('loan progress --raw prints the no-access envelope and exits 4', async () => {
+    const body = '{"status":"no-access","message":"no access to loan request","data":null}';
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v1/loan_request/8/progress?product-id=3', method: 'GET' })
+      .reply(200, body);
+    expect(await run(['loan', 'progress', '8', '--product', '3', '--raw'])).toBe(4);
+    expect(io.stdout.text()).toBe(`${body}\n`);
+    expect(io.stderr.text()).toContain('No access: no access to loan request.');
+  });
+});

@@ -37,7 +37,10 @@ export async function runApi(options: ApiOptions, deps: Deps): Promise<void> {
     print(result.rawBody, deps);
   } catch (error) {
     // An error envelope is still the answer the operator asked to see.
-    if (error instanceof LoanctlError && error.reply?.envelope !== undefined) print(error.reply.rawBody, deps);
+    if (error instanceof LoanctlError && error.reply?.envelope !== undefined) {
+      print(error.reply.rawBody, deps);
+      error.reply.shown = true;
+    }
     throw error;
   }
 }
