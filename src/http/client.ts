@@ -184,7 +184,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       } catch (error) {
         const failure = transportFailure(error, url, settings, signal.aborted);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
-        const safe = failure.neverSent || (method === 'GET' && failure.retryable);
+        const safe = failure.retryable && (failure.neverSent || method === 'GET');
         const delay = safe && attempt <= policy.retries ? backoff(attempt) : undefined;
         if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs) {
           notice(`${failure.short}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`);
@@ -312,7 +312,7 @@ interface TransportFailure {
   short: string;
   /** The request provably never reached the server: safe to repeat whatever the method. */
   neverSent: boolean;
-  /** Worth repeating if the request is idempotent. */
+  /** Worth repeating at all (not a permanent failure like a bad certificate or an unknown host). */
   retryable: boolean;
 }
 

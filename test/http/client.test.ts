@@ -343,6 +343,39 @@ async function closedPort(): Promise<number> {
   return address.port;
 }
 
+describe('HTTP client: which transport failures are repeated', () => {
+  const failing = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });
+
+  it('a GET whose connection was reset is repeated; a POST is not (it may have arrived)', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('ECONNRESET'));
+    pool.intercept({ path: '/api/v1/user', method: 'GET' }).reply(200, envelope('success', []));
+    expect((await client().request('GET', '/api/v1/user')).data).toEqual([]);
+    expect(sleeps).toHaveLength(1);
+
+    sleeps = [];
+    pool
+      .intercept({ path: '/api/v1/loan_request/2/tokenize_linker', method: 'POST' })
+      .replyWithError(failing('ECONNRESET'));
+    const error = await failure(client().call('tokenizeLinker', { params: { id: 2 } }));
+    expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.message).toContain('failed before a complete reply (ECONNRESET)');
+    expect(sleeps).toHaveLength(0);
+  });
+
+  it('an unknown host name or a bad certificate is not repeated: it would fail the same way', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('ENOTFOUND'));
+    const dns = await failure(client().request('GET', '/api/v1/user'));
+    expect(dns.message).toBe('Could not resolve the host name api.example.test (DNS ENOTFOUND).');
+    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('CERT_HAS_EXPIRED'));
+    const tls = await failure(client().request('GET', '/api/v1/user'));
+    expect(tls.exitCode).toBe(ExitCode.network);
+    expect(tls.message).toMatch(/^TLS error talking to api\.example\.test/);
+    expect(sleeps).toHaveLength(0);
+  });
+});
+
 describe('HTTP client: messages', () => {
   it('a message that ends with its own full stop does not get a second one', async () => {
     agent
