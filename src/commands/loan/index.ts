@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
 import { examples } from '../common/help.js';
+import { registerLoanScheduleCommand } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
 const DATA_HELP = 'the request body as JSON, @file.json, or - for stdin; flags override its fields';
@@ -274,4 +275,6 @@ The flow, step by step:
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);
     });
+
+  registerLoanScheduleCommand(loan, deps);
 }

@@ -1,0 +1,35 @@
+/**
+ * `loan approve --preview`: the repayment schedule the approval terms give, shown on stderr before
+ * the confirmation question (so a script's JSON on stdout stays clean). Hook, in approve.ts, after
+ * the body is built and before confirming:
+ *
+ *   if (options.preview) {
+ *     const { previewApproval } = await import('../../schedule/preview.js');
+ *     await previewApproval(terms, deps);
+ *   }
+ */
+import type { ApprovalTerms } from '../contract/schemas.js';
+import type { Deps } from '../deps.js';
+import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../repayment/index.js';
+import { renderSchedulePreview } from './render.js';
+
+/**
+ * Prints the schedule of `approval` as approved today (deps.now()). Terms the repayment module
+ * cannot schedule (the API may still take them) get one warning line instead; approving goes on.
+ */
+export async function previewApproval(
+  approval: ApprovalTerms,
+  deps: Pick<Deps, 'io' | 'env' | 'globals' | 'now'>,
+): Promise<void> {
+  const terms = repaymentTermsFromApproval(approval, deps.now());
+  let schedule: ReturnType<typeof buildSchedule>;
+  try {
+    schedule = buildSchedule(terms);
+  } catch (error) {
+    if (!(error instanceof RepaymentTermsError)) throw error;
+    deps.io.stderr.write(`loanctl: warning: no repayment preview: ${error.problems.join('; ')}.\n`);
+    return;
+  }
+  await renderSchedulePreview(schedule, terms, deps);
+  deps.io.stderr.write('\n');
+}

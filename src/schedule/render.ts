@@ -1,0 +1,128 @@
+/**
+ * Showing a repayment schedule: the human view (a line saying what the terms are, the instalment
+ * table with a totals row, and a closing line), and the script formats.
+ *
+ * - `loan schedule` calls renderSchedule: table on a terminal; `-o json` prints the Schedule
+ *   object unchanged; `-o ndjson` one instalment a line; `-o csv` one row an instalment.
+ * - `loan approve --preview` calls renderSchedulePreview: always the human view, on stderr, so the
+ *   approved loan request that approve prints on stdout stays clean JSON for a script.
+ */
+import type { OutputStream } from '../deps.js';
+import { UsageError } from '../errors.js';
+import type { Column } from '../output/columns.js';
+import { formatMoney } from '../output/format.js';
+import { type RenderDeps, render } from '../output/render.js';
+import { colorEnabled, resolveOutputSettings } from '../output/settings.js';
+import type { RepaymentTerms, Schedule } from '../repayment/index.js';
+
+/** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
+export const SCHEDULE_COLUMNS: readonly Column[] = [
+  { key: 'number', label: 'NO.', format: 'number' },
+  { key: 'due_date', label: 'DUE DATE' },
+  { key: 'principal', label: 'PRINCIPAL', format: 'money' },
+  { key: 'interest', label: 'INTEREST', format: 'money' },
+  { key: 'total', label: 'TOTAL', format: 'money' },
+  { key: 'balance', label: 'BALANCE', format: 'money' },
+];
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const UNIT: Record<RepaymentTerms['tenured_in'], string> = { months: 'month', weeks: 'week', days: 'day' };
+const RATE_TYPE_WORDS: Record<RepaymentTerms['rate_type'], string> = {
+  'simple-interest': 'simple interest',
+  'compound-interest': 'compound interest',
+  'fixed-amount': 'fixed amount',
+};
+
+/** `loan schedule`'s output, in the format of `-o` (table on a terminal, JSON otherwise). */
+export async function renderSchedule(schedule: Schedule, terms: RepaymentTerms, deps: RenderDeps): Promise<void> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.raw || settings.output === 'json') {
+    await render(schedule, {}, deps);
+    return;
+  }
+  if (settings.output === 'ndjson' || settings.output === 'csv') {
+    await render(schedule.instalments, {}, deps);
+    return;
+  }
+  deps.io.stdout.write(await scheduleText(schedule, terms, { color: settings.color, fields: settings.fields }));
+}
+
+/**
+ * The schedule that approving on `terms` would give, for a person to read before confirming:
+ * written to `stream` (default stderr, where prompts and notices go), whatever `-o` says.
+ */
+export async function renderSchedulePreview(
+  schedule: Schedule,
+  terms: RepaymentTerms,
+  deps: RenderDeps,
+  stream: OutputStream = deps.io.stderr,
+): Promise<void> {
+  stream.write(await scheduleText(schedule, terms, { color: colorEnabled(deps.globals, deps.env, stream) }));
+}
+
+/** The human view: what the terms are, the table with its totals row, and the closing line. */
+export async function scheduleText(
+  schedule: Schedule,
+  terms: RepaymentTerms,
+  options: { color: boolean; fields?: readonly string[] | undefined },
+): Promise<string> {
+  const { listTable } = await import('../output/table.js');
+  const columns = pickColumns(options.fields);
+  const rows: Record<string, unknown>[] = schedule.instalments.map((instalment) => ({
+    ...instalment,
+    due_date: withWeekday(instalment.due_date),
+  }));
+  rows.push({
+    due_date: 'Total',
+    principal: schedule.total_principal,
+    interest: schedule.total_interest,
+    total: schedule.total_repayment,
+  });
+  const count = schedule.instalments.length;
+  return [
+    `${describeTerms(terms)}\n`,
+    '\n',
+    listTable(columns, rows, { color: options.color }),
+    '\n',
+    `${count} instalment${count === 1 ? '' : 's'}; the last is due ${withWeekday(schedule.maturity_date)}. ` +
+      `Repayment ${formatMoney(schedule.total_repayment)}, of which interest ${formatMoney(schedule.total_interest)}.\n`,
+  ].join('');
+}
+
+/**
+ * The terms in a sentence or two: `Loan of 100,000.00 at 5% a month (simple interest) over 3
+ * months, repaid monthly. Starts 2025-01-01 Wed.`
+ */
+export function describeTerms(terms: RepaymentTerms): string {
+  const rate =
+    terms.rate === 0
+      ? 'no interest'
+      : terms.rate_type === 'fixed-amount'
+        ? `a fixed interest of ${formatMoney(terms.rate)}`
+        : `${terms.rate}% a ${UNIT[terms.tenured_in]} (${RATE_TYPE_WORDS[terms.rate_type]})`;
+  const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT[terms.tenured_in] : terms.tenured_in}`;
+  const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
+  const start = (terms.start ?? new Date()).toISOString().slice(0, 10);
+  const details = [`Starts ${withWeekday(start)}`];
+  if (terms.grace_period) details.push(`grace period ${terms.grace_period} day${terms.grace_period === 1 ? '' : 's'}`);
+  if (terms.exclude_weekends) details.push('due dates on weekdays only');
+  return `Loan of ${formatMoney(terms.principal)} at ${rate} over ${tenure}, repaid ${frequency}. ${details.join('; ')}.`;
+}
+
+/** `2025-02-01` → `2025-02-01 Sat`. */
+function withWeekday(isoDate: string): string {
+  const day = new Date(`${isoDate}T00:00:00Z`).getUTCDay();
+  return `${isoDate} ${WEEKDAYS[day] ?? ''}`.trimEnd();
+}
+
+function pickColumns(fields: readonly string[] | undefined): Column[] {
+  if (!fields) return [...SCHEDULE_COLUMNS];
+  const unknown = fields.filter((field) => !SCHEDULE_COLUMNS.some((column) => column.key === field));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((field) => `"${field}"`).join(', ')}.`,
+      `Valid fields: ${SCHEDULE_COLUMNS.map((column) => column.key).join(', ')}.`,
+    );
+  }
+  return fields.map((field) => SCHEDULE_COLUMNS.find((column) => column.key === field) as Column);
+}
