@@ -37,7 +37,13 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     options.onError ??
     ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
 
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false,
+    // A long path id must still reach the route (and answer no-access), not fall through to 404.
+    routerOptions: { maxParamLength: 2048 },
+  });
   app.addHook('onClose', async () => db.close());
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
