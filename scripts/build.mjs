@@ -2,15 +2,19 @@
 // commands need (the sandbox's Fastify, inquirer, the HTTP stack) out of the start-up path:
 // each lazy `import()` in src becomes its own chunk that loads only when that command runs.
 
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build into a fresh directory and swap it in at the end, so a test running the CLI while another
+// build runs never finds dist/ half-written or missing, and no stale chunk survives a rebuild.
+const dist = new URL('../dist', import.meta.url);
+const staging = new URL(`../dist.tmp-${process.pid}`, import.meta.url);
+rmSync(staging, { recursive: true, force: true });
 await build({
   entryPoints: { loanctl: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: staging.pathname,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -27,3 +31,5 @@ await build({
   },
   logLevel: 'warning',
 });
+rmSync(dist, { recursive: true, force: true });
+renameSync(staging, dist);
