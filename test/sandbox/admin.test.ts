@@ -12,7 +12,7 @@ import {
 } from '../../src/sandbox/admin.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
 import { MIGRATIONS } from '../../src/sandbox/repos/migrations.js';
-import { hashApiKey } from '../../src/sandbox/secrets.js';
+import { hashApiKey, hashPassword, verifyPassword } from '../../src/sandbox/secrets.js';
 import { snapshot, tempDir } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
@@ -147,5 +147,15 @@ describe('migrations', () => {
       db.close();
     }
     expect(snapshot(dbPathFor(dataDir)).organisations).toEqual([]);
+  });
+});
+
+describe('password hashes', () => {
+  it('are salted scrypt hashes that verify the password and nothing else', async () => {
+    const hash = await hashPassword('open sesame');
+    expect(hash).not.toBe(await hashPassword('open sesame'));
+    expect(await verifyPassword('open sesame', hash)).toBe(true);
+    expect(await verifyPassword('open sesame!', hash)).toBe(false);
+    expect(await verifyPassword('open sesame', 'plain-text')).toBe(false);
   });
 });

@@ -339,6 +339,9 @@ describe('listLoanRequests (4.5)', () => {
     const reply = await page({ direction: 'sideways', limit: 'ten' });
     expect(reply.http).toBe(400);
     expect(reply.json.message).toBe('Invalid fields: limit (must be a number), direction (must be ASC or DESC)');
+    const zero = await page({ direction: 'ASC', limit: 0, cursor: -1 });
+    expect(zero.http).toBe(400);
+    expect(zero.json.message).toBe('Invalid fields: cursor (must not be negative), limit (must be at least 1)');
   });
 
   it('pages by id in either direction (any case) with a cursor; the reply cursor is the last id, 0 when empty', async () => {
