@@ -1,0 +1,210 @@
+/**
+ * The completion scripts run in real shells, printed by the real built CLI (`loanctl completion
+ * <shell>`): bash through its function with COMP_WORDS/COMP_CWORD set; zsh through its completion
+ * system in a pseudo-terminal (zpty), with compadd wrapped to print what it is given; fish through
+ * `complete -C`. Profile names come from a temporary LOANCTL_CONFIG_DIR through the script's call
+ * back to `loanctl __complete profiles`: a `loanctl` wrapper that runs bin/loanctl.js on this Node
+ * is first on PATH.
+ *
+ * zsh and fish are skipped (saying so) where they are not installed; .ci/run installs them.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeProfile } from '../../src/config/store.js';
+import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
+
+function installed(shell: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const HAS_ZSH = installed('zsh');
+const HAS_FISH = installed('fish');
+
+let base: string;
+let env: Record<string, string>;
+const scripts: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };
+let zshFpath: string;
+/** Types a line and Tab into an interactive zsh and prints the matches (see the file). */
+const zshDriver = join(import.meta.dirname, 'completion-capture.zsh');
+
+beforeAll(async () => {
+  assertBuilt();
+  base = mkdtempSync(join(tmpdir(), 'loanctl-completion-'));
+  const binDir = join(base, 'bin');
+  const configDir = join(base, 'config');
+  zshFpath = join(base, 'zfunc');
+  mkdirSync(binDir);
+  mkdirSync(zshFpath);
+  // The scripts call `loanctl __complete profiles`: this wrapper is the loanctl they find on PATH.
+  writeFileSync(join(binDir, 'loanctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(join(binDir, 'loanctl'), 0o755);
+  env = {
+    PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    HOME: join(base, 'home'),
+    LOANCTL_CONFIG_DIR: configDir,
+    NO_COLOR: '1',
+    TERM: 'dumb',
+  };
+  writeProfile('prod', { baseUrl: 'https://api.example.com', apiKey: 'secret-1' }, { env });
+  writeProfile('staging', { baseUrl: 'https://staging.example.com', apiKey: 'secret-2' }, { env });
+
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    const result = await execa(join(binDir, 'loanctl'), ['completion', shell], { env, extendEnv: false, cwd: ROOT });
+    scripts[shell] = result.stdout;
+    writeFileSync(join(base, `script.${shell}`), `${result.stdout}\n`);
+  }
+  writeFileSync(join(zshFpath, '_loanctl'), `${scripts.zsh}\n`);
+});
+
+afterAll(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** A command line as typed before Tab: its words, the last being the one completed ('' after a space). */
+function words(line: string): string[] {
+  return line.split(' ');
+}
+
+/** bash: print COMPREPLY one a line. */
+const PRINT_REPLY = 'printf "%s\\n" "$' + '{COMPREPLY[@]}"';
+
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+async function bash(line: string): Promise<string[]> {
+  const list = words(line);
+  const program = [
+    `source ${quote(join(base, 'script.bash'))}`,
+    `COMP_WORDS=(${list.map(quote).join(' ')})`,
+    `COMP_CWORD=${list.length - 1}`,
+    `COMP_LINE=${quote(line)}`,
+    `COMP_POINT=${line.length}`,
+    '_loanctl',
+    PRINT_REPLY,
+  ].join('\n');
+  const result = await execa('bash', ['--norc', '--noprofile', '-c', program], { env, extendEnv: false, cwd: base });
+  return lines(result.stdout);
+}
+
+async function zsh(line: string): Promise<string[]> {
+  const result = await execa('zsh', ['-f', zshDriver, zshFpath, line], {
+    env,
+    extendEnv: false,
+    cwd: base,
+    timeout: 20_000,
+  });
+  return lines(result.stdout);
+}
+
+async function fish(line: string): Promise<string[]> {
+  const result = await execa(
+    'fish',
+    ['--no-config', '-c', `source ${quote(join(base, 'script.fish'))}; complete -C ${quote(line)}`],
+    { env, extendEnv: false, cwd: base },
+  );
+  return lines(result.stdout).map((entry) => entry.split('\t')[0] as string);
+}
+
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line !== '');
+}
+
+/** The cases every shell must complete the same way. */
+const CASES: Array<[line: string, expected: string[]]> = [
+  ['loanctl lo', ['loan']],
+  ['loanctl loan app', ['approve']],
+  ['loanctl loan sch', ['schedule']],
+  ['loanctl pro', ['profile']],
+  ['loanctl loan approve 172 --tenured-in ', ['months', 'days', 'weeks']],
+  ['loanctl loan schedule --frequency ', ['daily', 'weekly', 'bi-weekly', 'monthly']],
+  ['loanctl loan schedule --amount 100000 --rate-type ', ['simple-interest', 'compound-interest', 'fixed-amount']],
+  ['loanctl loan list --direction ', ['ASC', 'DESC']],
+  ['loanctl -o ', ['table', 'json', 'ndjson', 'csv']],
+  ['loanctl loan list --output ', ['table', 'json', 'ndjson', 'csv']],
+  ['loanctl --profile ', ['prod', 'staging']],
+  ['loanctl loan show 172 --profile st', ['staging']],
+  ['loanctl profile use ', ['prod', 'staging']],
+  ['loanctl profile remove p', ['prod']],
+  ['loanctl completion ', ['bash', 'zsh', 'fish']],
+  // An option's value is skipped while walking: --tenured-in's value is not taken for a command.
+  ['loanctl loan approve 172 --tenured-in months --exc', ['--exclude-weekends']],
+  ['loanctl --profile prod loan sch', ['schedule']],
+  ['loanctl loan schedule --tenure 3 --rate-t', ['--rate-type']],
+];
+
+describe('bash completion (the real _loanctl function, COMP_WORDS/COMP_CWORD set)', () => {
+  it.each(CASES)('%s<TAB>', async (line, expected) => {
+    expect((await bash(line)).sort()).toEqual([...expected].sort());
+  });
+
+  it('offers every top-level command and no hidden one', async () => {
+    const offered = await bash('loanctl ');
+    expect(offered).toEqual(
+      expect.arrayContaining(['loan', 'user', 'profile', 'sandbox', 'api', 'completion', 'help']),
+    );
+    expect(offered).not.toContain('__complete');
+  });
+
+  it("completes a value after bash's split of --flag=value ('--tenured-in' '=' 'w')", async () => {
+    const program = [
+      `source ${quote(join(base, 'script.bash'))}`,
+      'COMP_WORDS=(loanctl loan schedule --tenured-in = w)',
+      'COMP_CWORD=5',
+      '_loanctl',
+      PRINT_REPLY,
+    ].join('\n');
+    const result = await execa('bash', ['--norc', '--noprofile', '-c', program], { env, extendEnv: false });
+    expect(lines(result.stdout)).toEqual(['weeks']);
+  });
+
+  it('offers nothing for a free-text value (no wrong guesses)', async () => {
+    expect(await bash('loanctl loan create --amount ')).toEqual([]);
+  });
+
+  it('is valid bash (bash -n)', async () => {
+    await execa('bash', ['-n', join(base, 'script.bash')]);
+  });
+});
+
+describe.concurrent.skipIf(!HAS_ZSH)(
+  `zsh completion (its completion system in a pseudo-terminal)${HAS_ZSH ? '' : ' — skipped: zsh is not installed (.ci/run installs it)'}`,
+  () => {
+    it.each(CASES)('%s<TAB>', async (line, expected) => {
+      expect((await zsh(line)).sort()).toEqual([...expected].sort());
+    });
+
+    it('completes --flag=value in one word', async () => {
+      expect(await zsh('loanctl loan approve 1 --rate-type=co')).toEqual(['compound-interest']);
+    });
+  },
+);
+
+describe.concurrent.skipIf(!HAS_FISH)(
+  `fish completion (complete -C)${HAS_FISH ? '' : ' — skipped: fish is not installed (.ci/run installs it)'}`,
+  () => {
+    it.each(CASES)('%s<TAB>', async (line, expected) => {
+      expect((await fish(line)).sort()).toEqual([...expected].sort());
+    });
+
+    it('completes --flag=value in one word, and shows descriptions', async () => {
+      expect(await fish('loanctl loan approve 1 --rate-type=co')).toEqual(['--rate-type=compound-interest']);
+      const result = await execa(
+        'fish',
+        ['--no-config', '-c', `source ${quote(join(base, 'script.fish'))}; complete -C 'loanctl lo'`],
+        { env, extendEnv: false },
+      );
+      expect(result.stdout).toMatch(/^loan\tCreate loan requests/);
+    });
+  },
+);
