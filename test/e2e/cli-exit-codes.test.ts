@@ -102,6 +102,7 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
     [['loan', 'create', '--user', 'exit@example.com', '--amount', '5'], /Missing --purpose/],
     [['loan', 'create', '--user', '1', '--amount', '5', '--purpose', 'x', '--bogus'], /unknown option '--bogus'/],
     [['loan', 'lst'], /unknown command 'lst'[\s\S]*Did you mean list\?/],
+    [['loan', 'submit', '1', '--fields', 'id,nope'], /--fields: unknown field "nope"; nothing was sent/],
     [['loan', 'show', 'abc'], /loan request ID must be an id/],
     [['loan', 'list', '--direction', 'up'], /--direction must be ASC or DESC/],
     [['loan', 'update', '1', '--data', '{not json'], /--data is not valid JSON/],

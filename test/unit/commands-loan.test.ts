@@ -182,6 +182,20 @@ describe('confirmation (loan approve, loan delete)', () => {
     expect(`${(error as UsageError).message} ${(error as UsageError).hint}`).toContain('--yes');
   });
 
+  it('an unknown --fields name is exit 2 before anything is asked or sent', async () => {
+    const { deps, calls } = harness({}, { tty: true, globals: { output: 'json', fields: 'id,terms.frequency' } });
+    await expect(runLoanApprove(terms, deps)).rejects.toThrow(
+      /--fields: unknown field "terms.frequency"; nothing was sent/,
+    );
+    expect(calls).toEqual([]);
+    const ok = harness(
+      { approveLoanRequest: () => loan(5) },
+      { globals: { output: 'json', fields: 'id,status' } },
+    );
+    await runLoanApprove({ ...terms, yes: true }, ok.deps);
+    expect(ok.calls).toHaveLength(1);
+  });
+
   it('bad terms are caught before the question is asked', async () => {
     const { deps } = harness({}, { tty: true });
     await expect(runLoanApprove({ ...terms, rateType: 'flat' }, deps)).rejects.toThrow(/--rate-type must be one of/);

@@ -25,7 +25,7 @@ import {
   readData,
   resolveProduct,
 } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption {
   approvedAmount?: string;
@@ -63,6 +63,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const summary =
     `${formatMoney(terms.approved_amount)} at ${terms.rate} (${terms.rate_type}) over ${terms.tenure} ${terms.tenured_in}, ` +
     `repaid ${terms.frequency === 'weekely' ? 'weekly' : terms.frequency}`;
+  checkFieldsBeforeSending(deps, 'loanRequest');
   await confirmOrYes(
     deps,
     options.yes,

@@ -10,7 +10,7 @@ import type { ApiResult } from '../../http/client.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
 import type { ResourceKind } from '../../output/columns.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export interface AttachSpec {
   endpoint: EndpointKey;
@@ -29,6 +29,7 @@ export interface AttachSpec {
 
 export async function runAttach(options: LoanIdOptions & DataOption, deps: Deps, spec: AttachSpec): Promise<ApiResult> {
   const id = loanId(options.id);
+  checkFieldsBeforeSending(deps, spec.kind);
   const productId = await resolveProduct(options, deps);
   let data = await readData(options, deps);
   const lookup = spec.lookupDefault;

@@ -10,7 +10,7 @@ import { buildBody } from '../../input/body.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
 import { findUserByEmail } from '../user/lookup.js';
 import { type DataOption, notice, type ProductOption, readData, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption {
   user?: string;
@@ -39,6 +39,7 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a loan request has no such field.`);
 
+  checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   let userId: number;
   if (userRef.kind === 'id') {

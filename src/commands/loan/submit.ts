@@ -2,13 +2,14 @@
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export type LoanSubmitOptions = LoanIdOptions;
 
 export async function runLoanSubmit(options: LoanSubmitOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
+  checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   const result = await api.call('submitLoanRequest', { params: { id }, productId });
   const loan = result.payload as LoanRequest;

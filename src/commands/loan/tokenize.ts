@@ -5,12 +5,13 @@
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { type LoanIdOptions, loanId, notice } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export type LoanTokenizeOptions = LoanIdOptions;
 
 export async function runLoanTokenize(options: LoanTokenizeOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
+  checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   const result = await api.call('tokenizeLinker', { params: { id } });
   const loan = result.data as LoanRequest;

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { buildBody } from '../../input/body.js';
 import { parseText } from '../../input/values.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
+import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export interface LoanUpdateOptions extends LoanIdOptions, DataOption {
   purpose?: string;
@@ -20,6 +20,7 @@ export async function runLoanUpdate(options: LoanUpdateOptions, deps: Deps): Pro
     data,
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: only the purpose can be updated.`);
+  checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   const result = await api.call('updateLoanRequest', { params: { id }, productId, body });
   notice(deps, `Updated the purpose of loan request ${id}.`);

@@ -15,7 +15,7 @@ import { buildBody, type FieldSpec } from '../../input/body.js';
 import { parseEmail, parsePhone, parseText } from '../../input/values.js';
 import { readSecret } from '../common/stdin.js';
 import { type DataOption, notice, readData } from '../loan/common.js';
-import { printRecord } from '../loan/print.js';
+import { checkFieldsBeforeSending, printRecord } from '../loan/print.js';
 
 export interface UserCreateOptions extends DataOption {
   firstname?: string;
@@ -44,6 +44,7 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
   const { body, ignored } = buildBody(WithoutPassword, fields, rest);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a user has no such field.`);
 
+  checkFieldsBeforeSending(deps, 'user');
   const password = await readPassword(options, typeof fromData === 'string' ? fromData : undefined, deps);
   const request = UserCreateRequest.parse({ ...body, password });
 
