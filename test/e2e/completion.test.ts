@@ -177,8 +177,9 @@ describe('bash completion (the real _loanctl function, COMP_WORDS/COMP_CWORD set
   });
 });
 
-describe.concurrent.skipIf(!HAS_ZSH)(
+describe.skipIf(!HAS_ZSH)(
   `zsh completion (its completion system in a pseudo-terminal)${HAS_ZSH ? '' : ' — skipped: zsh is not installed (.ci/run installs it)'}`,
+  { concurrent: true },
   () => {
     it.each(CASES)('%s<TAB>', async (line, expected) => {
       expect((await zsh(line)).sort()).toEqual([...expected].sort());
@@ -190,8 +191,9 @@ describe.concurrent.skipIf(!HAS_ZSH)(
   },
 );
 
-describe.concurrent.skipIf(!HAS_FISH)(
+describe.skipIf(!HAS_FISH)(
   `fish completion (complete -C)${HAS_FISH ? '' : ' — skipped: fish is not installed (.ci/run installs it)'}`,
+  { concurrent: true },
   () => {
     it.each(CASES)('%s<TAB>', async (line, expected) => {
       expect((await fish(line)).sort()).toEqual([...expected].sort());
