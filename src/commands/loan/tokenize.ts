@@ -4,6 +4,7 @@
  */
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { parseId } from '../../input/values.js';
 import { type LoanIdOptions, loanId, notice } from './common.js';
 import { checkFieldsBeforeSending, printRecord } from './print.js';
 
@@ -11,6 +12,7 @@ export type LoanTokenizeOptions = LoanIdOptions;
 
 export async function runLoanTokenize(options: LoanTokenizeOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
+  if (options.product !== undefined) parseId(options.product, '--product'); // checked like elsewhere, not sent
   checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   const result = await api.call('tokenizeLinker', { params: { id } });
