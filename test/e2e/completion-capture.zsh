@@ -1,4 +1,4 @@
-# Usage: zsh -f completion-capture.zsh FPATH_DIR 'command line'
+# Usage: zsh -f completion-capture.zsh FPATH_DIR 'command line' [source]
 #
 # Prints, one a line, every match zsh's completion system adds for the command line: an
 # interactive zsh runs in a pseudo-terminal (zpty) with compinit and FPATH_DIR on $fpath, the line
@@ -7,7 +7,12 @@
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i
 zpty -w z "PS1=''; RPS1=''; unsetopt zle_bracketed_paste 2>/dev/null"
-zpty -w z "fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u -D"
+if [[ $3 == source ]]; then
+  # The other way to install it: sourced after compinit (it registers itself with compdef).
+  zpty -w z "autoload -U compinit; compinit -u -D; source ${(q)1}/_loanctl"
+else
+  zpty -w z "fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u -D"
+fi
 zpty -w z "compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; local -a __hits; builtin compadd -A __hits \"\$@\"; (( \$#__hits )) || return 1; print -r -l -- '' \"<hit>\"\${^__hits}; builtin compadd \"\$@\"; }"
 zpty -w z "_message() { :; }"
 zpty -w z "zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"

@@ -94,8 +94,8 @@ async function bash(line: string): Promise<string[]> {
   return lines(result.stdout);
 }
 
-async function zsh(line: string): Promise<string[]> {
-  const result = await execa('zsh', ['-f', zshDriver, zshFpath, line], {
+async function zsh(line: string, how: 'fpath' | 'source' = 'fpath'): Promise<string[]> {
+  const result = await execa('zsh', ['-f', zshDriver, zshFpath, line, ...(how === 'source' ? ['source'] : [])], {
     env,
     extendEnv: false,
     cwd: base,
@@ -187,6 +187,11 @@ describe.skipIf(!HAS_ZSH)(
 
     it('completes --flag=value in one word', async () => {
       expect(await zsh('loanctl loan approve 1 --rate-type=co')).toEqual(['compound-interest']);
+    });
+
+    it('works sourced too (source <(loanctl completion zsh) after compinit)', async () => {
+      expect(await zsh('loanctl loan sch', 'source')).toEqual(['schedule']);
+      expect((await zsh('loanctl profile use ', 'source')).sort()).toEqual(['prod', 'staging']);
     });
   },
 );
