@@ -188,10 +188,7 @@ describe('confirmation (loan approve, loan delete)', () => {
       /--fields: unknown field "terms.frequency"; nothing was sent/,
     );
     expect(calls).toEqual([]);
-    const ok = harness(
-      { approveLoanRequest: () => loan(5) },
-      { globals: { output: 'json', fields: 'id,status' } },
-    );
+    const ok = harness({ approveLoanRequest: () => loan(5) }, { globals: { output: 'json', fields: 'id,status' } });
     await runLoanApprove({ ...terms, yes: true }, ok.deps);
     expect(ok.calls).toHaveLength(1);
   });
