@@ -109,7 +109,7 @@ _loanctl_options() {
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
-    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --data -y --yes -h --help' ;;
+    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start -h --help' ;;
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;

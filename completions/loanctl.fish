@@ -435,6 +435,7 @@ function __loanctl_options
                 '--grace-period' 'grace period (whole number, optional)' \
                 '--exclude-weekends' 'skip weekends when scheduling repayments' \
                 '--note' 'why the loan is approved on these terms' \
+                '--preview' 'show the repayment schedule (as loan schedule would) before asking to confirm' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \

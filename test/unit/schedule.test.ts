@@ -5,8 +5,10 @@
  * `loan approve --preview` shows.
  */
 import { describe, expect, it } from 'vitest';
+import { runLoanApprove } from '../../src/commands/loan/approve.js';
 import type { ApprovalTerms } from '../../src/contract/schemas.js';
 import { createDeps } from '../../src/deps.js';
+import type { ApiClient } from '../../src/http/client.js';
 import { main } from '../../src/main.js';
 import { buildSchedule } from '../../src/repayment/index.js';
 import { previewApproval } from '../../src/schedule/preview.js';
@@ -263,5 +265,71 @@ describe('the preview of loan approve --preview', () => {
     await renderSchedulePreview(buildSchedule(terms), terms, { io, env: {}, globals: {} }, io.stdout);
     expect(io.stdout.text()).toContain('Loan of 500.00 at no interest over 1 month, repaid monthly.');
     expect(io.stderr.text()).toBe('');
+  });
+});
+
+describe('loan approve --preview', () => {
+  function approveDeps(answers: { confirm?: (question: string) => Promise<boolean> } = {}, tty = false) {
+    const io = fakeIo({ tty });
+    const sent: unknown[] = [];
+    const deps = createDeps({
+      io,
+      env: { LOANCTL_PRODUCT_ID: '7', LOANCTL_API_KEY: 'k', LOANCTL_BASE_URL: 'http://127.0.0.1:1' },
+      globals: { output: 'json' },
+      now: () => NOW,
+      prompter: {
+        password: async () => '',
+        input: async () => '',
+        confirm: async (question) => (answers.confirm ? answers.confirm(question) : false),
+      },
+    });
+    const approved = { id: 5, amount: 100000, lender_status: 'approved' };
+    deps.api = async () =>
+      ({
+        async call(_key: string, options: { body?: unknown }) {
+          sent.push(options.body);
+          const envelope = { status: 'success', message: 'ok', data: approved, data1: null };
+          return { ...envelope, payload: approved, envelope, rawBody: JSON.stringify(envelope), httpStatus: 200 };
+        },
+        close: async () => {},
+      }) as unknown as ApiClient;
+    return { deps, io, sent };
+  }
+  const flags = {
+    id: '5',
+    approvedAmount: '100000',
+    rate: '5',
+    tenure: '3',
+    tenuredIn: 'months',
+    rateType: 'simple-interest',
+    frequency: 'monthly',
+  };
+
+  it('prints the schedule on stderr before asking; stdout keeps only the JSON result', async () => {
+    let shownWhenAsked = '';
+    const { deps, io, sent } = approveDeps(
+      {
+        confirm: async () => {
+          shownWhenAsked = io.stderr.text();
+          return true;
+        },
+      },
+      true,
+    );
+    await runLoanApprove({ ...flags, preview: true }, deps);
+    expect(shownWhenAsked).toContain('Loan of 100,000.00 at 5% a month (simple interest) over 3 months');
+    expect(shownWhenAsked).toMatch(/Total\s+100,000\.00\s+15,000\.00\s+115,000\.00/);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(io.stdout.text())).toMatchObject({ id: 5, lender_status: 'approved' });
+  });
+
+  it('with --yes (a script) the preview still goes to stderr, and without --preview there is none', async () => {
+    const withPreview = approveDeps();
+    await runLoanApprove({ ...flags, preview: true, yes: true }, withPreview.deps);
+    expect(withPreview.io.stderr.text()).toContain('3 instalments; the last is due 2025-04-01 Tue.');
+    expect(() => JSON.parse(withPreview.io.stdout.text())).not.toThrow();
+    const without = approveDeps();
+    await runLoanApprove({ ...flags, yes: true }, without.deps);
+    expect(without.io.stderr.text()).not.toContain('instalments');
   });
 });

@@ -38,6 +38,8 @@ export interface LoanApproveOptions extends LoanIdOptions, DataOption {
   excludeWeekends?: boolean;
   note?: string;
   yes?: boolean;
+  /** Show the repayment schedule (on stderr) before asking to confirm. */
+  preview?: boolean;
 }
 
 export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): Promise<void> {
@@ -64,6 +66,10 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     `${formatMoney(terms.approved_amount)} at ${terms.rate} (${terms.rate_type}) over ${terms.tenure} ${terms.tenured_in}, ` +
     `repaid ${terms.frequency === 'weekely' ? 'weekly' : terms.frequency}`;
   checkFieldsBeforeSending(deps, 'loanRequest');
+  if (options.preview) {
+    const { previewApproval } = await import('../../schedule/preview.js');
+    await previewApproval(terms, deps);
+  }
   await confirmOrYes(
     deps,
     options.yes,

@@ -269,6 +269,7 @@ The flow, step by step:
     .option('--grace-period <n>', 'grace period (whole number, optional)')
     .option('--exclude-weekends', 'skip weekends when scheduling repayments')
     .option('--note <text>', 'why the loan is approved on these terms')
+    .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
     .action(async (id, options) => {
