@@ -1,5 +1,5 @@
 /** The sandbox verbs in-process: commander definitions, options → run functions, output and errors. */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -107,8 +107,9 @@ describe('sandbox org create / product create', () => {
 });
 
 describe('sandbox start', () => {
-  async function startInProcess(options: Record<string, unknown>) {
-    const { deps, stdout, stderr } = fakeDeps();
+  // Every start writes the `sandbox` profile: keep it in a temporary config dir, never the real one.
+  async function startInProcess(options: Record<string, unknown>, configDir = dir()) {
+    const { deps, stdout, stderr } = fakeDeps({ LOANCTL_CONFIG_DIR: configDir });
     const stop = new AbortController();
     const running = runSandboxStart({ port: '0', ...options, stopSignal: stop.signal }, deps);
     for (let i = 0; i < 200 && !stdout.text.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
@@ -164,5 +165,48 @@ describe('sandbox start', () => {
       const error = await runSandboxStart({ port: bad, dataDir: dir() }, deps).catch((e) => e);
       expect(error, bad).toBeInstanceOf(UsageError);
     }
+  });
+
+  it('writes the profile "sandbox" pointing at itself, current when there was none', async () => {
+    const configDir = dir();
+    const started = await startInProcess({ dataDir: dir(), json: true }, configDir);
+    const line = JSON.parse(started.stdout.text);
+    started.stop.abort();
+    await started.running;
+    const file = join(configDir, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(config.current).toBe('sandbox');
+    expect(config.profiles.sandbox).toMatchObject({
+      baseUrl: line.url,
+      apiKey: line.api_key,
+      productId: line.product_id,
+    });
+    expect(started.stderr.text).toContain('Profile "sandbox" points at this sandbox (it is the current profile)');
+  });
+
+  it('refreshes the profile without taking over another current profile', async () => {
+    const configDir = dir();
+    const { writeProfile } = await import('../../src/config/store.js');
+    writeProfile(
+      'live',
+      { baseUrl: 'https://lender.example', apiKey: 'sk_live_x' },
+      { env: { LOANCTL_CONFIG_DIR: configDir }, makeCurrent: true },
+    );
+    const started = await startInProcess({ dataDir: dir() }, configDir);
+    started.stop.abort();
+    await started.running;
+    const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+    expect(config.current).toBe('live');
+    expect(Object.keys(config.profiles).sort()).toEqual(['live', 'sandbox']);
+    expect(started.stderr.text).toContain('use it with --profile sandbox');
+  });
+
+  it('writes no profile with --no-profile', async () => {
+    const configDir = dir();
+    const started = await startInProcess({ dataDir: dir(), json: true, profile: false }, configDir);
+    started.stop.abort();
+    await started.running;
+    expect(existsSync(join(configDir, 'config.json'))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The seam for what `sandbox start` does once the server listens, before it prints its banner.
- * Today: nothing. Planned: write a CLI profile named `sandbox` pointing at this server (skipped
- * with `--no-profile`); add that here, and its flag in index.ts, without touching start.ts.
+ * What `sandbox start` does once the server listens, before it prints its banner: write (or
+ * refresh) the CLI profile `sandbox` pointing at this server, so `loanctl --profile sandbox …`
+ * works at once. `--no-profile` skips it. It becomes the current profile only when there is none,
+ * so starting a sandbox never silently redirects commands meant for a real lender's API.
  */
 import type { Deps } from '../../deps.js';
 
@@ -16,8 +17,30 @@ export interface SandboxListening {
 /** Start options this seam may read (the flags of `sandbox start`, as commander parsed them). */
 export type SandboxStartFlags = Record<string, unknown>;
 
-export async function onSandboxListening(
-  _info: SandboxListening,
-  _flags: SandboxStartFlags,
-  _deps: Deps,
-): Promise<void> {}
+export const SANDBOX_PROFILE = 'sandbox';
+
+export async function onSandboxListening(info: SandboxListening, flags: SandboxStartFlags, deps: Deps): Promise<void> {
+  if (flags.profile === false) return;
+  const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
+  try {
+    const { writeProfile } = await import('../../config/store.js');
+    const written = writeProfile(
+      SANDBOX_PROFILE,
+      { baseUrl: profileUrl(info.url), apiKey: info.api_key, productId: info.product_id, orgId: info.org_id },
+      { env: deps.env, makeCurrentIfNone: true, warn },
+    );
+    const use = written.current ? 'it is the current profile' : `use it with --profile ${SANDBOX_PROFILE}`;
+    deps.io.stderr.write(`Profile "${SANDBOX_PROFILE}" points at this sandbox (${use}).\n`);
+  } catch (error) {
+    // The sandbox itself works without a profile: say why there is none, and keep serving.
+    warn(`could not write the "${SANDBOX_PROFILE}" profile: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/** A server listening on every address is reached through loopback, the only plain-http host allowed. */
+function profileUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.origin;
+}

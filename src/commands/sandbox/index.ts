@@ -30,6 +30,7 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
     .option('--data-dir <dir>', 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)')
     .option('--json', 'print one JSON line {url, api_key, org_id, product_id} once listening')
+    .option('--no-profile', 'do not write the CLI profile "sandbox" pointing at this server')
     .addHelpText(
       'after',
       examples('loanctl sandbox start', 'loanctl sandbox start --json --port 0 --data-dir "$(mktemp -d)"'),
