@@ -236,6 +236,15 @@ describe('user create', () => {
     expect(io.stderr.text()).toContain('next: loanctl loan create --user ada@example.com');
   });
 
+  it('sends a password from stdin exactly as given, spaces included, without the final newline', async () => {
+    const { deps, calls } = harness(
+      { createUser: () => result({ ...flags, reference: 'U1' }) },
+      { input: ' two words \n' },
+    );
+    await runUserCreate({ ...flags, passwordStdin: true }, deps);
+    expect(calls[0]?.options.body).toMatchObject({ password: ' two words ' });
+  });
+
   it('--password-stdin and --data - cannot share stdin', async () => {
     const { deps } = harness({});
     await expect(runUserCreate({ passwordStdin: true, data: '-' }, deps)).rejects.toThrow(/both read stdin/);

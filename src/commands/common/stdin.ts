@@ -29,11 +29,14 @@ export interface SecretOptions {
   what: string;
   /** An example command line that pipes it in. */
   example: string;
+  /** Keep surrounding spaces (a password may start or end with one); an API key is trimmed. */
+  keepSpaces?: boolean;
 }
 
 /**
  * A secret from stdin (with its flag), else a masked prompt on an interactive terminal, else a
- * UsageError (exit 2) naming the flag. Surrounding whitespace and the final newline are dropped.
+ * UsageError (exit 2) naming the flag. The final newline of stdin is dropped, and surrounding
+ * whitespace too unless `keepSpaces` is set.
  */
 export async function readSecret(
   deps: Pick<Deps, 'io' | 'prompter' | 'isInteractive'>,
@@ -41,15 +44,16 @@ export async function readSecret(
 ): Promise<string> {
   let value: string;
   if (options.fromStdin) {
-    value = (await readStdin(deps, options.stdinFlag)).replace(/\r?\n$/, '').trim();
+    value = (await readStdin(deps, options.stdinFlag)).replace(/\r?\n$/, '');
   } else if (deps.isInteractive()) {
-    value = (await deps.prompter.password(options.prompt)).trim();
+    value = await deps.prompter.password(options.prompt);
   } else {
     throw new UsageError(
       `No ${options.what} given, and this is not an interactive terminal to ask on.`,
       `Pipe it in with ${options.stdinFlag}, e.g. ${options.example}`,
     );
   }
+  if (!options.keepSpaces) value = value.trim();
   if (value === '')
     throw new UsageError(`The ${options.what} is empty.`, `Give it with ${options.stdinFlag} or at the prompt.`);
   return value;

@@ -69,5 +69,6 @@ async function readPassword(options: UserCreateOptions, fromData: string | undef
     prompt: "Borrower's password:",
     what: "borrower's password",
     example: `printf '%s' "$PASSWORD" | loanctl user create … --password-stdin`,
+    keepSpaces: true,
   });
 }
