@@ -2,7 +2,7 @@
  * The profile store: one JSON file, `config.json`, in the config directory
  * (`$LOANCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/loanctl`, else `~/.config/loanctl`).
  *
- * Why not `conf` (already a dependency): it imports ajv, ajv-formats, semver, dot-prop and
+ * Why not `conf` (the library first chosen for profiles): it imports ajv, ajv-formats, semver, dot-prop and
  * atomically at load time, and this file is read on *every* API command, so it sits on the
  * start-up path we want short; and we need exact control of the file's mode (written 0600 on
  * every write, a looser mode found on read tightened with a warning) and of the directory (0700).
