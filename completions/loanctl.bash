@@ -83,7 +83,7 @@ _loanctl_options() {
     'profile remove') REPLY='-h --help' ;;
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox start') REPLY='--host --port --data-dir --json -h --help' ;;
+    'sandbox start') REPLY='--host --port --data-dir --json --no-profile -h --help' ;;
     'sandbox org') REPLY='-h --help' ;;
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
     'sandbox product') REPLY='-h --help' ;;

@@ -226,6 +226,7 @@ function __loanctl_options
                 '--port' 'port to listen on; 0 picks a free one' \
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
+                '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
