@@ -47,7 +47,9 @@ export async function startSandbox(): Promise<E2eSandbox> {
   const baseEnv = cleanEnv({ HOME: home, LOANCTL_CONFIG_DIR: configDir, XDG_DATA_HOME: join(home, '.local/share') });
   const child: ResultPromise = execa(
     process.execPath,
-    [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', dataDir],
+    // --no-profile: these tests configure the CLI through the environment, and the "no API key"
+    // cases must not find the profile a sandbox would otherwise write into the same config dir.
+    [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', dataDir, '--no-profile'],
     { env: baseEnv, extendEnv: false, reject: false, stdin: 'ignore', stderr: 'pipe', buffer: false },
   );
   let stderr = '';
