@@ -9,7 +9,7 @@
 # The subcommands of command path $1, in REPLY.
 _loanctl_commands() {
   case "$1" in
-    '') REPLY='profile api sandbox user loan completion help' ;;
+    '') REPLY='demo profile api sandbox user loan completion help' ;;
     'profile') REPLY='add list use show remove help' ;;
     'sandbox') REPLY='start org product help' ;;
     'sandbox org') REPLY='create help' ;;
@@ -23,6 +23,7 @@ _loanctl_commands() {
 # The name of subcommand $2 (a name or an alias) of path $1, in REPLY; '' if there is none.
 _loanctl_resolve() {
   case "$1|$2" in
+    '|demo') REPLY='demo' ;;
     '|profile') REPLY='profile' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -75,6 +76,7 @@ _loanctl_resolve() {
 _loanctl_options() {
   case "$1" in
     '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -h --help' ;;
+    'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use -h --help' ;;
     'profile list') REPLY='-h --help' ;;
@@ -256,7 +258,7 @@ _loanctl_argument_values() {
     'user help|0') REPLY='create exists list' ;;
     'loan help|0') REPLY='create list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     'completion|0') REPLY='bash zsh fish' ;;
-    'help|0') REPLY='profile api sandbox user loan completion' ;;
+    'help|0') REPLY='demo profile api sandbox user loan completion' ;;
     *) REPLY='@none' ;;
   esac
 }

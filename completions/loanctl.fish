@@ -7,6 +7,7 @@ function __loanctl_commands
     switch $argv[1]
         case ''
             printf '%s\t%s\n' \
+                'demo' 'Run the whole loan flow on a throwaway local sandbox, showing each command and its result' \
                 'profile' 'Manage profiles: the API base URL, API key and default product id to use' \
                 'api' 'Send any request to the API with the profile'\''s key and print the reply envelope' \
                 'sandbox' 'Run a local sandbox of the whole Lending Origination API' \
@@ -69,6 +70,8 @@ end
 # The name of subcommand $argv[2] (a name or an alias) of path $argv[1]; nothing if there is none.
 function __loanctl_resolve
     switch "$argv[1]|$argv[2]"
+        case '|demo'
+            echo 'demo'
         case '|profile'
             echo 'profile'
         case '|api'
@@ -178,6 +181,11 @@ function __loanctl_options
                 '--timeout' 'give up on a request after this many seconds' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'demo'
+            printf '%s\t%s\n' \
+                '--keep' 'leave the sandbox running afterwards (until Ctrl-C) and point the "sandbox" profile at it' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile'
@@ -744,7 +752,7 @@ function __loanctl_argument_values
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
-            echo 'profile api sandbox user loan completion'
+            echo 'demo profile api sandbox user loan completion'
         case '*'
             echo '@none'
     end

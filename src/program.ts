@@ -9,6 +9,7 @@
 import { Command, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
+import { registerDemoCommand } from './commands/demo/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
@@ -57,6 +58,7 @@ Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT
       deps.globals = globalOptions(action.optsWithGlobals());
     });
 
+  registerDemoCommand(program, deps);
   registerProfileCommands(program, deps);
   registerApiCommand(program, deps);
   registerSandboxCommands(program, deps);
