@@ -149,8 +149,9 @@ function oneLine(text: string): string {
   return (
     text
       .replace(/[\r\n\t]+/g, ' ')
+      // Bidirectional overrides too: they would reorder the rest of the operator's line.
       // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
       .trim()
       .slice(0, 500)
   );
