@@ -1,0 +1,248 @@
+/**
+ * Helpers of the hardening tests (issue #6): a tiny scripted `node:http` server on 127.0.0.1:0
+ * that counts what reaches it, the real built CLI run with a clean environment, and the real
+ * sandbox process (`sandbox start --json --port 0 --no-profile`) that a test may SIGKILL.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { execa, type ResultPromise } from 'execa';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin/loanctl.js');
+
+/** The exit codes of conventions.md. */
+export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;
+
+export function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist/loanctl.js'))) {
+    throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does) before these tests.');
+  }
+}
+
+const temps: string[] = [];
+
+/** A temporary directory, removed by `removeTemps()`. */
+export function temp(prefix = 'loanctl-hardening-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+export function removeTemps(): void {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** An environment with nothing of the machine's but PATH: a temporary HOME and config dir, no colour. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const home = temp('loanctl-hardening-home-');
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    LOANCTL_CONFIG_DIR: join(home, 'config'),
+    NO_COLOR: '1',
+    TZ: 'UTC',
+    ...extra,
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI on this Node; never rejects on a non-zero exit. */
+export async function cli(args: string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+  const result = await execa(process.execPath, [BIN, ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    input,
+    timeout: 40_000,
+    cwd: ROOT,
+  });
+  return { code: result.exitCode ?? -1, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+/** The lines of stderr that are not retry notices (`loanctl: … retrying in …`). */
+export function errorLines(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .filter((line) => !/; retrying in .* \(attempt \d+ of \d+\)$/.test(line));
+}
+
+export function retryNotices(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => /; retrying in .* \(attempt \d+ of \d+\)$/.test(line));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A scripted HTTP server
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+/** Answers the n-th request (0-based) of the server's life. */
+export type Script = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+
+export interface ScriptedServer {
+  url: string;
+  port: number;
+  requests: SeenRequest[];
+  /** Replaces the script (and forgets the requests seen so far). */
+  script(script: Script): void;
+  close(): Promise<void>;
+}
+
+export async function scriptedServer(): Promise<ScriptedServer> {
+  let current: Script = (_req, res) => res.end();
+  const requests: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const n = requests.length;
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: Buffer.concat(chunks).toString(),
+      });
+      current(req, res, n);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    script(script) {
+      current = script;
+      requests.length = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real sandbox process
+
+export interface SandboxLine {
+  url: string;
+  api_key: string;
+  org_id: number;
+  product_id: number;
+}
+
+export interface SandboxProc {
+  line: SandboxLine;
+  child: ResultPromise;
+  stderr(): string;
+  /** SIGKILL, and wait until it is gone. */
+  kill9(): Promise<void>;
+  /** SIGTERM (a clean stop), SIGKILL after 5 s. */
+  stop(): Promise<void>;
+}
+
+/** `loanctl sandbox start --json --port 0 --data-dir D --no-profile`, once it printed its JSON line. */
+export async function startSandbox(dataDir: string, env: Record<string, string>): Promise<SandboxProc> {
+  assertBuilt();
+  const child = execa(
+    process.execPath,
+    [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', dataDir, '--no-profile'],
+    { env, extendEnv: false, reject: false, stdin: 'ignore', buffer: false, cwd: ROOT },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const line = await new Promise<SandboxLine>((resolveLine, rejectLine) => {
+    const timer = setTimeout(() => rejectLine(new Error(`the sandbox did not start in 20 s: ${stderr}`)), 20_000);
+    lines.once('line', (text) => {
+      clearTimeout(timer);
+      try {
+        resolveLine(JSON.parse(text) as SandboxLine);
+      } catch {
+        rejectLine(new Error(`the sandbox printed ${JSON.stringify(text)}; stderr: ${stderr}`));
+      }
+    });
+    void child.then((result) => rejectLine(new Error(`the sandbox exited with ${result.exitCode}: ${stderr}`)));
+  });
+  const gone = () => child.then(() => undefined);
+  return {
+    line,
+    child,
+    stderr: () => stderr,
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await gone();
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await gone();
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface Envelope {
+  status: string;
+  message: string;
+  data: unknown;
+  data1?: unknown;
+}
+
+export interface HttpReply {
+  http: number;
+  json: Envelope;
+}
+
+/** One request to a sandbox over real HTTP (fetch: its own keep-alive pool). */
+export async function http(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpReply> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const text = await response.text();
+  let parsed: Envelope;
+  try {
+    parsed = JSON.parse(text) as Envelope;
+  } catch {
+    throw new Error(`${method} ${path}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+  }
+  return { http: response.status, json: parsed };
+}
