@@ -20,6 +20,7 @@ import {
   retryNotices,
   type ScriptedServer,
   scriptedServer,
+  TERMINAL_CONTROL,
 } from './helpers.js';
 
 const KEY = 'sk_live_FAULTCANARY_7c1d9e4b2a';
@@ -243,7 +244,7 @@ describe('401', () => {
     expect(result.code).toBe(3);
     expect(result.stdout + result.stderr).not.toContain(KEY);
     // No terminal control: no ESC, BEL or other C0/C1 character, no bidirectional override.
-    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(result.stderr).not.toMatch(TERMINAL_CONTROL);
     expect(errorLines(result.stderr).filter((line) => line.startsWith('loanctl: '))).toHaveLength(1);
   });
 });

@@ -14,6 +14,10 @@ import { execa, type ResultPromise } from 'execa';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/loanctl.js');
 
+/** What would drive a terminal: C0/C1 controls other than a newline, and the bidirectional controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+export const TERMINAL_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** The exit codes of conventions.md. */
 export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;
 
