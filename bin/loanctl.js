@@ -8,6 +8,17 @@ if (major < 22 || (major === 22 && minor < 13)) {
   );
   process.exit(2);
 }
+// NO_COLOR wins over FORCE_COLOR (conventions.md); dropping FORCE_COLOR also stops Node warning
+// that it ignores NO_COLOR.
+if (process.env.NO_COLOR && process.env.FORCE_COLOR !== undefined) delete process.env.FORCE_COLOR;
+// A reader that stops early (`loanctl loan list --all | head -1`) closes the pipe: stop quietly,
+// as a program killed by SIGPIPE would, instead of an unhandled EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
 const { main } = await import('../dist/loanctl.js');
