@@ -11,10 +11,24 @@ export function toCurl(method: string, url: string, headers: Record<string, stri
     if (name === 'user-agent') continue;
     parts.push('-H', shellQuote(`${headerName(name)}: ${value}`));
   }
-  if (body !== undefined) parts.push('--data', shellQuote(body));
+  if (body !== undefined) parts.push('--data', shellQuote(maskSecrets(body)));
   return parts.join(' ');
 }
 
 function headerName(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+/** Fields whose values never reach the terminal: they were read from stdin or a masked prompt. */
+const SECRET_FIELDS = new Set(['password']);
+
+/** The JSON body with every secret field's value replaced by `***`, at any depth. */
+export function maskSecrets(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  return JSON.stringify(parsed, (name, value) => (SECRET_FIELDS.has(name) ? '***' : value));
 }

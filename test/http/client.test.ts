@@ -332,6 +332,22 @@ describe('HTTP client: the key never shows', () => {
     expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
     expect(agent.getCallHistory()?.calls()).toHaveLength(0);
   });
+
+  it('--dry-run masks a borrower password in the printed body', async () => {
+    const body = {
+      firstname: 'Ada',
+      lastname: 'Obi',
+      email: 'ada@example.com',
+      password: 'correct horse',
+      phone: '+2348012345678',
+      gender: 'female',
+    };
+    const error = await failure(client({ dryRun: true }).call('createUser', { body }));
+    expect(error.exitCode).toBe(ExitCode.ok);
+    expect(io.stdout.text()).toContain(`"password":"***"`);
+    expect(io.stdout.text()).toContain(`"email":"ada@example.com"`);
+    expect(io.stdout.text()).not.toContain('correct horse');
+  });
 });
 
 async function closedPort(): Promise<number> {
