@@ -147,8 +147,9 @@ export function productionDeps(): Deps {
 function lazyPrompter(io: Io): Prompter {
   const real = () => import('./prompts/prompter.js').then(({ inquirerPrompter }) => inquirerPrompter(io));
   return {
-    password: async (message) => (await real()).password(message),
+    password: async (message, options) => (await real()).password(message, options),
     input: async (message, options) => (await real()).input(message, options),
     confirm: async (message, options) => (await real()).confirm(message, options),
+    select: async (message, choices, options) => (await real()).select(message, choices, options),
   };
 }

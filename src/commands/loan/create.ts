@@ -1,13 +1,15 @@
 /**
  * `loanctl loan create --user ID|EMAIL --amount N --purpose TEXT` (spec 4.4).
  * An e-mail is resolved to the user's id through the user list (walking its pages); an e-mail
- * that is not there is exit 4 with one line saying so.
+ * that is not there is exit 4 with one line saying so. On a terminal, missing values are asked for;
+ * elsewhere they are exit 2 naming the flags.
  */
 import { type LoanRequest, LoanRequestCreate } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { buildBody } from '../../input/body.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
+import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { findUserByEmail } from '../user/lookup.js';
 import { type DataOption, notice, type ProductOption, readData, resolveProduct } from './common.js';
 import { checkFieldsBeforeSending, printRecord } from './print.js';
@@ -21,22 +23,38 @@ export interface LoanCreateOptions extends ProductOption, DataOption {
 export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
   const productId = await resolveProduct(options, deps);
   const { user_id: dataUser, ...data } = (await readData(options, deps)) ?? {};
-  const userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));
+  let userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));
+  // On a terminal, ask for just the required values that no flag (or --data) gave.
+  if (userText === undefined && deps.isInteractive()) {
+    userText = await askRequired(deps.prompter, {
+      label: 'Borrower (user id or e-mail)',
+      parse: (raw, source) => {
+        parseUserRef(raw, source);
+        return raw.trim();
+      },
+    });
+  }
   if (userText === undefined) {
+    const others = (['amount', 'purpose'] as const).filter(
+      (key) => options[key] === undefined && data[key] === undefined,
+    );
     throw new UsageError(
-      'Missing --user: the borrower, as a user id or e-mail.',
-      'For example: --user ada@example.com',
+      `Missing ${['--user', ...others.map((key) => `--${key}`)].join(', ')}: the borrower is a user id or e-mail.`,
+      'For example: --user ada@example.com --amount 50000 --purpose "Shop stock"',
     );
   }
   const userRef = parseUserRef(userText, options.user === undefined ? 'field "user_id" of --data' : '--user');
-  const { body, ignored } = buildBody(
+  const fields = await askMissingFields(
+    deps,
     LoanRequestCreate,
     [
       { key: 'amount', flag: '--amount', value: options.amount, parse: parseAmount },
       { key: 'purpose', flag: '--purpose', value: options.purpose, parse: parseText },
     ],
     data,
+    { amount: 'Amount requested', purpose: 'Purpose of the loan' },
   );
+  const { body, ignored } = buildBody(LoanRequestCreate, fields, data);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a loan request has no such field.`);
 
   checkFieldsBeforeSending(deps, 'loanRequest');

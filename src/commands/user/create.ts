@@ -4,6 +4,8 @@
  * - The password comes from `--password-stdin`, else `password` in `--data`, else a masked prompt
  *   on a terminal; not interactive and none of those → exit 2 naming `--password-stdin`. The
  *   other fields are checked first, so nobody types a password for a command that will fail.
+ * - On a terminal, a required field that neither a flag nor `--data` gave is asked for (checked as
+ *   it is typed); elsewhere it is exit 2 naming the flags.
  * - The API answers `exists` for an e-mail it already has: that is exit 0 (conventions.md), with
  *   a notice on stderr, and the JSON carries `"status": "exists"` (`"created"` for a new user).
  * - The reply has no id (spec 2.2), so the hint on stderr continues with the e-mail.
@@ -13,6 +15,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
 import { parseEmail, parsePhone, parseText } from '../../input/values.js';
+import { askMissingFields } from '../../prompts/ask.js';
 import { readSecret } from '../common/stdin.js';
 import { type DataOption, notice, readData } from '../loan/common.js';
 import { checkFieldsBeforeSending, printRecord } from '../loan/print.js';
@@ -41,7 +44,15 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
     { key: 'gender', flag: '--gender', value: options.gender, parse: parseText },
   ];
   const { password: fromData, ...rest } = data ?? {};
-  const { body, ignored } = buildBody(WithoutPassword, fields, rest);
+  // On a terminal, ask for just the required fields that no flag (or --data) gave.
+  const asked = await askMissingFields(deps, WithoutPassword, fields, rest, {
+    firstname: "Borrower's first name",
+    lastname: "Borrower's last name",
+    email: "Borrower's e-mail",
+    phone: "Borrower's phone",
+    gender: "Borrower's gender",
+  });
+  const { body, ignored } = buildBody(WithoutPassword, asked, rest);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a user has no such field.`);
 
   checkFieldsBeforeSending(deps, 'user');
