@@ -15,7 +15,7 @@ _loanctl_commands() {
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -50,6 +50,7 @@ _loanctl_resolve() {
     'user|list') REPLY='list' ;;
     'user|help') REPLY='help' ;;
     'loan|create') REPLY='create' ;;
+    'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
@@ -96,6 +97,7 @@ _loanctl_options() {
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
     'loan create') REPLY='--product --user --amount --purpose --data -h --help' ;;
+    'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
@@ -150,6 +152,8 @@ _loanctl_option_values() {
     'loan create|--amount') REPLY='@none' ;;
     'loan create|--purpose') REPLY='@none' ;;
     'loan create|--data') REPLY='@none' ;;
+    'loan new|--product') REPLY='@none' ;;
+    'loan new|--resume') REPLY='@none' ;;
     'loan list|--product') REPLY='@none' ;;
     'loan list|--direction') REPLY='ASC DESC' ;;
     'loan list|--cursor') REPLY='@none' ;;
@@ -256,7 +260,7 @@ _loanctl_argument_values() {
     'sandbox product help|0') REPLY='create' ;;
     'sandbox help|0') REPLY='start org product' ;;
     'user help|0') REPLY='create exists list' ;;
-    'loan help|0') REPLY='create list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    'loan help|0') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     'completion|0') REPLY='bash zsh fish' ;;
     'help|0') REPLY='demo profile api sandbox user loan completion' ;;
     *) REPLY='@none' ;;

@@ -46,6 +46,7 @@ function __loanctl_commands
         case 'loan'
             printf '%s\t%s\n' \
                 'create' 'Create a loan request for a borrower (by user id or e-mail)' \
+                'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
@@ -124,6 +125,8 @@ function __loanctl_resolve
             echo 'help'
         case 'loan|create'
             echo 'create'
+        case 'loan|new'
+            echo 'new'
         case 'loan|list'
             echo 'list'
         case 'loan|show'
@@ -299,6 +302,12 @@ function __loanctl_options
                 '--amount' 'amount requested, more than 0 (50000, 50,000 or 1250.50)' \
                 '--purpose' 'what the loan is for' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan new'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--resume' 'pick up an existing loan request where it stands and offer the steps that remain' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan list'
@@ -541,6 +550,10 @@ function __loanctl_option_values
             echo '@none'
         case 'loan create|--data'
             echo '@none'
+        case 'loan new|--product'
+            echo '@none'
+        case 'loan new|--resume'
+            echo '@none'
         case 'loan list|--product'
             echo '@none'
         case 'loan list|--direction'
@@ -748,7 +761,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'
-            echo 'create list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'

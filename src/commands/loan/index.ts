@@ -58,6 +58,18 @@ The flow, step by step:
     });
 
   verb(
+    'new',
+    'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)',
+    'loanctl loan new',
+    'loanctl loan new --resume 172',
+  )
+    .option('--resume <id>', 'pick up an existing loan request where it stands and offer the steps that remain')
+    .action(async (options) => {
+      const { runLoanNew } = await import('./new.js');
+      await runLoanNew(options, deps);
+    });
+
+  verb(
     'list',
     'List loan requests of a product, a page at a time (newest first)',
     'loanctl loan list',
