@@ -127,6 +127,16 @@ describe('loanctl demo (table)', () => {
   });
 });
 
+describe('loanctl demo --debug', () => {
+  it('logs each request on stderr with the key redacted', async () => {
+    const { error, stdout, stderr } = await demo({}, { debug: true });
+    expect(error).toBeUndefined();
+    expect(stderr).toMatch(/^debug: > POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/user$/m);
+    expect(stderr).toContain('Bearer ***');
+    expect(`${stdout}${stderr}`).not.toMatch(/sk_sandbox_/);
+  });
+});
+
 describe('loanctl demo -o json / ndjson', () => {
   it('-o ndjson: one line per step, {step, title, command, result}', async () => {
     const { error, stdout, stderr } = await demo({}, { output: 'ndjson' });
