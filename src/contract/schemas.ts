@@ -114,8 +114,9 @@ export const Terms = z.looseObject({
   approved_amount: z.number(),
   rate: z.number(),
   tenure: z.number(),
-  tenured_in: z.union([TenuredIn, z.literal('')]),
-  rate_type: z.union([RateType, z.literal('')]),
+  // Strings, not the request enums: a reply must not be refused because the API learnt a new value.
+  tenured_in: z.string(),
+  rate_type: z.string(),
   grace_period: z.number(),
   exclude_weekends: z.boolean(),
   zero_interest: z.boolean(),
@@ -223,7 +224,8 @@ export const DocumentRequest = z.object({
   type: RequiredText,
   title: RequiredText,
   number: RequiredText,
-  document_url: z.url('must be a URL (http or https)'),
+  // Where the document image lives: a web address, never ftp:, file: or javascript:.
+  document_url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
 });
 export type DocumentRequest = z.infer<typeof DocumentRequest>;
 

@@ -190,7 +190,11 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
     ],
     [
       ['loan', 'upload-document', '1', '--type', 't', '--title', 't', '--number', '1', '--url', 'not a url'],
-      /document_url must be a URL.*--url/,
+      /document_url must be an http or https URL.*--url/,
+    ],
+    [
+      ['loan', 'upload-document', '1', '--type', 't', '--title', 't', '--number', '1', '--url', 'javascript:alert(1)'],
+      /document_url must be an http or https URL.*--url/,
     ],
   ])('%j', async (args, message) => {
     const result = await run(sandbox, args as string[]);

@@ -70,6 +70,22 @@ describe.each(ALL_ENDPOINTS.map((def) => [def.key, def] as const))('%s', (_name,
     expect(replyProblems(key(def), reply.json)).toEqual([]);
   });
 
+  it('has reply schemas that accept fields they do not know but refuse a known field of the wrong type', async () => {
+    const reply = await validCall(def);
+    for (const slot of ['data', 'data1'] as const) {
+      const schema = def.reply[slot];
+      const payload = reply.json[slot];
+      const record = Array.isArray(payload) ? payload[0] : payload;
+      if (!schema || record === null || typeof record !== 'object') continue;
+      const wrap = (changed: object) => (Array.isArray(payload) ? [changed] : changed);
+      expect(schema.safeParse(wrap({ ...record, field_from_the_future: { any: ['shape'] } })).success, slot).toBe(true);
+      for (const [name, value] of Object.entries(record)) {
+        const parsed = schema.safeParse(wrap({ ...record, [name]: wrongType(value) }));
+        expect(parsed.success, `${slot}.${name} given ${JSON.stringify(wrongType(value))}`).toBe(false);
+      }
+    }
+  });
+
   it('answers 401 without a key, with an unknown key, and with a malformed header, and changes nothing', async () => {
     const before = snapshot(sandbox.dbPath);
     const options = {
@@ -291,3 +307,10 @@ describe.each(
     expect(snapshot(sandbox.dbPath)).toEqual(before);
   });
 });
+
+/** A value of another JSON type than the one given (a string for a number, and so on). */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'string') return 12345;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return 'not-the-right-type';
+  return 'not-an-object-or-array';
+}

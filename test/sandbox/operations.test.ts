@@ -616,13 +616,27 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
         custom_fields: null,
       }),
     ]);
-    const bad = await call(
+    const before = await call(
       sandbox.app,
       'uploadDocument',
-      on(loanRequestId, { type: 'id', title: 't', number: 'n', document_url: 'nope' }),
+      on(loanRequestId, { type: 'id', title: 't', number: 'n', document_url: 'https://files.example.com/id.jpg' }),
     );
-    expect(bad.http).toBe(400);
-    expect(bad.json.message).toBe('Invalid fields: document_url (must be a URL (http or https))');
+    for (const url of ['nope', 'ftp://files.example.com/id.jpg', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      const bad = await call(
+        sandbox.app,
+        'uploadDocument',
+        on(loanRequestId, { type: 'id', title: 't', number: 'n', document_url: url }),
+      );
+      expect(bad.http, url).toBe(400);
+      expect(bad.json.message, url).toBe('Invalid fields: document_url (must be an http or https URL)');
+    }
+    // Nothing was stored by the rejected uploads.
+    const after = await call(
+      sandbox.app,
+      'uploadDocument',
+      on(loanRequestId, { type: 'id', title: 't', number: 'n', document_url: 'http://files.example.com/id2.jpg' }),
+    );
+    expect((after.json.data as unknown[]).length).toBe((before.json.data as unknown[]).length + 1);
   });
 
   it('adds employment once; a second answers 500 saying it can only be updated; GET answers null before', async () => {
