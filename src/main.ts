@@ -9,7 +9,16 @@ import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js
 import { buildProgram } from './program.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
-const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
+
+/**
+ * Help shown because it was asked for is success; help shown because a subcommand is missing
+ * (`loanctl loan`) is a usage error. Commander gives both the code `commander.help` and tells them
+ * apart only by its own exit code (1 for the second).
+ */
+function isRequestedHelp(error: CommanderError): boolean {
+  return COMMANDER_SUCCESS.has(error.code) || (error.code === 'commander.help' && error.exitCode === 0);
+}
 
 export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
@@ -29,7 +38,7 @@ function exitCodeFor(error: unknown, deps: Deps, debug: boolean): number {
   const stderr = deps.io.stderr;
   if (error instanceof CommanderError) {
     // Commander has already printed its message (and a "Did you mean …?" suggestion).
-    return COMMANDER_SUCCESS.has(error.code) ? ExitCode.ok : ExitCode.usage;
+    return isRequestedHelp(error) ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof DryRunComplete) return ExitCode.ok;
   if (error instanceof LoanctlError) {

@@ -1,0 +1,34 @@
+/** main(argv) → exit code for the runs commander decides alone: help, version, missing or unknown words. */
+import { describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.js';
+import { main } from '../../src/main.js';
+import { fakeIo } from '../helpers/fake-io.js';
+
+async function run(argv: string[]) {
+  const io = fakeIo();
+  const code = await main(argv, createDeps({ io, env: { LOANCTL_CONFIG_DIR: '/nonexistent/loanctl-test' } }));
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+describe('main: exit codes of help, version and missing words', () => {
+  it.each([[['--help']], [['loan', '--help']], [['help', 'loan']], [['--version']]])(
+    '%j was asked for: exit 0',
+    async (argv) => {
+      expect((await run(argv)).code).toBe(0);
+    },
+  );
+
+  it.each([[[]], [['loan']], [['sandbox', 'org']]])('%j lacks a subcommand: help on stderr, exit 2', async (argv) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: loanctl');
+    expect(result.stdout).toBe('');
+  });
+
+  it('an unknown command exits 2 and suggests the closest one', async () => {
+    const result = await run(['lon']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown command 'lon'/);
+    expect(result.stderr).toMatch(/loan/);
+  });
+});
