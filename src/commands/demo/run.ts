@@ -213,7 +213,7 @@ async function keepServing(
       'Try, in another terminal:',
       style.command(`  ${p} loan show ${id}`),
       style.command(`  ${p} loan list`),
-      style.command(`  ${p} user list`),
+      `${style.command(`  ${p} loan new`)}     a loan request of your own, with questions`,
       'Press Ctrl-C to stop it.',
       '',
     ].join('\n'),
@@ -250,7 +250,7 @@ function nextSteps(style: Style): string {
     style.bold('Next:'),
     row('loanctl demo --keep', 'the same, then leave the sandbox running to explore'),
     row('loanctl sandbox start', 'a sandbox of your own that keeps its data'),
-    row(`loanctl --profile ${SANDBOX_PROFILE} loan list`, 'then use any command against it'),
+    row(`loanctl --profile ${SANDBOX_PROFILE} loan new`, 'then create your own loan request, guided'),
     row('loanctl --help', 'every command; each has --help with examples'),
     '',
   ].join('\n');
