@@ -177,6 +177,27 @@ describe('loan', () => {
     expect(allIds).toEqual([...allIds].sort((a, b) => b - a));
   });
 
+  it('loan list --raw keeps the next-page hint, and --raw --all prints each page envelope as one line', async () => {
+    const ids = [await newLoan(), await newLoan()];
+    const page = await run(sandbox, ['loan', 'list', '--limit', '1', '--raw']);
+    expect(page.json()).toMatchObject({ status: 'success', data: { cursor: ids[1] } });
+    expect(page.stderr).toContain(`next: --cursor ${ids[1]} --limit 1`);
+
+    const all = await run(sandbox, ['loan', 'list', '--all', '--limit', '1', '--raw']);
+    expect(all.code, all.stderr).toBe(0);
+    const envelopes = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(envelopes.length).toBeGreaterThanOrEqual(2);
+    for (const envelope of envelopes) {
+      expect(envelope).toMatchObject({ status: 'success', message: expect.any(String) });
+      expect(envelope.data.loan_requests).toHaveLength(1);
+      expect(envelope.data.cursor).toBe(envelope.data.loan_requests[0].id);
+    }
+    expect(envelopes.slice(0, 2).map((envelope) => envelope.data.cursor)).toEqual([ids[1], ids[0]]);
+  });
+
   it('loan update changes the purpose (flag, or --data from stdin)', async () => {
     const id = String(await newLoan());
     const updated = await run(sandbox, ['loan', 'update', id, '--purpose', 'A freezer']);

@@ -10,7 +10,7 @@ import type { LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
-import { openRowStream, printRows } from './print.js';
+import { openPageStream, printRows } from './print.js';
 
 export interface LoanListOptions extends ProductOption {
   direction?: string;
@@ -36,11 +36,11 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
 
   if (options.all) {
     const limit = given ?? ALL_PAGE_SIZE;
-    const stream = await openRowStream(deps, 'loanRequest');
+    const stream = await openPageStream(deps, 'loanRequest');
     for (;;) {
-      const { page: current } = await page(cursor, limit);
+      const { result, page: current } = await page(cursor, limit);
       if (current.loan_requests.length === 0) break;
-      await stream.write(current.loan_requests);
+      await stream.page(current.loan_requests, result);
       if (current.cursor === cursor) break; // a server that ignores the cursor would loop forever
       cursor = current.cursor;
     }
@@ -51,7 +51,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
   await printRows(deps, result, current.loan_requests, 'loanRequest');
-  if (current.loan_requests.length > 0 && current.cursor !== cursor && !deps.globals.raw) {
+  if (current.loan_requests.length > 0 && current.cursor !== cursor) {
     const { page: ahead } = await page(current.cursor, 1);
     if (ahead.loan_requests.length > 0) {
       const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;

@@ -16,7 +16,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { ApiResult } from '../../http/client.js';
 import { COLUMNS, type ResourceKind } from '../../output/columns.js';
-import { createRowWriter, type RowWriter, render } from '../../output/render.js';
+import { createRowWriter, render } from '../../output/render.js';
 import { resolveOutputSettings } from '../../output/settings.js';
 import type { LoanView } from './show.js';
 
@@ -61,14 +61,28 @@ export async function printScalar(deps: Deps, result: Result, value: string | bo
   await render(value, {}, deps);
 }
 
-/** Rows that arrive a page at a time (`--all`). */
-export async function openRowStream(deps: Deps, kind: ResourceKind): Promise<RowWriter> {
+/** Where `--all` writes each page as it arrives. */
+export interface PageStream {
+  page(rows: readonly unknown[], result: ApiResult): Promise<void>;
+  end(): Promise<void>;
+}
+
+/**
+ * `--all`: rows stream as pages arrive; with `--raw`, each page's envelope as received, one per
+ * line (NDJSON of envelopes, so a script can read every page's status and cursor).
+ */
+export async function openPageStream(deps: Deps, kind: ResourceKind): Promise<PageStream> {
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   if (settings.raw) {
-    // --raw prints envelopes as received; for a walk of pages that is one envelope per line.
-    deps.io.stderr.write('loanctl: --raw with --all is not supported; printing the rows as JSON.\n');
+    return {
+      page: async (_rows, result) => {
+        deps.io.stdout.write(`${JSON.stringify(JSON.parse(result.rawBody))}\n`);
+      },
+      end: async () => {},
+    };
   }
-  return createRowWriter(kind, { ...deps, globals: { ...deps.globals, raw: false } });
+  const writer = createRowWriter(kind, deps);
+  return { page: (rows) => writer.write(rows), end: () => writer.end() };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { parseDate, parsePositiveInt } from '../../input/values.js';
 import { notice } from '../loan/common.js';
-import { openRowStream, printRows } from '../loan/print.js';
+import { openPageStream, printRows } from '../loan/print.js';
 import { walkUsers } from './lookup.js';
 
 export interface UserListOptions {
@@ -30,9 +30,9 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
   const query = { start, end };
 
   if (options.all) {
-    const stream = await openRowStream(deps, 'userListItem');
-    await walkUsers(api, query, async (users) => {
-      await stream.write(users);
+    const stream = await openPageStream(deps, 'userListItem');
+    await walkUsers(api, query, async (users, _page, result) => {
+      await stream.page(users, result);
       return false;
     });
     await stream.end();
@@ -42,7 +42,7 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
   const result = await api.call('listUsers', { query: { ...query, pages: page } });
   const users = (result.data ?? []) as UserListItem[];
   await printRows(deps, result, users, 'userListItem');
-  if (users.length > 0 && !deps.globals.raw) {
+  if (users.length > 0) {
     const next = await api.call('listUsers', { query: { ...query, pages: page + 1 } });
     const more = (next.data ?? []) as UserListItem[];
     if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: --page ${page + 1}`);
