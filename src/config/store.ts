@@ -20,7 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
@@ -42,7 +42,8 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function configDir(env: Env): string {
   if (env.LOANCTL_CONFIG_DIR) return env.LOANCTL_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'loanctl');
+  // A relative XDG path is ignored, as the XDG spec says (and as the sandbox's data dir does).
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'loanctl');
   return join(env.HOME || homedir(), '.config', 'loanctl');
 }
 

@@ -27,6 +27,7 @@ describe('config directory', () => {
   it('is LOANCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/loanctl, else ~/.config/loanctl', () => {
     expect(configDir({ LOANCTL_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/a');
     expect(configDir({ XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/x/loanctl');
+    expect(configDir({ XDG_CONFIG_HOME: 'relative/x', HOME: '/h' })).toBe('/h/.config/loanctl');
     expect(configDir({ HOME: '/h' })).toBe('/h/.config/loanctl');
   });
 });

@@ -40,7 +40,10 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
       await runSandboxStart(options, deps);
     });
 
-  const org = sandbox.command('org').description("Manage the sandbox's lender organisations");
+  const org = sandbox
+    .command('org')
+    .description("Manage the sandbox's lender organisations")
+    .addHelpText('after', examples('loanctl sandbox org create --name "Acme Lending" --json'));
   org
     .command('create')
     .description('Create an organisation and print its id and a new API key (shown only once)')
@@ -53,7 +56,10 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
       await runSandboxOrgCreate(options, deps);
     });
 
-  const product = sandbox.command('product').description("Manage the sandbox's loan products");
+  const product = sandbox
+    .command('product')
+    .description("Manage the sandbox's loan products")
+    .addHelpText('after', examples('loanctl sandbox product create --org 2 --name "Asset Finance" --json'));
   product
     .command('create')
     .description('Create a loan product for an organisation and print its id and slug')
