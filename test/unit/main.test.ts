@@ -1,7 +1,9 @@
 /** main(argv) → exit code for the runs commander decides alone: help, version, missing or unknown words. */
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
+import { buildProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 async function run(argv: string[]) {
@@ -31,4 +33,30 @@ describe('main: exit codes of help, version and missing words', () => {
     expect(result.stderr).toMatch(/unknown command 'lon'/);
     expect(result.stderr).toMatch(/loan/);
   });
+});
+
+/** Every command path of the tree, e.g. ['loan', 'approve'], hidden ones left out. */
+function commandPaths(command: Command, prefix: string[] = []): string[][] {
+  return command.commands
+    .filter((sub) => !(sub as unknown as { _hidden?: boolean })._hidden && sub.name() !== 'help')
+    .flatMap((sub) => [[...prefix, sub.name()], ...commandPaths(sub, [...prefix, sub.name()])]);
+}
+
+describe('help', () => {
+  const paths = commandPaths(buildProgram(createDeps({ io: fakeIo(), env: {} })));
+
+  it('covers the whole tree', () => {
+    expect(paths.length).toBeGreaterThan(30);
+  });
+
+  it.each(paths.map((path) => [path.join(' '), path] as const))(
+    '%s has a one-line description and an example',
+    async (_name, path) => {
+      const result = await run([...path, '--help']);
+      expect(result.code).toBe(0);
+      const description = result.stdout.split('\n')[2] ?? '';
+      expect(description.trim().length, result.stdout).toBeGreaterThan(10);
+      expect(result.stdout, result.stdout).toMatch(/^ {2}\$ loanctl /m);
+    },
+  );
 });
