@@ -30,10 +30,15 @@ export interface SandboxProcess {
   rest: () => string;
 }
 
-/** An environment that keeps the CLI away from the real home (config, data). */
+/**
+ * An environment that keeps the CLI away from the real home (config, data) and from the machine's
+ * own settings: processes get only this (extendEnv: false), so CI, LOANCTL_* or FORCE_COLOR set on
+ * a developer's machine or in CI cannot change what a test sees.
+ */
 export function isolatedEnv(): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), 'loanctl-e2e-home-'));
   return {
+    PATH: process.env.PATH ?? '',
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
@@ -43,13 +48,13 @@ export function isolatedEnv(): Record<string, string> {
 }
 
 export function loanctl(args: string[], env: Record<string, string>) {
-  return execa(process.execPath, [BIN, ...args], { env, extendEnv: true, stdin: 'ignore', reject: false });
+  return execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore', reject: false });
 }
 
 export async function startSandboxProcess(dataDir: string, env: Record<string, string>): Promise<SandboxProcess> {
   const child = execa(process.execPath, [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', dataDir], {
     env,
-    extendEnv: true,
+    extendEnv: false,
     stdin: 'ignore',
     reject: false,
     buffer: false,
