@@ -46,13 +46,16 @@ export function buildProgram(deps: Deps): Command {
       'after',
       `
 Examples:
+  $ loanctl demo                      # see the whole flow against a local sandbox, in a second
+  $ loanctl loan new                  # create a loan request step by step
   $ loanctl profile add prod --base-url https://api.example.com --product-id 12
   $ loanctl loan list --limit 20
   $ loanctl loan show 172 -o json
   $ loanctl api GET /api/v1/loan_request --query product-id=12 --query direction=DESC
 
 Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 network, 130 cancelled.
-Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT_ID, LOANCTL_CONFIG_DIR, NO_COLOR.`,
+Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT_ID, LOANCTL_CONFIG_DIR,
+LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     )
     .hook('preAction', (_root, action) => {
       deps.globals = globalOptions(action.optsWithGlobals());
