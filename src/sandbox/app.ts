@@ -43,6 +43,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     return503OnClosing: false,
     // A long path id must still reach the route (and answer no-access), not fall through to 404.
     routerOptions: { maxParamLength: 2048 },
+    // Errors the router meets before any route or error handler runs: still the envelope.
+    frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
   app.addHook('onClose', async () => db.close());
 
@@ -107,6 +109,14 @@ function frameworkError(error: FastifyError): Outcome {
   const code = error.statusCode ?? 500;
   if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message, data: null };
   return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong, data: null };
+}
+
+/** A path the router cannot take: a parameter over the length limit, or bad percent-encoding. */
+function routerError(error: FastifyError): Outcome {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers', data: null };
+  }
+  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding', data: null };
 }
 
 /** The caller's organisation for the request's key; looked up on every request (new keys work at once). */
