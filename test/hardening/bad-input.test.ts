@@ -1,0 +1,306 @@
+/**
+ * Property tests (fast-check) of the sandbox under random and malformed input (issue #6, "Bad
+ * input"): for every operation of the contract table (a loop over ENDPOINTS, so a new operation is
+ * covered), random and malformed bodies, query strings, path ids, product ids and keys, sent with
+ * `app.inject`. Whatever arrives:
+ * - never a 5xx, except the two the spec documents (tokenize without bank details; a second
+ *   employment entry), and never an unexpected error reported by the app;
+ * - every reply is the envelope (status, message, data[, data1]) and nothing else;
+ * - a request that is not answered with success leaves the database exactly as it was (a hash
+ *   of every row of every table).
+ * Runs are bounded and seeded, so a failure replays the same way.
+ */
+import { createHash } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
+import { Envelope } from '../../src/contract/schemas.js';
+import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
+import { buildSandbox } from '../../src/sandbox/app.js';
+import { dbPathFor } from '../../src/sandbox/db.js';
+import { ALL_ENDPOINTS, call, sampleBody, sampleQuery, seedLoanRequest } from '../helpers/sandbox.js';
+import { removeTemps, temp } from './helpers.js';
+
+const RUNS = 120;
+const SEED = 20_260_302;
+
+/** The two 500s the spec documents (spec 4.8 and 4.17). */
+const DOCUMENTED_500: Partial<Record<EndpointKey, RegExp>> = {
+  tokenizeLinker: /^Something went wrong/,
+  addEmployment: /already added/,
+};
+
+let app: FastifyInstance;
+let reader: DatabaseSync;
+const unexpected: unknown[] = [];
+let org: { org_id: number; api_key: string; product_id: number };
+let other: { org_id: number; api_key: string; product_id: number };
+/** Ids that exist (so random requests sometimes reach a real record), as strings. */
+let realIds: string[] = [];
+
+beforeAll(async () => {
+  const dataDir = temp('loanctl-bad-input-');
+  const make = (name: string) => {
+    const created = createOrganisation(dataDir, name);
+    return { ...created, product_id: createProduct(dataDir, created.org_id, `${name} Loan`).product_id };
+  };
+  org = make('First Lender');
+  other = make('Second Lender');
+  app = await buildSandbox({ dbPath: dbPathFor(dataDir), onError: (error) => unexpected.push(error) });
+  reader = new DatabaseSync(dbPathFor(dataDir), { readOnly: true });
+});
+
+/**
+ * Fresh records for each operation (an earlier operation's random requests may have deleted or
+ * changed the last ones): a loan request with every attachment, one with none (tokenize: the
+ * documented 500), and another organisation's.
+ */
+async function seed(): Promise<void> {
+  const full = await seedLoanRequest(app, org);
+  const bare = await seedLoanRequest(app, org);
+  for (const key of ['addBankDetails', 'addBusinessInfo', 'addEmployment', 'addGuarantor', 'uploadDocument'] as const) {
+    const reply = await call(app, key, {
+      key: org.api_key,
+      params: { id: full.loanRequestId },
+      productId: org.product_id,
+      body: sampleBody(key, org.org_id),
+    });
+    expect(reply.json.status).toBe('success');
+  }
+  const theirs = await seedLoanRequest(app, other);
+  realIds = [full.loanRequestId, full.userId, bare.loanRequestId, bare.userId, theirs.loanRequestId].map(String);
+}
+
+afterAll(async () => {
+  reader?.close();
+  await app?.close();
+  removeTemps();
+});
+
+/** A hash of every row of every table (what "the database is unchanged" means). */
+function dbHash(): string {
+  const hash = createHash('sha256');
+  const tables = reader
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    hash.update(name);
+    for (const row of reader.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()) {
+      hash.update(JSON.stringify(row, (_k, value) => (value instanceof Uint8Array ? [...value] : value)));
+    }
+  }
+  return hash.digest('hex');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries
+
+const nasty = fc.constantFrom(
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x10',
+  '9007199254740993',
+  '99999999999999999999999',
+  'NaN',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  "1' OR '1'='1",
+  '1; DROP TABLE users;--',
+  '../../etc/passwd',
+  '%00',
+  '\u0000',
+  '\u202e',
+  '👩🏾‍💻',
+  'x'.repeat(3000),
+);
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), nasty);
+/** A path id or product id: mostly rubbish, sometimes a real id (ours or another organisation's). */
+const idText = () =>
+  fc.oneof(
+    { weight: 2, arbitrary: text },
+    { weight: 1, arbitrary: fc.integer().map(String) },
+    { weight: 3, arbitrary: fc.constantFrom(...realIds) },
+  );
+
+const json = fc.jsonValue({ maxDepth: 3 });
+
+/** A body: anything JSON, the sample with a field broken or added, or bytes that are not JSON. */
+function bodyArb(def: EndpointDef) {
+  const sample = (sampleBody(def.key as EndpointKey, org.org_id) ?? {}) as Record<string, unknown>;
+  const fields = Object.keys(sample);
+  const broken = fields.length
+    ? fc
+        .record({ field: fc.constantFrom(...fields), value: fc.oneof(json, text) })
+        .map(({ field, value }) => ({ kind: 'json' as const, value: { ...sample, [field]: value } }))
+    : fc.constant({ kind: 'json' as const, value: {} });
+  const missing = fields.length
+    ? fc.subarray(fields, { minLength: 1 }).map((drop) => ({
+        kind: 'json' as const,
+        value: Object.fromEntries(Object.entries(sample).filter(([k]) => !drop.includes(k))),
+      }))
+    : fc.constant({ kind: 'json' as const, value: [] });
+  const extra = fc
+    .dictionary(text, json, { maxKeys: 3 })
+    .map((more) => ({ kind: 'json' as const, value: { ...more, ...sample, __proto__: more } }));
+  return fc.oneof(
+    fc.constant({ kind: 'json' as const, value: sample as unknown }),
+    json.map((value) => ({ kind: 'json' as const, value })),
+    broken,
+    missing,
+    extra,
+    fc.constant({ kind: 'none' as const, value: undefined }),
+    fc.oneof(fc.string(), fc.constantFrom('{', '{"a":', '[1,2', '{"amount": 1e999}', 'nul', '\u0000')).map((raw) => ({
+      kind: 'raw' as const,
+      value: raw,
+    })),
+    text.map((raw) => ({ kind: 'text/plain' as const, value: raw })),
+  );
+}
+
+/** Query parameters: random names and values, the operation's own names with rubbish, repeats. */
+function queryArb(def: EndpointDef) {
+  const known = [...Object.keys(def.query.shape), 'product-id', 'cursor', 'limit', 'direction', 'pages', 'email'];
+  const name = fc.oneof(fc.constantFrom(...known), text);
+  return fc.array(fc.tuple(name, fc.oneof(text, idText(), fc.constantFrom('ASC', 'DESC', 'exists', 'approve'))), {
+    maxLength: 5,
+  });
+}
+
+const keyArb = () =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.constant(org.api_key) },
+    { weight: 1, arbitrary: fc.constant(other.api_key) },
+    { weight: 1, arbitrary: fc.constantFrom(null, '', 'Bearer', `${org.api_key}x`, 'sk_sandbox_nope') },
+    { weight: 1, arbitrary: text },
+  );
+
+function requestArb(def: EndpointDef) {
+  return fc.record({
+    key: keyArb(),
+    ids: fc.record(Object.fromEntries(def.pathParams.map((param) => [param, idText()]))),
+    productId: fc.option(
+      fc.oneof({ weight: 3, arbitrary: fc.constant(String(org.product_id)) }, { weight: 1, arbitrary: idText() }),
+      { nil: undefined, freq: 6 },
+    ),
+    validQuery: fc.boolean(),
+    query: queryArb(def),
+    body: bodyArb(def),
+  });
+}
+
+type Request = fc.Arbitrary<ReturnType<typeof requestArb> extends fc.Arbitrary<infer T> ? T : never>;
+
+async function send(def: EndpointDef, request: Request extends fc.Arbitrary<infer T> ? T : never) {
+  let path = def.path;
+  for (const param of def.pathParams) {
+    path = path.replace(`:${param}`, encodeURIComponent(String((request.ids as Record<string, string>)[param])));
+  }
+  const search = new URLSearchParams();
+  if (request.productId !== undefined) search.append('product-id', request.productId);
+  if (request.validQuery) {
+    for (const [name, value] of Object.entries(sampleQuery(def.key as EndpointKey))) search.append(name, value);
+  }
+  for (const [name, value] of request.query) search.append(name, value);
+  const headers: Record<string, string> = {};
+  if (request.key !== null) headers.authorization = `Bearer ${request.key}`;
+  let payload: string | undefined;
+  if (request.body.kind === 'json') {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(request.body.value);
+  } else if (request.body.kind === 'raw') {
+    headers['content-type'] = 'application/json';
+    payload = request.body.value;
+  } else if (request.body.kind === 'text/plain') {
+    headers['content-type'] = 'text/plain';
+    payload = request.body.value;
+  }
+  const qs = search.toString();
+  return app.inject({ method: def.method, url: `${path}${qs ? `?${qs}` : ''}`, headers, payload });
+}
+
+function expectEnvelope(body: string): Envelope {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new Error(`not JSON: ${body.slice(0, 200)}`);
+  }
+  const envelope = Envelope.safeParse(parsed);
+  if (!envelope.success) throw new Error(`not the envelope: ${body.slice(0, 200)}`);
+  const keys = Object.keys(parsed as object).sort();
+  expect(['data,message,status', 'data,data1,message,status']).toContain(keys.join(','));
+  return envelope.data;
+}
+
+describe.each(ALL_ENDPOINTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
+  beforeEach(seed);
+
+  it('random and malformed input: no undocumented 5xx, always the envelope, nothing changed unless success', async () => {
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(requestArb(def), async (request) => {
+        const before = dbHash();
+        const response = await send(def, request);
+        const envelope = expectEnvelope(response.body);
+        seen.add(`${response.statusCode} ${envelope.status}`);
+        if (response.statusCode >= 500) {
+          const documented = DOCUMENTED_500[def.key as EndpointKey];
+          expect(documented, `HTTP ${response.statusCode}: ${response.body}`).toBeDefined();
+          expect(envelope.message).toMatch(documented as RegExp);
+        }
+        expect(unexpected).toEqual([]);
+        if (envelope.status !== 'success') expect(dbHash()).toBe(before);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    // The generator reached past authentication: keys refused, input refused, and more.
+    expect(seen).toContain('401 error');
+    expect(seen.size, [...seen].join(', ')).toBeGreaterThanOrEqual(3);
+    if (def.body || def.pathParams.length > 0) expect(seen).toContain('200 success');
+    if (DOCUMENTED_500[def.key as EndpointKey]) expect(seen).toContain('500 error');
+  });
+});
+
+describe('outside the contract table', () => {
+  it('any method and path answers the envelope, never a 5xx, and changes nothing', async () => {
+    const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD');
+    const segment = fc.oneof(text, fc.constantFrom('api', 'v1', 'user', 'loan_request', ':id', '..', '%2e%2e'));
+    await fc.assert(
+      fc.asyncProperty(method, fc.array(segment, { maxLength: 5 }), async (verb, parts) => {
+        const before = dbHash();
+        const response = await app.inject({
+          method: verb as 'GET',
+          url: `/${parts.map(encodeURIComponent).join('/')}`,
+          headers: { authorization: `Bearer ${org.api_key}` },
+        });
+        expect(response.statusCode).toBeLessThan(500);
+        if (verb !== 'HEAD') expectEnvelope(response.body);
+        expect(unexpected).toEqual([]);
+        expect(dbHash()).toBe(before);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it('a body over the 1 MiB limit is 413 with the envelope, and nothing is stored', async () => {
+    const before = dbHash();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/user',
+      headers: { authorization: `Bearer ${org.api_key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...(sampleBody('createUser', 0) as object), firstname: 'x'.repeat(1_100_000) }),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(expectEnvelope(response.body).status).toBe('error');
+    expect(dbHash()).toBe(before);
+  });
+});
