@@ -36,7 +36,6 @@ export function buildProgram(deps: Deps): Command {
     .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
@@ -68,7 +67,31 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
   registerUserCommands(program, deps);
   registerLoanCommands(program, deps);
   registerCompletionCommand(program, deps);
+  oneLineUsageErrors(program, ['loanctl']);
   return program;
+}
+
+/**
+ * Commander reports a usage error over several lines (`error: …`, `(Did you mean …?)`); the
+ * contract is one line on stderr saying what is wrong and what to do. Each command gets its own
+ * writer so the line can name that command's help, e.g. `See 'loanctl loan create --help'.`
+ */
+function oneLineUsageErrors(command: Command, path: string[]): void {
+  command.configureOutput({
+    outputError: (text, write) => write(`loanctl: ${usageLine(text)} See '${path.join(' ')} --help'.\n`),
+  });
+  for (const sub of command.commands) oneLineUsageErrors(sub, [...path, sub.name()]);
+}
+
+/** `error: unknown option '--amout'\n(Did you mean --amount?)` → `Unknown option '--amout'. Did you mean --amount?` */
+export function usageLine(text: string): string {
+  const line = text
+    .trim()
+    .replace(/^error:\s*/, '')
+    .replace(/\s*\n\s*\((Did you mean [^)]*)\)/, '. $1')
+    .replace(/\s*\n\s*/g, ' ');
+  const sentence = line.charAt(0).toUpperCase() + line.slice(1);
+  return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 const GLOBAL_KEYS = [

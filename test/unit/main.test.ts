@@ -27,11 +27,22 @@ describe('main: exit codes of help, version and missing words', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('an unknown command exits 2 and suggests the closest one', async () => {
-    const result = await run(['lon']);
+  it.each([
+    [['lon'], "loanctl: Unknown command 'lon'. Did you mean loan? See 'loanctl --help'."],
+    [
+      ['loan', 'create', '--amout', '5'],
+      "loanctl: Unknown option '--amout'. Did you mean --amount? See 'loanctl loan create --help'.",
+    ],
+    [
+      ['sandbox', 'org', 'create'],
+      "loanctl: Required option '--name <name>' not specified. See 'loanctl sandbox org create --help'.",
+    ],
+    [['loan', 'show'], "loanctl: Missing required argument 'id'. See 'loanctl loan show --help'."],
+  ])('%j is one line on stderr with the closest suggestion and the help to read, exit 2', async (argv, line) => {
+    const result = await run(argv);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/unknown command 'lon'/);
-    expect(result.stderr).toMatch(/loan/);
+    expect(result.stderr).toBe(`${line}\n`);
+    expect(result.stdout).toBe('');
   });
 });
 
