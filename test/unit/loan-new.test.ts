@@ -5,10 +5,10 @@
  * the steps that remain. Also `user create` / `loan create` asking for just the missing flags.
  */
 import { EventEmitter } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runLoanCreate } from '../../src/commands/loan/create.js';
 import { runLoanNew } from '../../src/commands/loan/new.js';
 import { runUserCreate } from '../../src/commands/user/create.js';
@@ -239,6 +239,16 @@ function fakeApi() {
 
 type Api = ReturnType<typeof fakeApi>;
 
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loanctl-new-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function setup(
   script: Array<[RegExp, Answer]>,
   options: { api?: Api; tty?: boolean; env?: Record<string, string>; globals?: GlobalOptions; select?: boolean } = {},
@@ -249,7 +259,7 @@ function setup(
   const deps = createDeps({
     io,
     env: {
-      LOANCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'loanctl-new-')),
+      LOANCTL_CONFIG_DIR: tempDir(),
       LOANCTL_PRODUCT_ID: '7',
       LOANCTL_API_KEY: 'k',
       LOANCTL_BASE_URL: 'http://127.0.0.1:1',
