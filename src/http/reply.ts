@@ -88,9 +88,10 @@ export function interpretReply(
   }
   if (envelope.status === 'error' || httpStatus >= 400) {
     fail(
-      new ApiError(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`, {
+      new ApiError(sentence(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`), {
         httpStatus,
         envelope,
+        hint: errorHint(httpStatus),
       }),
     );
   }
@@ -140,6 +141,16 @@ function parseEnvelope(httpStatus: number, contentType: string | undefined, rawB
 }
 
 /** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */
+/**
+ * What to do after an API error. Below 500 the API refused the request as sent: its message
+ * names what to change. A 5xx may or may not have applied a change, so look before repeating it.
+ */
+function errorHint(httpStatus: number): string {
+  return httpStatus >= 500
+    ? 'Check whether the change was applied before running it again; --debug shows the exchange.'
+    : 'Change what it names and run the command again.';
+}
+
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -276,7 +276,10 @@ describe('HTTP client: faults', () => {
     };
     const error = await failure(client().call('addEmployment', { params: { id: 4 }, body }));
     expect(error.exitCode).toBe(ExitCode.api);
-    expect(error.message).toBe('The API answered with an error (HTTP 503): Service unavailable');
+    expect(error.message).toBe('The API answered with an error (HTTP 503): Service unavailable.');
+    expect(error.hint).toBe(
+      'Check whether the change was applied before running it again; --debug shows the exchange.',
+    );
     expect(agent.getCallHistory()?.calls()).toHaveLength(1);
     expect(sleeps).toHaveLength(0);
   });
@@ -300,7 +303,8 @@ describe('HTTP client: faults', () => {
       .reply(400, envelope('error', null, 'Direction not specified'));
     const error = await failure(client().call('listLoanRequests'));
     expect(error.exitCode).toBe(ExitCode.api);
-    expect(error.message).toBe('The API answered with an error (HTTP 400): Direction not specified');
+    expect(error.message).toBe('The API answered with an error (HTTP 400): Direction not specified.');
+    expect(error.hint).toBe('Change what it names and run the command again.');
     expect(error.reply?.rawBody).toContain('Direction not specified');
   });
 });
