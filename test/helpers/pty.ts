@@ -7,6 +7,7 @@
  * on the screen after it ends. `killServer()` (afterAll) ends the session and the server.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -41,6 +42,8 @@ let sessions = 0;
 export class TmuxPty {
   readonly socket: string;
   readonly session = 'main';
+  /** Where tmux put the socket, removed by killServer (tmux leaves it behind). */
+  private socketPath: string | undefined;
 
   private constructor(
     socket: string,
@@ -72,6 +75,7 @@ export class TmuxPty {
     ]);
     // Keep everything that scrolls off, so a test can read the whole conversation.
     await pty.tmux(['set-option', '-t', pty.session, 'history-limit', '5000']);
+    pty.socketPath = (await pty.tmux(['display-message', '-p', '#{socket_path}'])).trim() || undefined;
     return pty;
   }
 
@@ -151,9 +155,10 @@ export class TmuxPty {
     return Number(/^\[exited (\d+)\]$/m.exec(screen)?.[1]);
   }
 
-  /** Ends the session and the server (safe to call twice). */
+  /** Ends the session and the server, and removes the socket (safe to call twice). */
   async killServer(): Promise<void> {
     await this.tmux(['kill-server']).catch(() => {});
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
   }
 }
 
