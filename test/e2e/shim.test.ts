@@ -39,6 +39,6 @@ describe('bin/loanctl.js', () => {
       extendEnv: false,
     });
     expect(result.stderr).toBe('');
-    expect(result.stdout).not.toMatch(/\u001b\[/);
+    expect(result.stdout).not.toContain('\u001b[');
   });
 });
