@@ -80,7 +80,10 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
     ],
     [['user', 'create', ...borrower('not-an-email')], /--email must be an e-mail address/],
     [['user', 'create', ...borrower('nopass@example.com')], /password.*--password-stdin/],
-    [['user', 'exists'], /^loanctl: Required option '--email <email>' not specified. See 'loanctl user exists --help'.$/],
+    [
+      ['user', 'exists'],
+      /^loanctl: Required option '--email <email>' not specified. See 'loanctl user exists --help'.$/,
+    ],
     [['user', 'list', '--start', '2024-02-30'], /--start must be a real date written yyyy-mm-dd/],
     [
       ['loan', 'create', '--user', 'exit@example.com', '--amount', 'abc', '--purpose', 'x'],
@@ -100,7 +103,10 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
     ],
     [['loan', 'create', '--amount', '5', '--purpose', 'x'], /Missing --user/],
     [['loan', 'create', '--user', 'exit@example.com', '--amount', '5'], /Missing --purpose/],
-    [['loan', 'create', '--user', '1', '--amount', '5', '--purpose', 'x', '--bogus'], /^loanctl: Unknown option '--bogus'. See 'loanctl loan create --help'.$/],
+    [
+      ['loan', 'create', '--user', '1', '--amount', '5', '--purpose', 'x', '--bogus'],
+      /^loanctl: Unknown option '--bogus'. See 'loanctl loan create --help'.$/,
+    ],
     [['loan', 'lst'], /^loanctl: Unknown command 'lst'. Did you mean list\? See 'loanctl loan --help'.$/],
     [['loan', 'submit', '1', '--fields', 'id,nope'], /--fields: unknown field "nope"; nothing was sent/],
     [['loan', 'show', 'abc'], /loan request ID must be an id/],
