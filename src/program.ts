@@ -58,6 +58,12 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     )
     .hook('preAction', (_root, action) => {
       deps.globals = globalOptions(action.optsWithGlobals());
+      // Libraries that colour on their own (inquirer's prompts, Node) read NO_COLOR once, when
+      // they load: say --no-color in the environment before any of them is imported.
+      if (deps.globals.color === false) {
+        deps.env.NO_COLOR = '1';
+        delete deps.env.FORCE_COLOR;
+      }
     });
 
   registerDemoCommand(program, deps);

@@ -90,6 +90,11 @@ export class TmuxPty {
     return text.replace(/\s+$/, '');
   }
 
+  /** The screen with its colour escape sequences kept (`capture-pane -e`), to check colour is off. */
+  async screenWithEscapes(): Promise<string> {
+    return this.tmux(['capture-pane', '-p', '-e', '-J', '-S', '-', '-t', this.session]);
+  }
+
   /** Keys by tmux name: `Enter`, `Down`, `C-c`, `C-u`. */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux(['send-keys', '-t', this.session, ...keys]);
