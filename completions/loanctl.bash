@@ -92,11 +92,11 @@ _loanctl_options() {
     'sandbox product') REPLY='-h --help' ;;
     'sandbox product create') REPLY='--org --name --data-dir --json -h --help' ;;
     'user') REPLY='-h --help' ;;
-    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data -h --help' ;;
+    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
-    'loan create') REPLY='--product --user --amount --purpose --data -h --help' ;;
+    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
@@ -143,6 +143,9 @@ _loanctl_option_values() {
     'user create|--phone') REPLY='@none' ;;
     'user create|--gender') REPLY='@none' ;;
     'user create|--data') REPLY='@none' ;;
+    'user create|--from') REPLY='@files' ;;
+    'user create|--concurrency') REPLY='@none' ;;
+    'user create|--format') REPLY='@none' ;;
     'user exists|--email') REPLY='@none' ;;
     'user list|--start') REPLY='@none' ;;
     'user list|--end') REPLY='@none' ;;
@@ -152,6 +155,9 @@ _loanctl_option_values() {
     'loan create|--amount') REPLY='@none' ;;
     'loan create|--purpose') REPLY='@none' ;;
     'loan create|--data') REPLY='@none' ;;
+    'loan create|--from') REPLY='@files' ;;
+    'loan create|--concurrency') REPLY='@none' ;;
+    'loan create|--format') REPLY='@none' ;;
     'loan new|--product') REPLY='@none' ;;
     'loan new|--resume') REPLY='@none' ;;
     'loan list|--product') REPLY='@none' ;;

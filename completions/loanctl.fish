@@ -276,6 +276,9 @@ function __loanctl_options
                 '--gender' 'gender, e.g. female or male' \
                 '--password-stdin' 'read the borrower'\''s password from stdin (else a masked prompt on a terminal)' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
+                '--from' 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README' \
+                '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
+                '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user exists'
@@ -302,6 +305,9 @@ function __loanctl_options
                 '--amount' 'amount requested, more than 0 (50000, 50,000 or 1250.50)' \
                 '--purpose' 'what the loan is for' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
+                '--from' 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run' \
+                '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
+                '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan new'
@@ -532,6 +538,12 @@ function __loanctl_option_values
             echo '@none'
         case 'user create|--data'
             echo '@none'
+        case 'user create|--from'
+            echo '@files'
+        case 'user create|--concurrency'
+            echo '@none'
+        case 'user create|--format'
+            echo '@none'
         case 'user exists|--email'
             echo '@none'
         case 'user list|--start'
@@ -549,6 +561,12 @@ function __loanctl_option_values
         case 'loan create|--purpose'
             echo '@none'
         case 'loan create|--data'
+            echo '@none'
+        case 'loan create|--from'
+            echo '@files'
+        case 'loan create|--concurrency'
+            echo '@none'
+        case 'loan create|--format'
             echo '@none'
         case 'loan new|--product'
             echo '@none'

@@ -90,13 +90,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
 
   const pool = (): Dispatcher => {
     if (!dispatcher) {
-      ownAgent = new Agent({
-        keepAliveTimeout: 10_000,
-        connections: 8,
-        connect: { timeout: Math.min(settings.timeoutMs, 10_000) },
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-      });
+      ownAgent = createAgent(settings);
       dispatcher = ownAgent;
     }
     return dispatcher;
@@ -290,6 +284,33 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   };
 }
 
+/**
+ * The keep-alive pool of a run: at most `connections` sockets per origin (opened only as needed).
+ * Bulk runs (src/bulk) size it to their concurrency and share it between their clients.
+ */
+export function createAgent(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Agent {
+  return new Agent({
+    keepAliveTimeout: 10_000,
+    connections,
+    connect: { timeout: Math.min(settings.timeoutMs, 10_000) },
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
+  });
+}
+
+/** Transport errors of requests that provably never reached the server (see `neverSent`). */
+const NEVER_SENT = new WeakSet<object>();
+
+/**
+ * True for a NetworkError thrown by the client when the request provably never reached the
+ * server (connection refused, DNS, connect timeout): repeating it cannot apply it twice. False
+ * for everything else, including a dropped connection or a timeout after sending, whose outcome
+ * is unknown.
+ */
+export function neverSent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && NEVER_SENT.has(error);
+}
+
 function stringify(query: Query): Record<string, string> {
   return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)]));
 }
@@ -330,12 +351,11 @@ export function transportFailure(error: unknown, url: URL, settings: Settings, t
   const code = errorCode(error);
   const host = url.host;
   const check = `Check the base URL (${describeBaseUrl(settings)}) and your network.`;
-  const make = (message: string, hint: string, short: string, neverSent: boolean, retryable: boolean) => ({
-    error: new NetworkError(message, hint, { cause: error }),
-    short,
-    neverSent,
-    retryable,
-  });
+  const make = (message: string, hint: string, short: string, neverSent: boolean, retryable: boolean) => {
+    const failure = new NetworkError(message, hint, { cause: error });
+    if (neverSent) NEVER_SENT.add(failure);
+    return { error: failure, short, neverSent, retryable };
+  };
   if (
     timedOut ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||

@@ -18,9 +18,19 @@ export interface LoanCreateOptions extends ProductOption, DataOption {
   user?: string;
   amount?: string;
   purpose?: string;
+  /** `--from FILE|-`: one loan request a row (src/bulk); `--concurrency`, `--format` go with it. */
+  from?: string;
+  concurrency?: string;
+  format?: string;
 }
 
 export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
+  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+    const { bulkOnly } = await import('../../bulk/options.js');
+    const from = bulkOnly(options, ['user', 'amount', 'purpose', 'data']);
+    const { runBulkCreate } = await import('../../bulk/run.js');
+    return runBulkCreate('loan', { ...options, from }, deps);
+  }
   const productId = await resolveProduct(options, deps);
   const { user_id: dataUser, ...data } = (await readData(options, deps)) ?? {};
   let userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));

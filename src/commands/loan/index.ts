@@ -47,11 +47,15 @@ The flow, step by step:
     'Create a loan request for a borrower (by user id or e-mail)',
     'loanctl loan create --user ada@example.com --amount 50000 --purpose "Shop stock"',
     'loanctl loan create --user 12 --amount 250,000 --purpose "School fees" --product 3 -o json',
+    'loanctl loan create --from loans.csv --concurrency 16 > results.ndjson',
   )
     .option('--user <id|email>', 'the borrower: a user id, or an e-mail looked up in the user list')
     .option('--amount <n>', 'amount requested, more than 0 (50000, 50,000 or 1250.50)')
     .option('--purpose <text>', 'what the loan is for')
     .option('--data <json>', DATA_HELP)
+    .option('--from <file>', 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run')
+    .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
+    .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);

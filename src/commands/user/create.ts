@@ -27,11 +27,21 @@ export interface UserCreateOptions extends DataOption {
   phone?: string;
   gender?: string;
   passwordStdin?: boolean;
+  /** `--from FILE|-`: one user a row (src/bulk); `--concurrency`, `--format` go with it. */
+  from?: string;
+  concurrency?: string;
+  format?: string;
 }
 
 const WithoutPassword = UserCreateRequest.omit({ password: true });
 
 export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
+  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+    const { bulkOnly } = await import('../../bulk/options.js');
+    const from = bulkOnly(options, ['firstname', 'lastname', 'email', 'phone', 'gender', 'passwordStdin', 'data']);
+    const { runBulkCreate } = await import('../../bulk/run.js');
+    return runBulkCreate('user', { ...options, from }, deps);
+  }
   if (options.passwordStdin && options.data === '-') {
     throw new UsageError('--password-stdin and --data - both read stdin; use --data @file.json with --password-stdin.');
   }

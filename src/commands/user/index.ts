@@ -29,11 +29,15 @@ export function registerUserCommands(program: Command, deps: Deps): void {
     .option('--gender <gender>', 'gender, e.g. female or male')
     .option('--password-stdin', "read the borrower's password from stdin (else a masked prompt on a terminal)")
     .option('--data <json>', 'the request body as JSON, @file.json, or - for stdin; flags override its fields')
+    .option('--from <file>', 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README')
+    .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
+    .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
     .addHelpText(
       'after',
       examples(
         'loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female',
         'printf \'%s\' "$PASSWORD" | loanctl user create --data @ada.json --password-stdin -o json',
+        'loanctl user create --from users.csv --concurrency 16 > results.ndjson',
       ),
     )
     .action(async (options) => {

@@ -18,6 +18,11 @@ export interface UserQuery {
 /**
  * Calls `onPage` with each non-empty page, from `firstPage` on, until the list ends or `onPage`
  * returns true (found what it wanted). Returns the number of the last page fetched.
+ *
+ * With `prefetch`, page N+1 is requested as soon as page N has arrived, so the next page is on its
+ * way while `onPage` writes this one (for walks that read to the end: `user list --all`, bulk
+ * look-ups). At most two pages are held at once. Without it (a search that stops early), no page
+ * is fetched that is not needed.
  */
 export async function walkUsers(
   api: ApiClient,
@@ -28,13 +33,22 @@ export async function walkUsers(
     result: ApiResult,
   ) => boolean | undefined | Promise<boolean | undefined>,
   firstPage = 1,
+  options: { prefetch?: boolean } = {},
 ): Promise<number> {
+  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
   let previousFirst: number | undefined;
+  let ahead: Promise<ApiResult> | undefined;
   for (let page = firstPage; ; page++) {
-    const result = await api.call('listUsers', { query: { ...query, pages: page } });
+    const result = await (ahead ?? fetchPage(page));
+    ahead = undefined;
     const users = (result.data ?? []) as UserListItem[];
     if (users.length === 0 || users[0]?.id === previousFirst) return page;
     previousFirst = users[0]?.id;
+    if (options.prefetch) {
+      ahead = fetchPage(page + 1);
+      // Handled when awaited on the next turn; this only keeps an early failure from being "unhandled".
+      ahead.catch(() => {});
+    }
     if (await onPage(users, page, result)) return page;
   }
 }

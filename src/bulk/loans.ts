@@ -1,0 +1,186 @@
+/**
+ * `loan create --from`: one loan request a row. Fields: `user` (an id or an e-mail) or `user_id`,
+ * `amount`, `purpose`, and optionally `product` (else `--product`, LOANCTL_PRODUCT_ID or the
+ * profile's) — checked by the same parsers as `loan create`'s flags.
+ *
+ * The API has no idempotency key for loan requests, so loanctl makes creating them from a file
+ * safe to repeat with this rule: a row *matches* an existing loan request of the same product
+ * with the same user, amount and purpose. If the file holds k rows that are alike in those four,
+ * and the product already has e such loan requests, the first e of those rows are `exists` (with
+ * the existing loan request's id, oldest first) and the others are created. Running a file again —
+ * after a clean run, or after one cut short by a crash — therefore creates exactly what is missing
+ * and never a duplicate. (The flip side: to ask for a second, identical loan request on purpose,
+ * add it as one more identical row, or change its purpose.)
+ *
+ * The existing loan requests are read once per product, walking the list (100 a page, the next
+ * page fetched while this one is indexed) before the first row of that product is sent; e-mails are
+ * resolved to user ids through one walk of the user list, continued from its last page when an
+ * e-mail is not found (a user created since).
+ */
+import { createHash } from 'node:crypto';
+import { walkUsers } from '../commands/user/lookup.js';
+import { LoanRequestCreate, type LoanRequestPage, type UserListItem } from '../contract/schemas.js';
+import { NoAccessError, UsageError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+import { buildBody } from '../input/body.js';
+import { parseAmount, parseId, parseText, parseUserRef, type UserRef } from '../input/values.js';
+import type { BulkTask } from './engine.js';
+import { fieldText, rowFields } from './fields.js';
+
+export const LOAN_FIELDS = ['user', 'user_id', 'amount', 'purpose', 'product'] as const;
+
+export interface LoanRow {
+  user: UserRef;
+  productId: number | undefined;
+  body: LoanRequestCreate;
+}
+
+export interface LoanTaskOptions {
+  /** The product of rows without a `product` field; undefined → such rows fail, naming the flag. */
+  defaultProduct: number | undefined;
+  /** `--dry-run`: no look-ups (they would be requests); the e-mail stands in the printed path. */
+  dryRun?: boolean;
+}
+
+const SPECS = [
+  { key: 'amount', parse: parseAmount },
+  { key: 'purpose', parse: parseText },
+];
+
+export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTask<LoanRow> {
+  const directory = userDirectory(api);
+  const existing = new Map<number, Promise<Map<string, Existing[]>>>();
+  const occurrences = new Map<string, number>();
+
+  const existingOf = (productId: number) => {
+    let index = existing.get(productId);
+    if (!index) {
+      index = indexLoanRequests(api(), productId);
+      existing.set(productId, index);
+    }
+    return index;
+  };
+
+  return {
+    prepare(fields) {
+      const userText = fieldText(fields, 'user');
+      const userIdText = fieldText(fields, 'user_id');
+      if (userText !== undefined && userIdText !== undefined && userText.trim() !== userIdText.trim()) {
+        throw new UsageError('Give the borrower once: user or user_id, not both.');
+      }
+      const productText = fieldText(fields, 'product');
+      const productId = productText === undefined ? options.defaultProduct : parseId(productText, 'product');
+      const { body } = buildBody(LoanRequestCreate, rowFields(fields, SPECS));
+      const raw = userText ?? userIdText;
+      if (raw === undefined) throw new UsageError('Missing user (a user id or e-mail).');
+      const user = parseUserRef(raw, userText === undefined ? 'user_id' : 'user');
+      if (productId === undefined) {
+        throw new UsageError('No product: add a product column, or pass --product N (or set LOANCTL_PRODUCT_ID).');
+      }
+      return { user, productId, body };
+    },
+
+    async execute(row) {
+      const productId = row.productId as number;
+      if (options.dryRun) {
+        const path = row.user.kind === 'id' ? row.user.id : `{id of ${row.user.email}}`;
+        await api().call('createLoanRequest', { params: { user_id: path }, productId, body: row.body });
+        throw new Error('unreachable: --dry-run sends nothing');
+      }
+      const userId = row.user.kind === 'id' ? row.user.id : await directory.idOf(row.user.email);
+      const key = fingerprint(userId, productId, row.body);
+      const nth = (occurrences.get(key) ?? 0) + 1;
+      occurrences.set(key, nth);
+      const match = (await existingOf(productId)).get(key)?.[nth - 1];
+      if (match) {
+        return {
+          status: 'exists',
+          id: match.id,
+          reference: match.reference,
+          user_id: userId,
+          message: `Loan request ${match.id} already has this user, amount and purpose; nothing was created.`,
+        };
+      }
+      const result = await api().call('createLoanRequest', { params: { user_id: userId }, productId, body: row.body });
+      const loan = result.data as { id: number; reference?: string };
+      return { status: 'success', id: loan.id, reference: loan.reference, user_id: userId, message: result.message };
+    },
+  };
+}
+
+interface Existing {
+  id: number;
+  reference: string;
+}
+
+/** What makes two loan requests "the same" for a re-run: product, user, amount, purpose (hashed, to keep the index small). */
+export function fingerprint(userId: number, productId: number, body: LoanRequestCreate): string {
+  const purpose = createHash('sha256').update(body.purpose.trim()).digest('base64url').slice(0, 22);
+  return `${productId}:${userId}:${body.amount}:${purpose}`;
+}
+
+/** Every loan request of the product, by fingerprint, oldest first; the next page is fetched while one is indexed. */
+async function indexLoanRequests(api: ApiClient, productId: number): Promise<Map<string, Existing[]>> {
+  const index = new Map<string, Existing[]>();
+  const fetchPage = (cursor: number | undefined) =>
+    api.call('listLoanRequests', { productId, query: { direction: 'ASC', cursor, limit: 100 } });
+  let cursor: number | undefined;
+  let next = fetchPage(cursor);
+  for (;;) {
+    const page = (await next).data as LoanRequestPage;
+    if (page.loan_requests.length === 0 || page.cursor === cursor) break;
+    cursor = page.cursor;
+    next = fetchPage(cursor);
+    next.catch(() => {});
+    for (const loan of page.loan_requests) {
+      const key = fingerprint(loan.user_id, productId, { amount: loan.amount, purpose: loan.purpose });
+      const list = index.get(key);
+      const entry = { id: loan.id, reference: loan.reference };
+      if (list) list.push(entry);
+      else index.set(key, [entry]);
+    }
+  }
+  return index;
+}
+
+/** E-mail → user id, from one walk of the user list, continued when an e-mail is not (yet) there. */
+function userDirectory(api: () => ApiClient) {
+  const ids = new Map<string, number>();
+  let lastPage = 1;
+  let walking: Promise<void> | undefined;
+  let walked = false;
+
+  const walk = () => {
+    walking ??= (async () => {
+      await walkUsers(
+        api(),
+        {},
+        (users: UserListItem[], page: number) => {
+          lastPage = page;
+          for (const user of users) ids.set(user.email.toLowerCase(), user.id);
+          return false;
+        },
+        lastPage,
+        { prefetch: true },
+      );
+      walked = true;
+    })().finally(() => {
+      walking = undefined;
+    });
+    return walking;
+  };
+
+  return {
+    async idOf(email: string): Promise<number> {
+      const wanted = email.trim().toLowerCase();
+      if (!walked) await walk();
+      let id = ids.get(wanted);
+      if (id === undefined) {
+        await (walking ?? walk());
+        id = ids.get(wanted);
+      }
+      if (id === undefined) throw new NoAccessError(`No user with e-mail ${email} in your organisation.`);
+      return id;
+    },
+  };
+}

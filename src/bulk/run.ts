@@ -1,0 +1,181 @@
+/**
+ * `user create --from FILE|-` and `loan create --from FILE|-`: the glue between the commands and
+ * the engine — options, the HTTP pool, what a failure means for a row, and the summary.
+ *
+ * - One keep-alive pool (undici Agent, the client's own settings) with as many connections as
+ *   `--concurrency` (default 8, at most 64), shared by every request of the run.
+ * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
+ *   got no reply is never repeated: its row is an `error` saying it may or may not have been
+ *   applied, and that running the file again is safe (users exist by e-mail; loan requests are
+ *   matched, see ./loans.ts).
+ * - A server that went away: once a request is refused after its retries, the next rows are sent
+ *   without retries (each still tried once, so a server back up is used again at once, and retries
+ *   come back with the first success): a few hundred rows fail in a moment, not in minutes.
+ * - Exit 0 when every row is `success` or `exists`; 1 when any failed (PartialFailureError);
+ *   3 when the API rejected the key (the run stops there: every row would fail the same way).
+ */
+import type { Deps } from '../deps.js';
+import { AuthError, DryRunComplete, LoanctlError, NetworkError, PartialFailureError, UsageError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+import { parseId, parseWholeNumber } from '../input/values.js';
+import { resolveOutputSettings } from '../output/settings.js';
+import { drained } from './drain.js';
+import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
+import { LOAN_FIELDS, type LoanRow, loanTask } from './loans.js';
+import { resultWriter, startProgress, summaryLine } from './report.js';
+import { openRowSource, parseBulkFormat } from './source.js';
+import { USER_FIELDS, userTask } from './users.js';
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+export interface BulkCommandOptions {
+  /** `--from`: a path, or `-` for stdin. */
+  from: string;
+  /** `--concurrency`, as typed. */
+  concurrency?: string | undefined;
+  /** `--format ndjson|csv`, as typed. */
+  format?: string | undefined;
+  /** `--product` (loans), as typed. */
+  product?: string | undefined;
+}
+
+export function parseConcurrency(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  const value = parseWholeNumber(raw, '--concurrency');
+  if (value < 1 || value > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be from 1 to ${MAX_CONCURRENCY} (got ${JSON.stringify(raw)}).`);
+  }
+  return value;
+}
+
+export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandOptions, deps: Deps): Promise<void> {
+  const concurrency = parseConcurrency(options.concurrency);
+  const format = parseBulkFormat(options.format);
+  const output = resolveOutputSettings(deps.globals, deps.env, deps.io).output === 'csv' ? 'csv' : 'ndjson';
+  const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
+  const settings = await deps.settings();
+  if (!settings.baseUrl) {
+    throw new UsageError(
+      'No API base URL is configured.',
+      'Pass --base-url URL, set LOANCTL_BASE_URL, or add a profile: loanctl profile add NAME --base-url URL',
+    );
+  }
+  if (!settings.apiKey && !settings.dryRun) {
+    throw new AuthError(
+      'No API key is configured.',
+      'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
+    );
+  }
+  const source = await openRowSource(options.from, { format, stdin: deps.io.stdin });
+
+  const { createAgent, createApiClient, neverSent } = await import('../http/client.js');
+  const agent = createAgent(settings, Math.max(DEFAULT_CONCURRENCY, concurrency));
+  const clientOptions = { io: deps.io, now: deps.now, sleep: deps.sleep, dispatcher: agent };
+  const patient = createApiClient(settings, clientOptions);
+  const quick = createApiClient(settings, { ...clientOptions, retry: { retries: 0 } });
+  let serverDown = false;
+  const api = (): ApiClient => (serverDown ? quick : patient);
+
+  const inner: BulkTask<unknown> =
+    kind === 'user'
+      ? (userTask(api) as BulkTask<unknown>)
+      : (loanTask(api, {
+          defaultProduct: defaultProduct ?? settings.productId,
+          dryRun: settings.dryRun,
+        }) as BulkTask<unknown>);
+  const known = new Set<string>(kind === 'user' ? USER_FIELDS : LOAN_FIELDS);
+  const warned = new Set<string>();
+  const noun = kind === 'user' ? 'user' : 'loan request';
+
+  const task: BulkTask<unknown> = {
+    prepare(fields, row) {
+      for (const key of Object.keys(fields)) {
+        if (known.has(key) || warned.has(key)) continue;
+        warned.add(key);
+        deps.io.stderr.write(`loanctl: ignoring field "${key}" of ${source.name}: a ${noun} has no such field.\n`);
+      }
+      return inner.prepare(fields, row);
+    },
+    async execute(prepared, row) {
+      const outcome = await inner.execute(prepared, row);
+      serverDown = false;
+      return outcome;
+    },
+    describeFailure(error, prepared) {
+      const who = identify(prepared);
+      if (error instanceof DryRunComplete) return { status: 'success', ...who, message: 'Dry run: nothing was sent.' };
+      if (error instanceof NetworkError && neverSent(error)) {
+        serverDown = true;
+        return {
+          status: 'error',
+          ...who,
+          message: `Not sent: ${sentence(error.message)} Running the file again is safe.`,
+        };
+      }
+      if (error instanceof NetworkError) {
+        return {
+          status: 'error',
+          ...who,
+          message:
+            `No answer: ${sentence(error.message)} This ${noun} may or may not have been created; ` +
+            'running the file again is safe (what exists is not created twice).',
+        };
+      }
+      const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
+      return { status: 'error', ...who, message: sentence(message) };
+    },
+    isFatal: (error) => error instanceof AuthError || error instanceof UsageError,
+  };
+
+  const write: (result: RowResult) => Promise<void> = settings.dryRun
+    ? async (result) => {
+        if (result.status !== 'error') return;
+        if (!deps.io.stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(deps.io.stderr);
+      }
+    : resultWriter(deps.io.stdout, output);
+
+  const run = runBulk(source.rows, task, { concurrency, write });
+  const progress = startProgress(deps.io.stderr, run.counts, source.progress);
+  let summary: Awaited<typeof run.done>;
+  try {
+    summary = await run.done;
+  } finally {
+    progress.stop();
+    await agent.close().catch(() => {});
+  }
+
+  if (settings.dryRun) {
+    deps.io.stderr.write(
+      `${summary.rows} rows checked: ${summary.rows - summary.error} valid, ${summary.error} invalid (dry run: nothing was sent)\n`,
+    );
+  } else {
+    deps.io.stderr.write(`${summaryLine(summary)}\n`);
+  }
+  if (summary.fatal !== undefined) {
+    const fatal = summary.fatal as LoanctlError;
+    fatal.message = `Stopped after ${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${fatal.message}`;
+    throw fatal;
+  }
+  if (summary.error > 0) {
+    throw new PartialFailureError(
+      settings.dryRun
+        ? `${summary.error} of ${summary.rows} rows are invalid; fix them and run again.`
+        : `${summary.error} of ${summary.rows} rows failed (their lines on stdout say why); running the file again is safe.`,
+    );
+  }
+}
+
+function identify(prepared: unknown): Partial<RowOutcome> {
+  if (typeof prepared !== 'object' || prepared === null) return {};
+  const email = (prepared as { email?: unknown }).email;
+  if (typeof email === 'string') return { email };
+  const user = (prepared as Partial<LoanRow>).user;
+  if (user?.kind === 'id') return { user_id: user.id };
+  if (user?.kind === 'email') return { email: user.email };
+  return {};
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

@@ -1,0 +1,312 @@
+/**
+ * The bulk engine and its parts, without a server: reading NDJSON and CSV as streams, the order
+ * and concurrency of the engine, row validation with the single-row parsers, and the rule that
+ * makes `loan create --from` safe to run again.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type BulkTask, type RowResult, runBulk } from '../../src/bulk/engine.js';
+import { fingerprint, loanTask } from '../../src/bulk/loans.js';
+import { parseConcurrency } from '../../src/bulk/run.js';
+import { openRowSource, type RawRow } from '../../src/bulk/source.js';
+import { userTask } from '../../src/bulk/users.js';
+import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
+import type { ApiClient } from '../../src/http/client.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-unit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function stdin(text: string) {
+  const stream = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stream.end(text);
+  return stream;
+}
+
+async function readAll(from: string, text?: string, format?: 'csv' | 'ndjson'): Promise<RawRow[]> {
+  const source = await openRowSource(from, { stdin: stdin(text ?? ''), format });
+  const rows: RawRow[] = [];
+  for await (const row of source.rows) rows.push(row);
+  return rows;
+}
+
+describe('reading rows', () => {
+  it('reads CSV with a header, quotes, commas and line breaks in cells, a BOM and CRLF', async () => {
+    const path = file(
+      'users.csv',
+      '\uFEFFFirst Name,email,Phone-Number\r\n"Obi, Ada",ada@example.com,0801\r\n"Line\r\nbreak","say ""hi""",x\r\n\r\n',
+    );
+    expect(await readAll(path)).toEqual([
+      { row: 1, fields: { first_name: 'Obi, Ada', email: 'ada@example.com', phone_number: '0801' } },
+      { row: 2, fields: { first_name: 'Line\r\nbreak', email: 'say "hi"', phone_number: 'x' } },
+    ]);
+  });
+
+  it('reports a CSV record with the wrong number of cells as that row, and reads on', async () => {
+    const rows = await readAll(file('short.csv', 'a,b\n1\n2,3\n'));
+    expect(rows[0]).toEqual({ row: 1, error: 'has 1 cell, but the header names 2' });
+    expect(rows[1]).toEqual({ row: 2, fields: { a: '2', b: '3' } });
+  });
+
+  it('reads NDJSON, skipping blank lines, with bad lines as row errors', async () => {
+    const rows = await readAll(file('rows.ndjson', '{"Email":"a@x.io"}\n\n   \nnot json\n[1]\n{"amount":5}'));
+    expect(rows.map((row) => row.row)).toEqual([1, 2, 3, 4]);
+    expect(rows[0]?.fields).toEqual({ email: 'a@x.io' });
+    expect(rows[1]?.error).toMatch(/^is not valid JSON/);
+    expect(rows[2]?.error).toMatch(/^is not a JSON object/);
+    expect(rows[3]?.fields).toEqual({ amount: 5 });
+  });
+
+  it('tells NDJSON from CSV on stdin by the content, and --format overrides', async () => {
+    expect(await readAll('-', '\n{"a":1}\n')).toEqual([{ row: 1, fields: { a: 1 } }]);
+    expect(await readAll('-', 'a,b\n1,2\n')).toEqual([{ row: 1, fields: { a: '1', b: '2' } }]);
+    expect(await readAll(file('odd.txt', 'a\n1\n'), undefined, 'csv')).toEqual([{ row: 1, fields: { a: '1' } }]);
+  });
+
+  it('a missing file or a terminal on stdin is a usage error before anything starts', async () => {
+    await expect(openRowSource(join(dir, 'nope.csv'), { stdin: stdin('') })).rejects.toThrow(
+      /cannot read .*nope\.csv: no such file/,
+    );
+    const tty = Object.assign(stdin(''), { isTTY: true });
+    await expect(openRowSource('-', { stdin: tty })).rejects.toThrow(UsageError);
+  });
+
+  it('streams: the first rows come before the end of the input', async () => {
+    const input = new PassThrough() as PassThrough & { isTTY?: boolean };
+    input.write('{"n":1}\n{"n":2}\n');
+    const source = await openRowSource('-', { stdin: input });
+    const iterator = source.rows[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ row: 1, fields: { n: 1 } });
+    expect((await iterator.next()).value).toEqual({ row: 2, fields: { n: 2 } });
+    input.end('{"n":3}\n');
+    expect((await iterator.next()).value).toEqual({ row: 3, fields: { n: 3 } });
+    expect((await iterator.next()).done).toBe(true);
+  });
+});
+
+async function* generate(count: number): AsyncGenerator<RawRow> {
+  for (let row = 1; row <= count; row++) yield { row, fields: { n: row } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the engine', () => {
+  it('writes results in row order whatever order they finish in, with at most N in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const task: BulkTask<number> = {
+      prepare: (fields) => fields.n as number,
+      async execute(n) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep((n * 7) % 5); // later rows often finish first
+        inFlight--;
+        return { status: n % 10 === 0 ? 'exists' : 'success', id: n, message: 'ok' };
+      },
+    };
+    const written: RowResult[] = [];
+    const run = runBulk(generate(100), task, { concurrency: 4, write: (result) => void written.push(result) });
+    const summary = await run.done;
+    expect(written.map((result) => result.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(most).toBe(4);
+    expect(summary).toMatchObject({ rows: 100, success: 90, exists: 10, error: 0 });
+  });
+
+  it('a bad row or a failed request is that row only; the others go on', async () => {
+    const task: BulkTask<number> = {
+      prepare(fields) {
+        if (fields.n === 2) throw new UsageError('email must be an e-mail address (got "x").');
+        return fields.n as number;
+      },
+      async execute(n) {
+        if (n === 3) throw new NetworkError('Could not connect to host: connection refused.');
+        return { status: 'success', message: 'ok' };
+      },
+    };
+    const written: RowResult[] = [];
+    const rows = (async function* () {
+      yield* generate(3);
+      yield { row: 4, error: 'is not valid JSON' };
+      yield { row: 5, fields: { n: 5 } };
+    })();
+    const summary = await runBulk(rows, task, { concurrency: 2, write: (r) => void written.push(r) }).done;
+    expect(written.map((r) => [r.row, r.status])).toEqual([
+      [1, 'success'],
+      [2, 'error'],
+      [3, 'error'],
+      [4, 'error'],
+      [5, 'success'],
+    ]);
+    expect(written[1]?.message).toBe('email must be an e-mail address (got "x"). Not sent.');
+    expect(written[2]?.message).toMatch(/connection refused/);
+    expect(written[3]?.message).toBe('Row 4 is not valid JSON. Not sent.');
+    expect(summary.error).toBe(3);
+  });
+
+  it('holds reading back while results wait to be written (the window): memory stays flat', async () => {
+    let read = 0;
+    let written = 0;
+    let most = 0;
+    const rows = (async function* () {
+      for (let row = 1; row <= 200; row++) {
+        read++;
+        most = Math.max(most, read - written);
+        yield { row, fields: { n: row } };
+      }
+    })();
+    const task: BulkTask<number> = {
+      prepare: (f) => f.n as number,
+      execute: async () => ({ status: 'success', message: '' }),
+    };
+    await runBulk(rows, task, {
+      concurrency: 4,
+      window: 10,
+      write: async () => {
+        await sleep(1); // a slow stdout
+        written++;
+      },
+    }).done;
+    expect(written).toBe(200);
+    expect(most).toBeLessThanOrEqual(10 + 1);
+  });
+
+  it('a fatal error (the key was rejected) stops reading; the rows already started are written', async () => {
+    const task: BulkTask<number> = {
+      prepare: (f) => f.n as number,
+      async execute(n) {
+        if (n === 3) throw new AuthError('The API rejected the API key (HTTP 401).');
+        await sleep(5);
+        return { status: 'success', message: 'ok' };
+      },
+      isFatal: (error) => error instanceof AuthError,
+    };
+    const written: RowResult[] = [];
+    const summary = await runBulk(generate(1000), task, { concurrency: 2, write: (r) => void written.push(r) }).done;
+    expect(summary.fatal).toBeInstanceOf(AuthError);
+    expect(written.length).toBeLessThan(10);
+    expect(written.map((r) => r.row)).toEqual(Array.from({ length: written.length }, (_, i) => i + 1));
+    expect(written.find((r) => r.row === 3)?.status).toBe('error');
+  });
+});
+
+describe('rows of users and loan requests', () => {
+  const noApi = () => {
+    throw new Error('no request expected');
+  };
+
+  it('normalises a user row with the single-row parsers; the password is kept as given', () => {
+    const task = userTask(noApi);
+    const body = task.prepare(
+      {
+        firstname: ' Ada ',
+        lastname: 'Obi',
+        email: ' ada@example.com',
+        password: ' pass word ',
+        phone: '0801 234 5678',
+        gender: 'female',
+      },
+      1,
+    );
+    expect(body).toEqual({
+      firstname: 'Ada',
+      lastname: 'Obi',
+      email: 'ada@example.com',
+      password: ' pass word ',
+      phone: '+2348012345678',
+      gender: 'female',
+    });
+  });
+
+  it('names every missing field of a user row, and the bad one', () => {
+    const task = userTask(noApi);
+    expect(() => task.prepare({ firstname: 'Ada', email: '', phone: '08012345678' }, 1)).toThrow(
+      'Missing lastname, email, gender, password.',
+    );
+    expect(() =>
+      task.prepare({ firstname: 'A', lastname: 'O', email: 'a@x.io', password: 'p', phone: '123', gender: 'f' }, 1),
+    ).toThrow(/^phone must be a Nigerian phone number/);
+  });
+
+  it('checks a loan row: user or user_id, amount, purpose, product', () => {
+    const task = loanTask(noApi, { defaultProduct: 7 });
+    expect(task.prepare({ user: 'ada@example.com', amount: '50,000', purpose: 'Stock' }, 1)).toEqual({
+      user: { kind: 'email', email: 'ada@example.com' },
+      productId: 7,
+      body: { amount: 50000, purpose: 'Stock' },
+    });
+    expect(task.prepare({ user_id: 12, amount: 1250.5, purpose: 'Fees', product: '3' }, 1)).toMatchObject({
+      user: { kind: 'id', id: 12 },
+      productId: 3,
+    });
+    expect(() => task.prepare({ amount: 5, purpose: 'x' }, 1)).toThrow('Missing user');
+    expect(() => task.prepare({ user: 'bob', amount: 5, purpose: 'x' }, 1)).toThrow(/user must be a user id or/);
+    expect(() =>
+      loanTask(noApi, { defaultProduct: undefined }).prepare({ user: 1, amount: 5, purpose: 'x' }, 1),
+    ).toThrow(/No product/);
+  });
+
+  it('re-running loan rows: the k-th of identical rows matches the k-th existing loan request', async () => {
+    const existing = [
+      { id: 10, user_id: 1, amount: 500, purpose: 'Stock', reference: 'LR-10' },
+      { id: 11, user_id: 2, amount: 900, purpose: 'Fees', reference: 'LR-11' },
+    ];
+    const created: unknown[] = [];
+    const api = {
+      async call(key: string, options: { params?: { user_id: number }; body?: unknown; query?: { cursor?: number } }) {
+        if (key === 'listLoanRequests') {
+          const rows = options.query?.cursor ? [] : existing;
+          return { status: 'success', data: { loan_requests: rows, cursor: rows.at(-1)?.id ?? 0 } };
+        }
+        if (key === 'listUsers') {
+          const page = (options.query as { pages?: number }).pages;
+          return { status: 'success', data: page === 1 ? [{ id: 1, email: 'ada@example.com' }] : [] };
+        }
+        if (key === 'createLoanRequest') {
+          created.push({ user: options.params?.user_id, ...(options.body as object) });
+          return { status: 'success', message: 'created', data: { id: 100 + created.length, reference: 'LR-new' } };
+        }
+        throw new Error(key);
+      },
+    } as unknown as ApiClient;
+    const task = loanTask(() => api, { defaultProduct: 1 });
+    const rows = [
+      { user: 'ada@example.com', amount: 500, purpose: 'Stock' }, // matches 10
+      { user: '1', amount: 500, purpose: ' Stock ' }, // same again: a second one is created
+      { user: 2, amount: 900, purpose: 'Fees' }, // matches 11
+      { user: 2, amount: 901, purpose: 'Fees' }, // different amount: created
+    ];
+    const outcomes = [];
+    for (const [index, fields] of rows.entries()) {
+      outcomes.push(await task.execute(await task.prepare(fields, index + 1), index + 1));
+    }
+    expect(outcomes.map((o) => [o.status, o.id])).toEqual([
+      ['exists', 10],
+      ['success', 101],
+      ['exists', 11],
+      ['success', 102],
+    ]);
+    expect(created).toEqual([
+      { user: 1, amount: 500, purpose: 'Stock' },
+      { user: 2, amount: 901, purpose: 'Fees' },
+    ]);
+    expect(fingerprint(1, 1, { amount: 500, purpose: 'Stock' })).toBe(
+      fingerprint(1, 1, { amount: 500, purpose: ' Stock' }),
+    );
+  });
+
+  it('--concurrency is 1 to 64, 8 by default', () => {
+    expect(parseConcurrency(undefined)).toBe(8);
+    expect(parseConcurrency('64')).toBe(64);
+    expect(() => parseConcurrency('0')).toThrow(/1 to 64/);
+    expect(() => parseConcurrency('65')).toThrow(/1 to 64/);
+    expect(() => parseConcurrency('x')).toThrow(UsageError);
+  });
+});
