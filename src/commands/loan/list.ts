@@ -35,14 +35,23 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   };
 
   if (options.all) {
+    // Prefetch: as soon as a page arrives, the next one is requested, and this one is written while
+    // it travels. Only the page being written and the one on its way are held (flat memory).
     const limit = given ?? ALL_PAGE_SIZE;
     const stream = await openPageStream(deps, 'loanRequest');
+    let next = page(cursor, limit);
     for (;;) {
-      const { result, page: current } = await page(cursor, limit);
+      const { result, page: current } = await next;
       if (current.loan_requests.length === 0) break;
-      await stream.page(current.loan_requests, result);
-      if (current.cursor === cursor) break; // a server that ignores the cursor would loop forever
+      if (current.cursor === cursor) {
+        // A server that ignores the cursor would loop forever: print this page and stop.
+        await stream.page(current.loan_requests, result);
+        break;
+      }
       cursor = current.cursor;
+      next = page(cursor, limit);
+      next.catch(() => {}); // awaited on the next turn; this only keeps an early failure "handled"
+      await stream.page(current.loan_requests, result);
     }
     await stream.end();
     return;

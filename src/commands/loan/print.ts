@@ -63,6 +63,7 @@ export async function printScalar(deps: Deps, result: Result, value: string | bo
 
 /** Where `--all` writes each page as it arrives. */
 export interface PageStream {
+  /** Writes a page's rows; resolves once stdout has taken them (after `drain` when its buffer is full). */
   page(rows: readonly unknown[], result: ApiResult): Promise<void>;
   end(): Promise<void>;
 }
@@ -70,19 +71,38 @@ export interface PageStream {
 /**
  * `--all`: rows stream as pages arrive; with `--raw`, each page's envelope as received, one per
  * line (NDJSON of envelopes, so a script can read every page's status and cursor).
+ *
+ * Backpressure: after a page, if stdout's buffer is over its high-water mark, `page` waits for
+ * `drain`, so a slow reader (a pipe into a slow consumer) holds the walk back instead of loanctl
+ * buffering the whole list in memory. The callers fetch the next page while waiting here
+ * (openPageStream's callers prefetch one page ahead), so at most two pages are held at once.
  */
 export async function openPageStream(deps: Deps, kind: ResourceKind): Promise<PageStream> {
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  const out = deps.io.stdout;
+  const settle = async () => {
+    if (out.writableNeedDrain) {
+      const { drained } = await import('../../bulk/drain.js');
+      await drained(out);
+    }
+  };
   if (settings.raw) {
     return {
       page: async (_rows, result) => {
-        deps.io.stdout.write(`${JSON.stringify(JSON.parse(result.rawBody))}\n`);
+        out.write(`${JSON.stringify(JSON.parse(result.rawBody))}\n`);
+        await settle();
       },
       end: async () => {},
     };
   }
   const writer = createRowWriter(kind, deps);
-  return { page: (rows) => writer.write(rows), end: () => writer.end() };
+  return {
+    page: async (rows) => {
+      await writer.write(rows);
+      await settle();
+    },
+    end: () => writer.end(),
+  };
 }
 
 /**

@@ -31,10 +31,17 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
 
   if (options.all) {
     const stream = await openPageStream(deps, 'userListItem');
-    await walkUsers(api, query, async (users, _page, result) => {
-      await stream.page(users, result);
-      return false;
-    });
+    // Prefetch: the next page is on its way while this one is written (see walkUsers).
+    await walkUsers(
+      api,
+      query,
+      async (users, _page, result) => {
+        await stream.page(users, result);
+        return false;
+      },
+      1,
+      { prefetch: true },
+    );
     await stream.end();
     return;
   }
