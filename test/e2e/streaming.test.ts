@@ -60,7 +60,7 @@ async function fakeApi(options: { pages: number; perPage: number; hold?: number[
     return promise;
   };
   const padding = 'x'.repeat(options.fat ?? 0);
-  const rowsOf = (page: number, make: (id: number) => object) =>
+  const rowsOf = <T>(page: number, make: (id: number) => T): T[] =>
     page > options.pages
       ? []
       : Array.from({ length: options.perPage }, (_, i) => make((page - 1) * options.perPage + i + 1));
