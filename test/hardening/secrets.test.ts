@@ -83,6 +83,9 @@ const approve = [
   ...['--approved-amount', '4000', '--rate', '5', '--tenure', '3', '--tenured-in', 'months'],
   ...['--rate-type', 'simple-interest', '--frequency', 'monthly', '--yes'],
 ];
+/** `['--a', '1', '--b', '2']` → `[['a', '1'], ['b', '2']]`. */
+const chunk = (flags: string[]) =>
+  flags.flatMap((flag, i) => (i % 2 === 0 ? [[flag.replace(/^--/, ''), flags[i + 1] as string] as const] : []));
 const borrower = (email: string) => [
   ...['--firstname', 'Ada', '--lastname', 'Obi', '--email', email, '--phone', '08012345678', '--gender', 'female'],
 ];
@@ -107,8 +110,19 @@ describe('the API key never shows', () => {
       (await run(['loan', 'create', '--user', email, '--amount', '100', '--purpose', 'Bare'])).stdout,
     ) as { id: number };
 
+    // Bulk runs (--from): their result lines and summaries too.
+    const files = temp('loanctl-secrets-bulk-');
+    const users = join(files, 'users.ndjson');
+    const person = (n: number) => ({ ...Object.fromEntries(chunk(borrower(`bulk${n}@example.com`))), password: 'pw' });
+    writeFileSync(users, `${JSON.stringify(person(1))}\n${JSON.stringify(person(2))}\n{"email":"not-an-email"}\n`);
+    const loans = join(files, 'loans.csv');
+    writeFileSync(loans, `user,amount,purpose\n${email},100,Bulk one\n${email},200,Bulk two\nghost@example.com,5,x\n`);
+
     // Independent of each other: run four at a time.
     const independent: Array<[string[], number]> = [
+      [['user', 'create', '--from', users, '--debug'], 1], // a bad row: exit 1
+      [['user', 'create', '--from', users, '--dry-run'], 1],
+      [['loan', 'create', '--from', loans, '-o', 'csv', '--debug'], 1], // an unknown borrower
       // user
       [['user', 'create', ...borrower(email), '--password-stdin', '--raw'], 0], // exists
       [['user', 'exists', '--email', email, '--debug'], 0],
