@@ -94,6 +94,15 @@ export async function scheduleText(
  * months, repaid monthly. Starts 2025-01-01 Wed.`
  */
 export function describeTerms(terms: RepaymentTerms): string {
+  const start = (terms.start ?? new Date()).toISOString().slice(0, 10);
+  const details = [`Starts ${withWeekday(start)}`];
+  if (terms.grace_period) details.push(`grace period ${terms.grace_period} day${terms.grace_period === 1 ? '' : 's'}`);
+  if (terms.exclude_weekends) details.push('due dates on weekdays only');
+  return `Loan of ${summariseTerms(terms)}. ${details.join('; ')}.`;
+}
+
+/** `100,000.00 at 5% a month (simple interest) over 3 months, repaid monthly` (also for approvals). */
+export function summariseTerms(terms: RepaymentTerms): string {
   const rate =
     terms.rate === 0
       ? 'no interest'
@@ -102,11 +111,7 @@ export function describeTerms(terms: RepaymentTerms): string {
         : `${terms.rate}% a ${UNIT[terms.tenured_in]} (${RATE_TYPE_WORDS[terms.rate_type]})`;
   const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT[terms.tenured_in] : terms.tenured_in}`;
   const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
-  const start = (terms.start ?? new Date()).toISOString().slice(0, 10);
-  const details = [`Starts ${withWeekday(start)}`];
-  if (terms.grace_period) details.push(`grace period ${terms.grace_period} day${terms.grace_period === 1 ? '' : 's'}`);
-  if (terms.exclude_weekends) details.push('due dates on weekdays only');
-  return `Loan of ${formatMoney(terms.principal)} at ${rate} over ${tenure}, repaid ${frequency}. ${details.join('; ')}.`;
+  return `${formatMoney(terms.principal)} at ${rate} over ${tenure}, repaid ${frequency}`;
 }
 
 /** `2025-02-01` → `2025-02-01 Sat`. */

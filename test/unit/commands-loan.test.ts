@@ -147,7 +147,7 @@ describe('confirmation (loan approve, loan delete)', () => {
     );
     await runLoanApprove(terms, deps);
     expect(questions).toEqual([
-      'Approve loan request 5: 45,000.00 at 5 (simple-interest) over 6 months, repaid weekly?',
+      'Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?',
     ]);
     expect(calls).toHaveLength(1);
     expect(calls[0]?.options).toMatchObject({

@@ -338,7 +338,7 @@ describe('loan new: the whole flow', () => {
       [/Grace period/, ''],
       [/weekends/, false],
       [/Note/, ''],
-      [/Approve loan request 12: 45,000\.00 at 5% \(simple-interest\) over 3 months, repaid weekly\?/, true],
+      [/Approve loan request 12: 45,000\.00 at 5% a month \(simple interest\) over 3 months, repaid weekly\?/, true],
     ]);
     await runLoanNew({}, deps);
     expect(remaining).toEqual([]);

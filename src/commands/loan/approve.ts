@@ -15,7 +15,6 @@ import {
   parseTenuredIn,
   parseWholeNumber,
 } from '../../input/values.js';
-import { formatMoney } from '../../output/format.js';
 import {
   confirmOrYes,
   type DataOption,
@@ -62,9 +61,9 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     data,
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: approval terms have no such field.`);
-  const summary =
-    `${formatMoney(terms.approved_amount)} at ${terms.rate} (${terms.rate_type}) over ${terms.tenure} ${terms.tenured_in}, ` +
-    `repaid ${terms.frequency === 'weekely' ? 'weekly' : terms.frequency}`;
+  const { summariseTerms } = await import('../../schedule/render.js');
+  const { repaymentTermsFromApproval } = await import('../../repayment/index.js');
+  const summary = summariseTerms(repaymentTermsFromApproval(terms));
   checkFieldsBeforeSending(deps, 'loanRequest');
   if (options.preview) {
     const { previewApproval } = await import('../../schedule/preview.js');

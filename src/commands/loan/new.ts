@@ -51,7 +51,8 @@ import {
 import { formatMoney } from '../../output/format.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
-import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE } from '../../repayment/index.js';
+import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
+import { summariseTerms } from '../../schedule/render.js';
 import { findUserByEmail } from '../user/lookup.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 import { describeExisting, STEPS, type StepDef, type StepId } from './new-steps.js';
@@ -595,7 +596,5 @@ const RATE_TYPE_HELP: Record<RateType, string> = {
 };
 
 function describeApproval(terms: ApprovalTerms): string {
-  const rate = terms.rate_type === 'fixed-amount' ? `interest ${formatMoney(terms.rate)}` : `${terms.rate}%`;
-  const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
-  return `${formatMoney(terms.approved_amount)} at ${rate} (${terms.rate_type}) over ${terms.tenure} ${terms.tenured_in}, repaid ${frequency}`;
+  return summariseTerms(repaymentTermsFromApproval(terms));
 }
