@@ -90,7 +90,7 @@ export interface DepsOptions {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createDeps(options: DepsOptions = {}): Deps {
-  const io = options.io ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  const io = options.io ?? processIo();
   const env = options.env ?? process.env;
   let store: Promise<ProfileStore> | undefined;
   let client: Promise<ApiClient> | undefined;
@@ -137,6 +137,25 @@ export function createDeps(options: DepsOptions = {}): Deps {
     },
   };
   return deps;
+}
+
+/**
+ * The process's stdio, each stream reached only when first used: Node creates process.stdin on
+ * first access, and for a file or pipe that loads the fs stream modules (several ms of start-up
+ * that `--version` and `--help` never need).
+ */
+function processIo(): Io {
+  return {
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+  };
 }
 
 export function productionDeps(): Deps {

@@ -1,0 +1,56 @@
+/**
+ * The start-up shortcuts of src/main.ts print exactly what commander would: `--version` alone, and
+ * `--help` alone to a pipe (the root help rendered by scripts/build.mjs into dist/root-help.txt).
+ * And the builtins that only some commands need stay unloaded at start-up (scripts/build.mjs's
+ * lazy builtins, src/deps.ts's lazy stdio). Runs the built CLI (npm test builds); timings are in
+ * `npm run bench`, never here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'loanctl.js');
+const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent', LOANCTL_CONFIG_DIR: '/nonexistent/loanctl' };
+const run = (args: string[]) => execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+
+describe('start-up shortcuts', () => {
+  it('--version and -v print the package version, as commander does', async () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    // A second flag takes commander's path.
+    const viaCommander = await run(['--version', '--no-color']);
+    expect(viaCommander.stdout).toBe(version);
+    for (const flag of ['--version', '-v']) {
+      const result = await run([flag]);
+      expect(result.stdout).toBe(version);
+      expect(result.exitCode).toBe(0);
+    }
+  });
+
+  it('--help and -h to a pipe print the root help commander renders at width 80', async () => {
+    const viaCommander = await run(['--help', '--no-color']);
+    expect(viaCommander.stdout).toMatch(/^Usage: loanctl/);
+    for (const flag of ['--help', '-h']) {
+      const result = await run([flag]);
+      expect(result.stdout).toBe(viaCommander.stdout);
+      expect(result.exitCode).toBe(0);
+    }
+  });
+
+  it('loads neither child_process nor the fs promises API for --version and --help', async () => {
+    const probe = `data:text/javascript,process.on('exit', () => process.stderr.write('MODULES ' + JSON.stringify(process.moduleLoadList)))`;
+    for (const args of [['--version'], ['--help'], ['--help', '--no-color']]) {
+      const result = await execa(process.execPath, ['--import', probe, BIN, ...args], {
+        env,
+        extendEnv: false,
+        stdin: 'ignore',
+      });
+      const line = result.stderr.split('\n').find((text) => text.startsWith('MODULES ')) ?? 'MODULES []';
+      const modules = JSON.parse(line.slice('MODULES '.length)) as string[];
+      expect(modules, args.join(' ')).toContain('NativeModule stream');
+      expect(modules, args.join(' ')).not.toContain('NativeModule child_process');
+      expect(modules, args.join(' ')).not.toContain('NativeModule internal/fs/promises');
+    }
+  });
+});
