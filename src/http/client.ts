@@ -16,7 +16,7 @@ import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Settings } from '../config/settings.js';
 import { type EndpointKey, endpoint, fillPath, type HttpMethod, type ReplyData } from '../contract/endpoints.js';
 import type { Io } from '../deps.js';
-import { AuthError, DryRunComplete, inputError, LoanctlError, NetworkError, UsageError } from '../errors.js';
+import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
@@ -207,14 +207,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         }
         debug(`not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit`);
       }
-      try {
-        return interpretReply(statusCode, contentType, text, context(url));
-      } catch (error) {
-        // The error line quotes the server's message: a server or proxy that echoes the key
-        // (e.g. "invalid key sk_live_…") must not get it printed.
-        if (error instanceof LoanctlError) error.message = redact(error.message, key);
-        throw error;
-      }
+      // The reply is redacted before anything reads it: a server or proxy that echoes the key
+      // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
+      return interpretReply(statusCode, contentType, redact(text, key), context(url));
     }
   }
 

@@ -257,6 +257,16 @@ describe.concurrent('401', () => {
     expect(result.stderr).not.toMatch(TERMINAL_CONTROL);
     expect(errorLines(result.stderr).filter((line) => line.startsWith('loanctl: '))).toHaveLength(1);
   });
+
+  it('--raw prints the envelope as received, but never a key the server echoes', async () => {
+    const server = await serve((_req, res) =>
+      json(res, 200, { status: 'success', message: `hello ${KEY}`, data: [{ note: `key=${KEY}` }] }),
+    );
+    const result = await cli([...GET, '--raw'], server.env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(JSON.parse(result.stdout)).toEqual({ status: 'success', message: 'hello ***', data: [{ note: 'key=***' }] });
+  });
 });
 
 /** A port that nothing listens on: bind one, then close it. */
