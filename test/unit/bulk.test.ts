@@ -10,11 +10,13 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BulkTask, type RowResult, runBulk } from '../../src/bulk/engine.js';
 import { fingerprint, loanTask } from '../../src/bulk/loans.js';
+import { resultWriter, startProgress, summaryLine } from '../../src/bulk/report.js';
 import { parseConcurrency } from '../../src/bulk/run.js';
 import { openRowSource, type RawRow } from '../../src/bulk/source.js';
 import { userTask } from '../../src/bulk/users.js';
 import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/http/client.js';
+import { captured } from '../helpers/fake-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -308,5 +310,44 @@ describe('rows of users and loan requests', () => {
     expect(() => parseConcurrency('0')).toThrow(/1 to 64/);
     expect(() => parseConcurrency('65')).toThrow(/1 to 64/);
     expect(() => parseConcurrency('x')).toThrow(UsageError);
+  });
+});
+
+describe('what a bulk run prints', () => {
+  it('a summary line with counts and seconds', () => {
+    expect(summaryLine({ rows: 10000, success: 9990, exists: 8, error: 2, elapsedMs: 12_345 })).toBe(
+      '10000 rows: 9990 created, 8 existed, 2 failed in 12.3 s',
+    );
+    expect(summaryLine({ rows: 1, success: 1, exists: 0, error: 0, elapsedMs: 250 })).toBe(
+      '1 row: 1 created, 0 existed, 0 failed in 0.25 s',
+    );
+  });
+
+  it('a progress line on a terminal only, erased at the end', async () => {
+    const counts = { rows: 5, success: 4, exists: 0, error: 1 };
+    const source = () => ({ read: 50, total: 100 });
+    const pipe = captured(false);
+    startProgress(pipe, counts, source).stop();
+    expect(pipe.text()).toBe('');
+
+    const tty = captured(true);
+    const progress = startProgress(tty, counts, source);
+    await sleep(250);
+    progress.stop();
+    expect(tty.text()).toContain('\r\x1b[K[=========>          ]   50%  5 rows  4 ok  1 failed  ');
+    expect(tty.text().endsWith('\r\x1b[K')).toBe(true);
+  });
+
+  it('result lines as NDJSON or CSV', async () => {
+    const out = captured(false);
+    const write = resultWriter(out, 'csv');
+    await write({ row: 1, status: 'success', id: 7, reference: 'LR-1', user_id: 3, message: 'Created, fine' });
+    await write({ row: 2, status: 'error', message: 'Missing phone.' });
+    expect(out.text()).toBe(
+      'row,status,id,reference,email,user_id,message\n1,success,7,LR-1,,3,"Created, fine"\n2,error,,,,,Missing phone.\n',
+    );
+    const ndjson = captured(false);
+    await resultWriter(ndjson, 'ndjson')({ row: 1, status: 'exists', reference: 'USR-1', message: 'm' });
+    expect(JSON.parse(ndjson.text())).toEqual({ row: 1, status: 'exists', reference: 'USR-1', message: 'm' });
   });
 });
