@@ -42,7 +42,13 @@ export function newLinkerId(): string {
   return `lnk_${randomString(24)}`;
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
+/**
+ * Deliberately cheap (N=16 where a production service would use 2^14 or more): the sandbox is a
+ * local test server holding throwaway passwords, and a bulk run creates thousands of users, which
+ * at N=16384 spent ~66 ms of CPU each (issue #5's bulk benchmark). Salted and one-way still; the
+ * parameters are stored with each hash, so hashes written with other parameters keep verifying.
+ */
+const SCRYPT = { N: 16, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number) {
   return new Promise<Buffer>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { scryptSync } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -157,5 +158,13 @@ describe('password hashes', () => {
     expect(await verifyPassword('open sesame', hash)).toBe(true);
     expect(await verifyPassword('open sesame!', hash)).toBe(false);
     expect(await verifyPassword('open sesame', 'plain-text')).toBe(false);
+  });
+
+  it('still verify when written with other parameters (older sandboxes used N=16384)', async () => {
+    const salt = Buffer.from('0123456789abcdef');
+    const key = scryptSync('open sesame', salt, 32, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const older = ['scrypt', 16384, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
+    expect(await verifyPassword('open sesame', older)).toBe(true);
+    expect(await verifyPassword('open sesame!', older)).toBe(false);
   });
 });
