@@ -1,0 +1,89 @@
+// `npm run bench`: every figure of issue #5, measured side by side in one run, next to its goal.
+//   npm run bench                         all sections (about 3-4 minutes on 2 cores)
+//   npm run bench -- --only startup,bulk  some sections (startup, bulk, stream, throughput)
+//   npm run bench -- --quick              fewer rounds and shorter loads, for a quick look
+//   npm run bench -- --save               also write the table into bench/README.md
+// Exit 0 when every goal holds, 1 when one does not (✗ in the table), 2 when the bench failed.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { bulk } from './bulk.mjs';
+import { ROOT } from './lib.mjs';
+import { startup } from './startup.mjs';
+import { stream } from './stream.mjs';
+import { throughput } from './throughput.mjs';
+
+const SECTIONS = { startup, bulk, stream, throughput };
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    save: { type: 'boolean', default: false },
+  },
+});
+const chosen = values.only ? values.only.split(',').map((name) => name.trim()) : Object.keys(SECTIONS);
+for (const name of chosen) {
+  if (!SECTIONS[name]) {
+    console.error(`bench: no section ${name}; choose among ${Object.keys(SECTIONS).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const machine = {
+  nproc: execFileSync('nproc', { encoding: 'utf8' }).trim(),
+  cpu: cpus()[0]?.model ?? 'unknown',
+  node: process.version,
+  date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+  load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+};
+console.log(
+  `loanctl bench — ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, ${machine.date} UTC, load ${machine.load}`,
+);
+
+const started = Date.now();
+const figures = [];
+let failed = false;
+for (const name of chosen) {
+  const sectionStart = Date.now();
+  console.log(`\n## ${name}`);
+  try {
+    const result = await SECTIONS[name]({ quick: values.quick });
+    for (const line of result.lines) console.log(line);
+    figures.push(...result.figures.map((figure) => ({ section: name, ...figure })));
+  } catch (error) {
+    failed = true;
+    console.error(`bench: ${name} failed: ${error?.stack ?? error}`);
+    figures.push({ section: name, figure: `${name} (failed)`, measured: 'error', goalText: '—', holds: false });
+  }
+  console.log(`  (${((Date.now() - sectionStart) / 1000).toFixed(1)} s)`);
+}
+
+const mark = (holds) => (holds === null ? '' : holds ? '✓' : '✗');
+const rows = figures.map((f) => [f.figure, f.measured, f.goalText, mark(f.holds)]);
+const header = ['figure', 'measured', 'goal', 'holds'];
+const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+const line = (cells) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+const total = ((Date.now() - started) / 1000).toFixed(0);
+console.log(`\n${table}\n\n(${total} s in all)`);
+
+if (values.save) {
+  const readme = join(ROOT, 'bench', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const block = [
+    '<!-- bench:results -->',
+    `Measured ${machine.date} UTC on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, load average ${machine.load} at the start${values.quick ? ', --quick' : ''}; ${total} s.`,
+    '',
+    table,
+    '<!-- /bench:results -->',
+  ].join('\n');
+  const updated = text.replace(/<!-- bench:results -->[\s\S]*<!-- \/bench:results -->/, block);
+  writeFileSync(readme, updated);
+  console.log('bench/README.md updated.');
+}
+
+const goalFailed = figures.some((f) => f.holds === false);
+process.exit(failed ? 2 : goalFailed ? 1 : 0);

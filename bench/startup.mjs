@@ -1,0 +1,57 @@
+// Start-up: `loanctl --version`, `--help` and one network command (`user exists`) against
+// `node -e 0` on the same Node, interleaved, medians. gh for reference where it is installed.
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, cliEnv, median, ms, NODE, startServer, tempDir, timeInterleaved, which } from './lib.mjs';
+
+export async function startup({ quick }) {
+  const server = await startServer();
+  const home = tempDir('startup');
+  try {
+    const env = cliEnv(server, home.dir);
+    const exists = ['user', 'exists', '--email', 'nobody@bench.example', '-o', 'json'];
+    const check = spawnSync(NODE, [BIN, ...exists], { env, encoding: 'utf8' });
+    if (check.status !== 0 || check.stdout.trim() !== 'false') {
+      throw new Error(`user exists answered ${check.status}: ${check.stdout}${check.stderr}`);
+    }
+    const gh = which('gh');
+    const cases = {
+      'node -e 0': [NODE, ['-e', '0']],
+      'loanctl --version': [NODE, [BIN, '--version']],
+      'loanctl --help': [NODE, [BIN, '--help']],
+      'loanctl user exists': [NODE, [BIN, ...exists]],
+      ...(gh ? { 'gh --version': [gh, ['--version']] } : {}),
+    };
+    // The warm-up rounds also warm Node's compile cache for every chunk these commands load.
+    const samples = timeInterleaved(cases, { rounds: quick ? 10 : 40, warmup: 3, env });
+    const base = median(samples['node -e 0']);
+    const lines = [];
+    for (const [name, values] of Object.entries(samples)) {
+      lines.push(
+        `  ${name.padEnd(22)} median ${ms(median(values)).padStart(9)}  ${(median(values) / base).toFixed(2)} x`,
+      );
+    }
+    if (!gh) lines.push('  gh --version           not measured: gh is not installed on this machine');
+    const cacheDir = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
+    lines.push(
+      `  (${samples['node -e 0'].length} interleaved rounds after 3 warm-up rounds; compile cache in ${cacheDir})`,
+    );
+    const ratio = (name) => median(samples[name]) / base;
+    const figures = [
+      { figure: 'loanctl --version / node -e 0', value: ratio('loanctl --version'), goal: 1.25, max: true },
+      { figure: 'loanctl --help / node -e 0', value: ratio('loanctl --help'), goal: 1.25, max: true },
+      { figure: 'loanctl user exists / node -e 0', value: ratio('loanctl user exists'), goal: 2.5, max: true },
+    ].map((f) => ({ ...f, measured: `${f.value.toFixed(2)} x`, goalText: `≤ ${f.goal} x`, holds: f.value <= f.goal }));
+    figures.push({
+      figure: 'gh --version / node -e 0 (reference)',
+      measured: gh ? `${ratio('gh --version').toFixed(2)} x` : 'gh not installed',
+      goalText: '—',
+      holds: null,
+    });
+    return { lines, figures };
+  } finally {
+    home.cleanup();
+    await server.stop();
+  }
+}
