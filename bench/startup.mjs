@@ -24,7 +24,7 @@ export async function startup({ quick }) {
       ...(gh ? { 'gh --version': [gh, ['--version']] } : {}),
     };
     // The warm-up rounds also warm Node's compile cache for every chunk these commands load.
-    const samples = timeInterleaved(cases, { rounds: quick ? 10 : 40, warmup: 3, env });
+    const samples = timeInterleaved(cases, { rounds: quick ? 10 : 60, warmup: 3, env });
     const base = median(samples['node -e 0']);
     const lines = [];
     for (const [name, values] of Object.entries(samples)) {
@@ -42,7 +42,7 @@ export async function startup({ quick }) {
       { figure: 'loanctl --version / node -e 0', value: ratio('loanctl --version'), goal: 1.25, max: true },
       { figure: 'loanctl --help / node -e 0', value: ratio('loanctl --help'), goal: 1.25, max: true },
       { figure: 'loanctl user exists / node -e 0', value: ratio('loanctl user exists'), goal: 2.5, max: true },
-    ].map((f) => ({ ...f, measured: `${f.value.toFixed(2)} x`, goalText: `≤ ${f.goal} x`, holds: f.value <= f.goal }));
+    ].map((f) => ({ ...f, measured: `${f.value.toFixed(3)} x`, goalText: `≤ ${f.goal} x`, holds: f.value <= f.goal }));
     figures.push({
       figure: 'gh --version / node -e 0 (reference)',
       measured: gh ? `${ratio('gh --version').toFixed(2)} x` : 'gh not installed',
