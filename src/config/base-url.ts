@@ -6,7 +6,9 @@ import { UsageError } from '../errors.js';
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // Only `localhost` itself: names under .localhost are resolved through DNS on many systems, so
+  // a DNS answer could send the key in clear to a remote host.
+  if (host === 'localhost') return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
   if (/^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);

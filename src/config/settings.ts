@@ -56,7 +56,9 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
               : '--base-url',
         );
 
-  const [apiKey, apiKeySource] = first<string>([env.LOANCTL_API_KEY || undefined, 'env'], [stored?.apiKey, 'profile']);
+  // A key never contains white space: `LOANCTL_API_KEY=$(cat key.txt)` may bring a trailing \r.
+  const envKey = env.LOANCTL_API_KEY?.trim() || undefined;
+  const [apiKey, apiKeySource] = first<string>([envKey, 'env'], [stored?.apiKey, 'profile']);
 
   const envProduct = env.LOANCTL_PRODUCT_ID ? positiveInt(env.LOANCTL_PRODUCT_ID, 'LOANCTL_PRODUCT_ID') : undefined;
   const [productId, productIdSource] = first<number>([envProduct, 'env'], [stored?.productId, 'profile']);

@@ -147,6 +147,14 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         `Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.`,
       );
     }
+    // undici refuses a header with a control character; without this check that surfaced as a
+    // network failure, retried (e.g. a key file saved with Windows line endings).
+    if (!/^[\x21-\x7e]+$/.test(key)) {
+      throw new AuthError(
+        'The API key has characters an HTTP header cannot carry (a space, a line ending or another control character).',
+        authHint(settings),
+      );
+    }
     const requestHeaders = headers(prepared, key);
     const { method, url } = prepared;
     let waited = 0;

@@ -337,6 +337,13 @@ describe('HTTP client: the key never shows', () => {
     expect(agent.getCallHistory()?.calls()).toHaveLength(0);
   });
 
+  it('a key with a control character is an auth error (exit 3) before anything is sent', async () => {
+    const error = await failure(client({ apiKey: 'sk_live_abc\u0007def' }).call('listUsers'));
+    expect(error.exitCode).toBe(ExitCode.auth);
+    expect(error.message).toContain('characters an HTTP header cannot carry');
+    expect(agent.getCallHistory()?.calls() ?? []).toHaveLength(0);
+  });
+
   it('--dry-run masks a borrower password in the printed body', async () => {
     const body = {
       firstname: 'Ada',

@@ -111,7 +111,12 @@ describe('base URL', () => {
   });
 
   it('refuses plain http to another host, saying why and to use https', () => {
-    for (const url of ['http://api.example.com', 'http://10.0.0.5:8080', 'http://127.0.0.1.nip.io']) {
+    for (const url of [
+      'http://api.example.com',
+      'http://10.0.0.5:8080',
+      'http://127.0.0.1.nip.io',
+      'http://evil.localhost',
+    ]) {
       try {
         checkBaseUrl(url);
         expect.unreachable();
@@ -138,6 +143,12 @@ describe('settings precedence: flag > env > profile > default', () => {
     expect([s.baseUrl, s.apiKey, s.productId]).toEqual(['https://prod.example.com', 'key-prod', 12]);
     expect(s.timeoutMs).toBe(30_000);
     expect(s.output).toBe('json'); // not a TTY
+  });
+
+  it('trims white space around LOANCTL_API_KEY (a key file with Windows line endings)', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_API_KEY: ' sk_env_key\r\n' };
+    const { store } = storeWith(env);
+    expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('sk_env_key');
   });
 
   it('LOANCTL_PROFILE picks the profile; --profile beats it', () => {
