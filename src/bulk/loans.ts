@@ -49,7 +49,7 @@ const SPECS = [
 
 export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTask<LoanRow> {
   const directory = userDirectory(api);
-  const existing = new Map<number, Promise<Map<string, Existing[]>>>();
+  const existing = new Map<number, Promise<Map<string, number | number[]>>>();
   const occurrences = new Map<string, number>();
 
   const existingOf = (productId: number) => {
@@ -91,14 +91,14 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
       const key = fingerprint(userId, productId, row.body);
       const nth = (occurrences.get(key) ?? 0) + 1;
       occurrences.set(key, nth);
-      const match = (await existingOf(productId)).get(key)?.[nth - 1];
-      if (match) {
+      const ids = (await existingOf(productId)).get(key);
+      const match = typeof ids === 'number' ? (nth === 1 ? ids : undefined) : ids?.[nth - 1];
+      if (match !== undefined) {
         return {
           status: 'exists',
-          id: match.id,
-          reference: match.reference,
+          id: match,
           user_id: userId,
-          message: `Loan request ${match.id} already has this user, amount and purpose; nothing was created.`,
+          message: `Loan request ${match} already has this user, amount and purpose; nothing was created.`,
         };
       }
       const result = await api().call('createLoanRequest', { params: { user_id: userId }, productId, body: row.body });
@@ -108,20 +108,26 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
   };
 }
 
-interface Existing {
-  id: number;
-  reference: string;
-}
-
-/** What makes two loan requests "the same" for a re-run: product, user, amount, purpose (hashed, to keep the index small). */
+/**
+ * What makes two loan requests "the same" for a re-run: product, user, amount and purpose. Kept
+ * as 96 bits of their SHA-256 (16 characters, a fresh string): a small key of fixed size whatever
+ * the purpose's length, so the index of a 100,000-request product stays a few MB.
+ */
 export function fingerprint(userId: number, productId: number, body: LoanRequestCreate): string {
-  const purpose = createHash('sha256').update(body.purpose.trim()).digest('base64url').slice(0, 22);
-  return `${productId}:${userId}:${body.amount}:${purpose}`;
+  return createHash('sha256')
+    .update(`${productId}\n${userId}\n${body.amount}\n${body.purpose.trim()}`)
+    .digest()
+    .toString('base64url', 0, 12);
 }
 
-/** Every loan request of the product, by fingerprint, oldest first; the next page is fetched while one is indexed. */
-async function indexLoanRequests(api: ApiClient, productId: number): Promise<Map<string, Existing[]>> {
-  const index = new Map<string, Existing[]>();
+/**
+ * The ids of every loan request of the product, by fingerprint, oldest first; the next page is
+ * fetched while one is indexed. Only numbers and the fingerprints are kept — no string taken from
+ * a reply, since V8 may keep such a string as a slice of the whole page's body, and a 100,000-row
+ * product would then hold every page in memory.
+ */
+async function indexLoanRequests(api: ApiClient, productId: number): Promise<Map<string, number | number[]>> {
+  const index = new Map<string, number | number[]>();
   const fetchPage = (cursor: number | undefined) =>
     api.call('listLoanRequests', { productId, query: { direction: 'ASC', cursor, limit: 100 } });
   let cursor: number | undefined;
@@ -134,10 +140,11 @@ async function indexLoanRequests(api: ApiClient, productId: number): Promise<Map
     next.catch(() => {});
     for (const loan of page.loan_requests) {
       const key = fingerprint(loan.user_id, productId, { amount: loan.amount, purpose: loan.purpose });
-      const list = index.get(key);
-      const entry = { id: loan.id, reference: loan.reference };
-      if (list) list.push(entry);
-      else index.set(key, [entry]);
+      // One id as a number; an array only for the rare fingerprint that has several.
+      const ids = index.get(key);
+      if (ids === undefined) index.set(key, loan.id);
+      else if (typeof ids === 'number') index.set(key, [ids, loan.id]);
+      else ids.push(loan.id);
     }
   }
   return index;
@@ -157,7 +164,8 @@ function userDirectory(api: () => ApiClient) {
         {},
         (users: UserListItem[], page: number) => {
           lastPage = page;
-          for (const user of users) ids.set(user.email.toLowerCase(), user.id);
+          // A copy of the e-mail, not a slice of the page's body (see indexLoanRequests).
+          for (const user of users) ids.set(Buffer.from(user.email.toLowerCase()).toString(), user.id);
           return false;
         },
         lastPage,
