@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    globalSetup: ['./test/helpers/global-tmp.ts'],
     include: ['test/load/**/*.load.ts'],
     testTimeout: 120_000,
     hookTimeout: 30_000,
