@@ -13,10 +13,13 @@ if (major < 22 || (major === 22 && minor < 13)) {
 if (process.env.NO_COLOR && process.env.FORCE_COLOR !== undefined) delete process.env.FORCE_COLOR;
 // A reader that stops early (`loanctl loan list --all | head -1`) closes the pipe: stop quietly,
 // as a program killed by SIGPIPE would, instead of an unhandled EPIPE stack trace.
+// Any other failure to write (a full disk, a closed terminal) ends the run with one line, where
+// that line can still be written, and exit 1: never a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (stream !== process.stderr) process.stderr.write(`loanctl: could not write the output: ${error.message}\n`);
+    process.exit(1);
   });
 }
 const { enableCompileCache } = await import('node:module');

@@ -33,6 +33,17 @@ describe('bin/loanctl.js', () => {
     expect(readFileSync(errFile, 'utf8')).toBe('');
   });
 
+  it('a failed write (a full disk) is one line and exit 1, never a stack trace', async () => {
+    const script = `"$NODE" "$BIN" loan schedule --amount 1000 --rate 1 --tenure 3 --tenured-in months --rate-type simple-interest --frequency monthly -o json > /dev/full`;
+    const result = await execa('bash', ['-c', script], {
+      env: { ...env, NODE: process.execPath, BIN },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('loanctl: could not write the output: ENOSPC: no space left on device, write');
+  });
+
   it('lets NO_COLOR win over FORCE_COLOR, with no warning from Node', async () => {
     const result = await execa(process.execPath, [BIN, 'loan', 'schedule', '--help'], {
       env: { ...env, NO_COLOR: '1', FORCE_COLOR: '1' },
