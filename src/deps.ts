@@ -69,9 +69,13 @@ export interface Deps {
   prompter: Prompter;
   /** stdin and stdout are TTYs, `CI` is unset and `--no-input` was not given. */
   isInteractive(): boolean;
-  sleep(ms: number): Promise<void>;
-  /** Closes what the run opened (the HTTP pool), so the process can exit at once. */
-  dispose(): Promise<void>;
+  /** Waits `ms`; ends early (resolving) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Closes what the run opened (the HTTP pool), so the process can exit at once. With `abort`
+   * (the run was cancelled) requests still out are dropped instead of awaited.
+   */
+  dispose(options?: { abort?: boolean }): Promise<void>;
 }
 
 export interface DepsOptions {
@@ -81,13 +85,25 @@ export interface DepsOptions {
   globals?: GlobalOptions;
   /** An undici dispatcher to send through (tests: a MockAgent). Default: one keep-alive Agent. */
   dispatcher?: Dispatcher;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source for retries; tests pin it. */
   random?: () => number;
   prompter?: Prompter;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A wait that ends early, without failing, when `signal` aborts; its timer never outlives it. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 export function createDeps(options: DepsOptions = {}): Deps {
   const io = options.io ?? processIo();
@@ -128,12 +144,12 @@ export function createDeps(options: DepsOptions = {}): Deps {
     isInteractive() {
       return Boolean(io.stdin.isTTY && io.stdout.isTTY && !env.CI && deps.globals.input !== false);
     },
-    sleep: options.sleep ?? realSleep,
-    async dispose() {
+    sleep: options.sleep ?? abortableSleep,
+    async dispose(disposeOptions = {}) {
       if (!client) return;
       const pending = client;
       client = undefined;
-      await pending.then((api) => api.close()).catch(() => {});
+      await pending.then((api) => api.close(disposeOptions)).catch(() => {});
     },
   };
   return deps;

@@ -40,15 +40,17 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   // Commander and the tree load here, not at import, so the line above stays cheap.
   const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
   const program = buildProgram(deps);
+  let code: number = ExitCode.ok;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
   } catch (error) {
-    return exitCodeFor(error, deps, debug, CommanderError);
-  } finally {
-    // Close the keep-alive pool, or its idle sockets would hold the process open for seconds.
-    await deps.dispose();
+    code = exitCodeFor(error, deps, debug, CommanderError);
   }
+  // Close the keep-alive pool, or its idle sockets would hold the process open for seconds. After
+  // Ctrl-C (130) a request may still be out: drop it, or the exit would wait for its reply or its
+  // timeout (up to --timeout) after the summary is already on screen.
+  await deps.dispose({ abort: code === ExitCode.cancelled });
+  return code;
 }
 
 /** The file scripts/build.mjs writes beside the bundle; absent when running from src (tests). */

@@ -15,7 +15,7 @@
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Settings } from '../config/settings.js';
 import { type EndpointKey, endpoint, fillPath, type HttpMethod, type ReplyData } from '../contract/endpoints.js';
-import type { Io } from '../deps.js';
+import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
@@ -48,13 +48,19 @@ export interface ApiClient {
   call<K extends EndpointKey>(key: K, options?: CallOptions): Promise<ApiResult<ReplyData<K>>>;
   /** Any method and path (the `api` command): same auth, retries and reply mapping. */
   request(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResult>;
-  close(): Promise<void>;
+  /**
+   * Closes the pool. By default it lets requests still out finish (undici's `close`); with
+   * `abort` (Ctrl-C) it drops them at once and retries nothing more (`destroy`), so the process
+   * does not wait out `--timeout` for a reply nobody will read.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 export interface ClientOptions {
   io: Io;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between retries; should end early when `signal` aborts (the client was closed). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   dispatcher?: Dispatcher | undefined;
   retry?: Partial<RetryPolicy>;
@@ -81,12 +87,17 @@ interface Prepared {
 
 export function createApiClient(settings: Settings, options: ClientOptions): ApiClient {
   const stderr = options.io.stderr;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => new Date());
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   let dispatcher = options.dispatcher;
   let ownAgent: Agent | undefined;
+  /**
+   * Aborted by `close({ abort: true })`: nothing more is retried and waits between retries end.
+   * Requests still out end because the pool is destroyed (a dispatcher passed in is its owner's).
+   */
+  const closing = new AbortController();
 
   const pool = (): Dispatcher => {
     if (!dispatcher) {
@@ -186,12 +197,14 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       } catch (error) {
         const failure = transportFailure(error, url, settings, signal.aborted);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
+        if (closing.signal.aborted) throw failure.error;
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
         const delay = safe && attempt <= policy.retries ? backoff(attempt) : undefined;
         if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs) {
           notice(`${failure.short}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`);
           waited += delay;
-          await sleep(delay);
+          await sleep(delay, closing.signal);
+          if (closing.signal.aborted) throw failure.error;
           continue;
         }
         throw failure.error;
@@ -210,7 +223,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
             `HTTP ${statusCode} from ${url.host}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`,
           );
           waited += delay;
-          await sleep(delay);
+          await sleep(delay, closing.signal);
+          if (closing.signal.aborted)
+            throw new NetworkError(`The request to ${url.host} was abandoned (the run was stopped).`);
           continue;
         }
         debug(`not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit`);
@@ -280,8 +295,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     request(method, path, requestOptions = {}) {
       return send(prepare(method, path, requestOptions.query, requestOptions.body));
     },
-    async close() {
-      await ownAgent?.close();
+    async close(closeOptions = {}) {
+      if (closeOptions.abort) {
+        closing.abort();
+        await ownAgent?.destroy();
+      } else {
+        await ownAgent?.close();
+      }
       ownAgent = undefined;
     },
   };

@@ -8,6 +8,8 @@
  * Skipped, saying so, where tmux is missing; .ci/run installs it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -71,7 +73,11 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
 
   /** `loanctl ARGS` in a new tmux session: CI is not set, stdin and stdout are the terminal. */
   async function terminal(...args: string[]): Promise<TmuxPty> {
-    const pty = await TmuxPty.start([process.execPath, BIN, ...args], { env, cwd: ROOT });
+    return terminalWith(env, ...args);
+  }
+
+  async function terminalWith(runEnv: Record<string, string>, ...args: string[]): Promise<TmuxPty> {
+    const pty = await TmuxPty.start([process.execPath, BIN, ...args], { env: runEnv, cwd: ROOT });
     ptys.push(pty);
     return pty;
   }
@@ -240,5 +246,50 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
     expect(await pty.screen()).toContain(`Continue with: loanctl loan new --resume ${resumeId}`);
     const view = await cli('loan', 'show', String(resumeId), '-o', 'json');
     expect(view.bank_details).toMatchObject([{ code: '044', account_name: 'Ada Obi' }]);
+  });
+
+  it('Ctrl-C while a request hangs exits 130 at once, not when the request times out', async () => {
+    // A server that takes every request and never answers: the lookup by e-mail hangs.
+    const sockets = new Set<Socket>();
+    const received: IncomingMessage[] = [];
+    const silent = createServer((request) => {
+      received.push(request);
+    });
+    silent.on('connection', (socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const pty = await terminalWith(
+        {
+          ...env,
+          LOANCTL_BASE_URL: `http://127.0.0.1:${port}`,
+          LOANCTL_API_KEY: 'sk_test_silent_server_key',
+          LOANCTL_PRODUCT_ID: '1',
+        },
+        '--timeout',
+        '60',
+        'loan',
+        'new',
+      );
+      await pty.answer("Borrower's e-mail", 'nobody@example.com');
+      const deadline = Date.now() + 10_000;
+      while (received.length === 0) {
+        if (Date.now() > deadline) throw new Error(`the lookup never reached the server:\n${await pty.screen()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await pty.keys('C-c');
+      const pressed = Date.now();
+      // Waiting for the request would take the 60 s of --timeout; the process must not.
+      expect(await pty.exitCode({ timeoutMs: 8_000 })).toBe(130);
+      expect(Date.now() - pressed).toBeLessThan(8_000);
+      const screen = await pty.screen();
+      expect(screen).toContain('Nothing was created.');
+      expect(screen).not.toContain('sk_test_silent_server_key');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

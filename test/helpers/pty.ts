@@ -3,7 +3,7 @@
  * (`-L`), one detached session of a fixed size running a command, driven with `send-keys` and read
  * with `capture-pane -p`, polled until the expected text shows (never a fixed sleep).
  *
- * The command runs under `sh -c '…; echo "[exited $?]"; exec sleep …'`, so its exit code stays
+ * The command runs under `sh -c 'trap : INT; …; echo "[exited $?]"; exec sleep …'`, so its exit code stays
  * on the screen after it ends. `killServer()` (afterAll) ends the session and the server.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -58,7 +58,10 @@ export class TmuxPty {
     const env = { TERM: 'xterm-256color', ...options.env };
     const pty = new TmuxPty(socket, env);
     const quoted = argv.map(shellQuote).join(' ');
-    const script = `${quoted}; echo "[exited $?]"; exec sleep 600`;
+    // `trap : INT`: Ctrl-C outside a prompt (the terminal not in raw mode) sends SIGINT to the
+    // whole foreground group, sh too; without a trap sh would die with the command and take the
+    // session, and its `[exited N]`, with it. A trap that runs a command is reset in the child.
+    const script = `trap : INT; ${quoted}; echo "[exited $?]"; exec sleep 600`;
     await pty.tmux([
       'new-session',
       '-d',
