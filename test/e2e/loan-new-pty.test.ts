@@ -286,6 +286,10 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
       expect(Date.now() - pressed).toBeLessThan(8_000);
       const screen = await pty.screen();
       expect(screen).toContain('Nothing was created.');
+      // Only a lookup was out: it changed nothing, so there is no note and nothing to check.
+      expect(screen).not.toContain('Ctrl-C came while');
+      expect(screen).not.toContain('command below');
+      expect(screen).toMatch(/^loanctl: Cancelled\.\n\[exited 130\]$/m);
       expect(screen).not.toContain('sk_test_silent_server_key');
     } finally {
       for (const socket of sockets) socket.destroy();

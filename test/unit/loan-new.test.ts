@@ -666,9 +666,67 @@ describe('loan new: Ctrl-C', () => {
     const error = await running;
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).hint).toBe('Continue with: loanctl loan new --resume 12');
-    expect(io.stderr.text()).toContain('Ctrl-C came while a request was out');
+    expect(io.stderr.text()).toContain(
+      'Ctrl-C came while employment information for loan request 12 was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan show 12\n',
+    );
     expect(api.sent.at(-1)?.body).toMatchObject({ salary: 150000, manager_phone: '+2348098765432' });
     expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  /** Runs the flow until `key` is sent (it never answers), then presses Ctrl-C. */
+  async function interruptDuring(
+    key: string,
+    script: Array<[RegExp, Answer]>,
+    options: { product?: string; borrowerExists?: boolean } = {},
+  ) {
+    const api = fakeApi();
+    if (options.borrowerExists !== false) api.addUser({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.com' });
+    const signals = new EventEmitter();
+    let sendStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      sendStarted = resolve;
+    });
+    api.override[key] = () => {
+      sendStarted();
+      return new Promise(() => {});
+    };
+    const { deps, io } = setup(script, { api });
+    const running = runLoanNew({ product: options.product }, deps, { signals }).catch((caught: unknown) => caught);
+    await started;
+    signals.emit('SIGINT');
+    return { error: await running, stderr: io.stderr.text() };
+  }
+
+  it('while the loan request is being created: says it may exist now and names the command that shows it', async () => {
+    const { error, stderr } = await interruptDuring(
+      'createLoanRequest',
+      [
+        [/Borrower's e-mail/, 'ada@example.com'],
+        [/Amount requested/, '100'],
+        [/Purpose/, 'x'],
+      ],
+      { product: '7' },
+    );
+    expect((error as CancelledError).exitCode).toBe(ExitCode.cancelled);
+    expect(stderr).toContain('Nothing was created.');
+    expect(stderr).toContain(
+      'Ctrl-C came while the new loan request was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan list --limit 1 --product 7\n',
+    );
+  });
+
+  it('while the borrower is being created: names `user exists` for that e-mail', async () => {
+    const { stderr } = await interruptDuring('createUser', NEW_BORROWER, { borrowerExists: false });
+    expect(stderr).toContain('Check with: loanctl user exists --email ada@example.com\n');
+  });
+
+  it('while only a lookup is out: nothing to check, so no note and no "command below" without one', async () => {
+    const { error, stderr } = await interruptDuring('listUsers', [[/Borrower's e-mail/, 'ada@example.com']]);
+    expect((error as CancelledError).hint).toBeUndefined();
+    expect(stderr).toBe(
+      'A new loan request, step by step. Ctrl-C stops at any point; what was sent stays.\n\n\nNothing was created.\n',
+    );
+    expect(stderr).not.toContain('Ctrl-C came while');
+    expect(stderr).not.toContain('command below');
   });
 });
 

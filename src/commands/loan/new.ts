@@ -11,13 +11,14 @@
  * - Ctrl-C anywhere — at a prompt (inquirer's ExitPromptError) or while a request is out (SIGINT)
  *   — lists what this run created, with ids, and exits 130 with the command that continues:
  *   `loanctl loan new --resume ID`, which reads the loan request's progress, bank details,
- *   guarantors and employment, shows them, and offers the steps that remain.
+ *   guarantors and employment, shows them, and offers the steps that remain. A write still out
+ *   at Ctrl-C may go through unseen: the summary says so and names the command that shows it.
  * - Talk goes to stderr (prompts draw there too); the loan request at the end goes to stdout.
  * - Needs a terminal: without one (or with --no-input, or CI set) it is exit 2, pointing at the
  *   verbs a script uses instead.
  */
 import type { EventEmitter } from 'node:events';
-import type { EndpointKey } from '../../contract/endpoints.js';
+import { type EndpointKey, endpoint } from '../../contract/endpoints.js';
 import {
   ApprovalTerms,
   type BankDetailsRecord,
@@ -104,6 +105,11 @@ class GuidedLoan {
   private submitted = false;
   private approved = false;
   private interrupted = false;
+  /**
+   * While a request that changes something is out: what it is and the command that shows whether
+   * it went through (after Ctrl-C the reply is never read, and the summary cannot list it).
+   */
+  private unconfirmed: { what: string; check: string } | undefined;
   private rejectInterrupt: ((error: Error) => void) | undefined;
   private readonly interruption: Promise<never>;
 
@@ -529,7 +535,35 @@ class GuidedLoan {
 
   /** One call of the contract, with this run's product; Ctrl-C while it is out stops the flow. */
   private send(key: EndpointKey, options: CallOptions = {}): Promise<ApiResult> {
-    return this.sending(this.api.call(key, { ...options, productId: this.productId } as never) as Promise<ApiResult>);
+    if (this.interrupted) return Promise.reject(new Interrupted());
+    const work = this.api.call(key, { ...options, productId: this.productId } as never) as Promise<ApiResult>;
+    const note = endpoint(key).method === 'GET' ? undefined : this.describeWrite(key, options);
+    this.unconfirmed = note;
+    const settled = () => {
+      if (this.unconfirmed === note) this.unconfirmed = undefined;
+    };
+    work.then(settled, settled);
+    return this.sending(work);
+  }
+
+  /** A write this flow sends, for the note after Ctrl-C: what it was and how to check on it. */
+  private describeWrite(key: EndpointKey, options: CallOptions): { what: string; check: string } {
+    const product = this.productFlag === undefined ? '' : ` --product ${this.productFlag}`;
+    if (key === 'createUser') {
+      const email = String((options.body as { email?: unknown } | undefined)?.email);
+      return { what: `the borrower ${email}`, check: `loanctl user exists --email ${email}` };
+    }
+    if (key === 'createLoanRequest') {
+      return { what: 'the new loan request', check: `loanctl loan list --limit 1${product}` };
+    }
+    const id = this.loanId;
+    const step = STEPS.find((candidate) => candidate.endpoint === key);
+    const what = step
+      ? `${step.what} for loan request ${id}`
+      : key === 'submitLoanRequest'
+        ? `the submission of loan request ${id}`
+        : `the approval of loan request ${id}`;
+    return { what, check: `loanctl loan show ${id}${product}` };
   }
 
   private sending<T>(work: Promise<T>): Promise<T> {
@@ -549,8 +583,13 @@ class GuidedLoan {
     } else {
       err.write(this.loan ? 'Nothing new was sent in this run.\n' : 'Nothing was created.\n');
     }
-    if (error instanceof Interrupted)
-      err.write('(Ctrl-C came while a request was out; check it with the command below.)\n');
+    // Ctrl-C during a read changes nothing; during a write the API may have done it anyway.
+    if (error instanceof Interrupted && this.unconfirmed) {
+      const { what, check } = this.unconfirmed;
+      err.write(
+        `Ctrl-C came while ${what} was being sent: it may have gone through, and then it is not listed above. Check with: ${check}\n`,
+      );
+    }
     const next = this.loan
       ? `Continue with: ${this.resumeCommand()}`
       : this.borrower
