@@ -11,8 +11,9 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
+import { envelope, envelopeJson, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { ReadCache } from './read-cache.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage } from './validation.js';
@@ -32,6 +33,7 @@ export interface SandboxOptions {
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
   const db = SandboxDb.open(options.dbPath);
   const repos = createRepos(db);
+  const cache = new ReadCache(db);
   const now = options.now ?? (() => new Date());
   const onError =
     options.onError ??
@@ -80,7 +82,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       method: def.method,
       url: def.path,
       handler: async (request, reply) => {
-        send(reply, await serve(def, handler, request, repos, db, now));
+        send(reply, await serve(def, handler, request, repos, cache, db, now));
       },
     });
   }
@@ -91,7 +93,7 @@ function send(reply: FastifyReply, outcome: Outcome): void {
   reply
     .code(outcome.http ?? 200)
     .type('application/json; charset=utf-8')
-    .send(envelope(outcome));
+    .send(envelopeJson(outcome) ?? envelope(outcome));
 }
 
 function frameworkError(error: FastifyError): Outcome {
@@ -119,12 +121,14 @@ function routerError(error: FastifyError): Outcome {
   return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding', data: null };
 }
 
-/** The caller's organisation for the request's key; looked up on every request (new keys work at once). */
-function authenticate(request: FastifyRequest, repos: Repos): KeyOwner {
+/** The caller's organisation for the request's key (cached only while the database is unchanged: new keys work at once). */
+function authenticate(request: FastifyRequest, repos: Repos, cache: ReadCache): KeyOwner {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') throw fail(401, MESSAGES.keyMissing);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const owner = match?.[1] ? repos.organisations.keyOwner(hashApiKey(match[1])) : undefined;
+  const owner = match?.[1]
+    ? cache.keyOwner(hashApiKey(match[1]), (digest) => repos.organisations.keyOwner(digest))
+    : undefined;
   if (!owner) throw fail(401, MESSAGES.keyInvalid);
   return owner;
 }
@@ -151,11 +155,13 @@ async function serve(
   handler: Handler<EndpointKey, unknown>,
   request: FastifyRequest,
   repos: Repos,
+  cache: ReadCache,
   db: SandboxDb,
   clock: () => Date,
 ): Promise<Outcome> {
   try {
-    const caller = authenticate(request, repos);
+    cache.refresh();
+    const caller = authenticate(request, repos, cache);
     const rawQuery = { ...(request.query as Record<string, unknown>) };
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];
@@ -176,13 +182,21 @@ async function serve(
 
     const prepared = handler.prepare ? await handler.prepare(checkable) : undefined;
     const now = clock();
+    // A GET runs from cache.refresh() to here without awaiting; a write may have awaited `prepare`
+    // (another request may have written meanwhile), so it reads inside its own transaction.
+    const reading = def.method === 'GET';
     const work = (): Outcome => {
-      const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
+      const ctx: Record<string, unknown> = { repos, cache, caller, now, stamp: now.toISOString(), ...input };
       // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
       const denied = () => noAccess(noAccessMessage(def));
       if (def.productId) {
         const productId = parseId(productIdText);
-        ctx.product = productId === undefined ? undefined : repos.products.findForOrg(caller.org_id, productId);
+        ctx.product =
+          productId === undefined
+            ? undefined
+            : reading
+              ? cache.product(caller.org_id, productId, (org, id) => repos.products.findForOrg(org, id))
+              : repos.products.findForOrg(caller.org_id, productId);
         if (!ctx.product) throw denied();
       }
       const params = request.params as Record<string, string>;
@@ -200,7 +214,7 @@ async function serve(
       }
       return handler.run(ctx as never, prepared);
     };
-    return def.method === 'GET' ? work() : db.transaction(work);
+    return reading ? work() : db.transaction(work);
   } catch (error) {
     if (error instanceof SandboxReply) return error.outcome;
     throw error;

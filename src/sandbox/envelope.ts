@@ -9,6 +9,14 @@ export interface Outcome {
   data: unknown;
   /** Present only on the replies where the spec carries it. */
   data1?: unknown;
+  /** `data` already as JSON text (then `data` is not read): the reply is built without serialising. */
+  dataJson?: string;
+}
+
+/** The envelope as JSON text when the outcome carries its data as text, else undefined. */
+export function envelopeJson(outcome: Outcome): string | undefined {
+  if (outcome.dataJson === undefined) return undefined;
+  return `{"status":${JSON.stringify(outcome.status)},"message":${JSON.stringify(outcome.message)},"data":${outcome.dataJson}}`;
 }
 
 export function envelope(outcome: Outcome) {

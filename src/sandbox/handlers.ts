@@ -10,6 +10,7 @@ import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
 import type { BusinessRequest } from '../contract/schemas.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
 import { fail, MESSAGES, type Outcome } from './envelope.js';
+import type { ReadCache } from './read-cache.js';
 import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from './repos/index.js';
 import { hashPassword, newLinkerId, newReference } from './secrets.js';
 import * as serialize from './serialize.js';
@@ -47,6 +48,8 @@ type PathParam<K extends EndpointKey> = Endpoint<K>['pathParams'][number];
 
 export type Context<K extends EndpointKey> = {
   repos: Repos;
+  /** What reads may reuse while the database has not changed (see read-cache.ts). */
+  cache: ReadCache;
   caller: KeyOwner;
   now: Date;
   /** `now` as the API writes a set timestamp. */
@@ -89,6 +92,11 @@ type HandlerMap = { [K in EndpointKey]: Handler<K, Prepared<K>> };
 
 function ok(message: string, data: unknown, data1?: unknown): Outcome {
   return data1 === undefined ? { status: 'success', message, data } : { status: 'success', message, data, data1 };
+}
+
+/** A success whose data is already JSON text. */
+function okJson(message: string, dataJson: string): Outcome {
+  return { status: 'success', message, data: undefined, dataJson };
 }
 
 function reload(ctx: { repos: Repos; caller: KeyOwner }, id: number): LoanRequestRow {
@@ -219,11 +227,27 @@ export const HANDLERS: HandlerMap = {
       const given = ctx.query.cursor ?? 0;
       // No cursor (or 0) starts at the beginning of the chosen order.
       const cursor = given === 0 && direction === 'DESC' ? Number.MAX_SAFE_INTEGER : given;
-      const rows = ctx.repos.loanRequests.page(ctx.caller.org_id, ctx.product.id, direction, cursor, limit);
-      return ok('Loan requests retrieved successfully', {
-        loan_requests: rows.map(serialize.loanRequest),
-        cursor: rows.at(-1)?.id ?? 0,
-      });
+      const orgId = ctx.caller.org_id;
+      // The page as JSON text, each loan request's text from the cache when known: the ids first
+      // (an index range), and the full rows only when one of them is not cached.
+      const ids = ctx.repos.loanRequests.pageIds(orgId, ctx.product.id, direction, cursor, limit);
+      let texts: string[] = [];
+      for (const id of ids) {
+        const text = ctx.cache.loanRequestJson(id);
+        if (text === undefined) break;
+        texts.push(text);
+      }
+      let last = ids.at(-1) ?? 0;
+      if (texts.length < ids.length) {
+        const rows = ctx.repos.loanRequests.page(orgId, ctx.product.id, direction, cursor, limit);
+        texts = rows.map((row) => {
+          const text = JSON.stringify(serialize.loanRequest(row));
+          ctx.cache.rememberLoanRequestJson(row.id, text);
+          return text;
+        });
+        last = rows.at(-1)?.id ?? 0;
+      }
+      return okJson('Loan requests retrieved successfully', `{"loan_requests":[${texts.join(',')}],"cursor":${last}}`);
     },
   },
 

@@ -1,0 +1,78 @@
+/**
+ * What the hot read path remembers between requests: the owner of an API key (by its digest), the
+ * products of an organisation, and each loan request as its JSON text (exactly what
+ * `JSON.stringify(serialize.loanRequest(row))` gives).
+ *
+ * Everything is dropped as soon as the database may have changed, checked once per request with
+ * one statement: `total_changes()` moves with every row this connection writes (a rolled-back
+ * write included), `PRAGMA data_version` with every commit of any other connection (another
+ * `loanctl` process creating a key, the bench seeding rows). So a key created elsewhere works at
+ * once, and no reply ever differs from what the database holds; a write only costs the next
+ * request its cache.
+ */
+import type { StatementSync } from 'node:sqlite';
+import type { SandboxDb } from './db.js';
+import type { KeyOwner, ProductRow } from './repos/index.js';
+
+/** A bound on each map, so that many keys or pages cannot grow the process without limit. */
+const MAX_ENTRIES = 20_000;
+
+export class ReadCache {
+  private readonly stampStmt: StatementSync;
+  private changes = -1;
+  private dataVersion = -1;
+  /** Key digest → its owner, or null for a digest that matches no key. */
+  private readonly owners = new Map<string, KeyOwner | null>();
+  /** `org:product` → the product, or null when the organisation has no such product. */
+  private readonly products = new Map<string, ProductRow | null>();
+  /** Loan request id → its JSON text. */
+  private readonly loanRequests = new Map<number, string>();
+
+  constructor(db: SandboxDb) {
+    this.stampStmt = db.sqlite.prepare('SELECT total_changes(), data_version FROM pragma_data_version');
+    this.stampStmt.setReturnArrays(true);
+  }
+
+  /** Called at the start of every request: forgets everything if the database changed since. */
+  refresh(): void {
+    const [changes, dataVersion] = this.stampStmt.get() as unknown as [number, number];
+    if (changes === this.changes && dataVersion === this.dataVersion) return;
+    this.changes = changes;
+    this.dataVersion = dataVersion;
+    this.owners.clear();
+    this.products.clear();
+    this.loanRequests.clear();
+  }
+
+  keyOwner(digest: string, load: (digest: string) => KeyOwner | undefined): KeyOwner | undefined {
+    let owner = this.owners.get(digest);
+    if (owner === undefined) {
+      owner = load(digest) ?? null;
+      remember(this.owners, digest, owner);
+    }
+    return owner ?? undefined;
+  }
+
+  product(orgId: number, id: number, load: (orgId: number, id: number) => ProductRow | undefined) {
+    const key = `${orgId}:${id}`;
+    let product = this.products.get(key);
+    if (product === undefined) {
+      product = load(orgId, id) ?? null;
+      remember(this.products, key, product);
+    }
+    return product ?? undefined;
+  }
+
+  loanRequestJson(id: number): string | undefined {
+    return this.loanRequests.get(id);
+  }
+
+  rememberLoanRequestJson(id: number, json: string): void {
+    remember(this.loanRequests, id, json);
+  }
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (map.size >= MAX_ENTRIES) map.clear();
+  map.set(key, value);
+}
