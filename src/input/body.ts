@@ -36,10 +36,21 @@ export function dataSource(key: string): string {
   return `field "${key}" of --data`;
 }
 
+export interface BuildOptions {
+  /**
+   * Flags the caller already knows are missing (a secret read later, e.g. `--password-stdin`):
+   * named in the same "Missing …" line, so one run tells everything to add.
+   */
+  alsoMissing?: readonly string[];
+  /** Appended to that line's hint, about the flags of `alsoMissing`. */
+  alsoHint?: string;
+}
+
 export function buildBody<S extends z.ZodType>(
   schema: S,
   fields: readonly FieldSpec[],
   data?: Record<string, unknown>,
+  options: BuildOptions = {},
 ): BuiltBody<z.infer<S>> {
   const merged: Record<string, unknown> = { ...(data ?? {}) };
   const known = new Set(fields.map((field) => field.key));
@@ -62,8 +73,15 @@ export function buildBody<S extends z.ZodType>(
     const isMissing = (path: readonly PropertyKey[]) => path.length === 1 && merged[String(path[0])] === undefined;
     const issues = result.error.issues;
     if (issues.every((issue) => isMissing(issue.path))) {
-      const flags = [...new Set(issues.map((issue) => flagOf.get(String(issue.path[0])) ?? String(issue.path[0])))];
-      throw new UsageError(`Missing ${flags.join(', ')}.`, 'Pass them as flags, or as fields of --data.');
+      const flags = [
+        ...new Set(issues.map((issue) => flagOf.get(String(issue.path[0])) ?? String(issue.path[0]))),
+        ...(options.alsoMissing ?? []),
+      ];
+      const hint = 'Pass them as flags, or as fields of --data.';
+      throw new UsageError(
+        `Missing ${flags.join(', ')}.`,
+        options.alsoMissing?.length && options.alsoHint ? `${hint} ${options.alsoHint}` : hint,
+      );
     }
     throw inputError(
       issues.map((issue) => (isMissing(issue.path) ? { path: issue.path, message: 'is required' } : issue)),

@@ -13,7 +13,7 @@ import { runLoanCreate } from '../../src/commands/loan/create.js';
 import { runLoanNew } from '../../src/commands/loan/new.js';
 import { runUserCreate } from '../../src/commands/user/create.js';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
-import { createDeps, type Deps, type GlobalOptions } from '../../src/deps.js';
+import { createDeps, type Deps, type Env, type GlobalOptions } from '../../src/deps.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../src/errors.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../src/http/client.js';
 import { main } from '../../src/main.js';
@@ -251,7 +251,7 @@ afterAll(() => {
 
 function setup(
   script: Array<[RegExp, Answer]>,
-  options: { api?: Api; tty?: boolean; env?: Record<string, string>; globals?: GlobalOptions; select?: boolean } = {},
+  options: { api?: Api; tty?: boolean; env?: Env; globals?: GlobalOptions; select?: boolean } = {},
 ): { deps: Deps; io: FakeIo; api: Api; asked: Asked[]; remaining: Array<[RegExp, Answer]> } {
   const api = options.api ?? fakeApi();
   const io = fakeIo({ tty: options.tty ?? true });
@@ -882,14 +882,44 @@ describe('user create and loan create on a terminal ask for just the missing val
 
   it('without a terminal they are exit 2 naming every missing flag, and ask nothing', async () => {
     const user = setup([], { tty: false });
-    await expect(runUserCreate({ firstname: 'Ada' }, user.deps)).rejects.toThrow(
+    // The password is read after the fields, but its flag is named with them: one run tells all.
+    const userError = await runUserCreate({ firstname: 'Ada' }, user.deps).catch((caught: unknown) => caught);
+    expect(userError).toBeInstanceOf(UsageError);
+    expect((userError as UsageError).message).toBe('Missing --lastname, --email, --phone, --gender, --password-stdin.');
+    expect((userError as UsageError).hint).toContain('--password-stdin');
+    // With the password coming (stdin, or --data), only the fields are named.
+    await expect(runUserCreate({ firstname: 'Ada', passwordStdin: true }, user.deps)).rejects.toThrow(
       /^Missing --lastname, --email, --phone, --gender\.$/,
     );
+    await expect(
+      runUserCreate({ firstname: 'Ada', data: '{"password": "pw", "phone": "08012345678"}' }, user.deps),
+    ).rejects.toThrow(/^Missing --lastname, --email, --gender\.$/);
+    expect(user.api.sent).toEqual([]);
+
     const loan = setup([], { globals: { input: false } });
     const error = await runLoanCreate({ purpose: 'x' }, loan.deps).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(ExitCode.usage);
     expect((error as UsageError).message).toMatch(/^Missing --user, --amount:/);
     expect(loan.api.sent).toEqual([]);
+  });
+
+  it('without a terminal a missing product is named with every other missing flag', async () => {
+    const noProduct = { tty: false, env: { LOANCTL_PRODUCT_ID: undefined } };
+    const one = setup([], noProduct);
+    await expect(runLoanCreate({ user: '1' }, one.deps)).rejects.toThrow(
+      /^Missing --product, --amount, --purpose: loan commands need a loan product id\.$/,
+    );
+    const all = setup([], noProduct);
+    await expect(runLoanCreate({}, all.deps)).rejects.toThrow(/^Missing --product, --user, --amount, --purpose:/);
+    const onlyProduct = setup([], noProduct);
+    await expect(runLoanCreate({ user: '1', amount: '100', purpose: 'x' }, onlyProduct.deps)).rejects.toThrow(
+      /^Missing --product: /,
+    );
+    expect([...one.api.sent, ...all.api.sent, ...onlyProduct.api.sent]).toEqual([]);
+    // On a terminal the product is still checked before any question is asked.
+    const terminal = setup([], { env: { LOANCTL_PRODUCT_ID: undefined } });
+    await expect(runLoanCreate({}, terminal.deps)).rejects.toThrow(/^Missing --product: /);
+    expect(terminal.asked).toEqual([]);
   });
 });

@@ -25,11 +25,24 @@ export interface DataOption {
 
 /** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; missing everywhere → exit 2. */
 export async function resolveProduct(options: ProductOption, deps: Deps): Promise<number> {
+  const productId = await findProduct(options, deps);
+  if (productId !== undefined) return productId;
+  throw missingProduct();
+}
+
+/** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; undefined when none. */
+export async function findProduct(options: ProductOption, deps: Deps): Promise<number | undefined> {
   if (options.product !== undefined) return parseId(options.product, '--product');
-  const settings = await deps.settings();
-  if (settings.productId !== undefined) return settings.productId;
-  throw new UsageError(
-    'Missing --product: loan commands need a loan product id.',
+  return (await deps.settings()).productId;
+}
+
+/**
+ * The exit-2 error for a missing product id, naming `others` too (flags the command also lacks),
+ * so a script learns everything to add from one run.
+ */
+export function missingProduct(others: readonly string[] = []): UsageError {
+  return new UsageError(
+    `Missing ${['--product', ...others].join(', ')}: loan commands need a loan product id.`,
     'Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one: loanctl profile add NAME --base-url URL --product-id N',
   );
 }

@@ -11,7 +11,7 @@ import { buildBody } from '../../input/body.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { findUserByEmail } from '../user/lookup.js';
-import { type DataOption, notice, type ProductOption, readData, resolveProduct } from './common.js';
+import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 import { checkFieldsBeforeSending, printRecord } from './print.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption {
@@ -31,7 +31,10 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
     const { runBulkCreate } = await import('../../bulk/run.js');
     return runBulkCreate('loan', { ...options, from }, deps);
   }
-  const productId = await resolveProduct(options, deps);
+  const productId = await findProduct(options, deps);
+  // On a terminal a missing product fails before any question; elsewhere it is named below with
+  // every other missing flag.
+  if (productId === undefined && deps.isInteractive()) throw missingProduct();
   const { user_id: dataUser, ...data } = (await readData(options, deps)) ?? {};
   let userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));
   // On a terminal, ask for just the required values that no flag (or --data) gave.
@@ -44,10 +47,13 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
       },
     });
   }
-  if (userText === undefined) {
+  if (userText === undefined || productId === undefined) {
     const others = (['amount', 'purpose'] as const).filter(
       (key) => options[key] === undefined && data[key] === undefined,
     );
+    if (productId === undefined) {
+      throw missingProduct([...(userText === undefined ? ['--user'] : []), ...others.map((key) => `--${key}`)]);
+    }
     throw new UsageError(
       `Missing ${['--user', ...others.map((key) => `--${key}`)].join(', ')}: the borrower is a user id or e-mail.`,
       'For example: --user ada@example.com --amount 50000 --purpose "Shop stock"',

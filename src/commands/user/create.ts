@@ -2,8 +2,9 @@
  * `loanctl user create`: create a borrower (spec 4.1).
  *
  * - The password comes from `--password-stdin`, else `password` in `--data`, else a masked prompt
- *   on a terminal; not interactive and none of those → exit 2 naming `--password-stdin`. The
- *   other fields are checked first, so nobody types a password for a command that will fail.
+ *   on a terminal; not interactive and none of those → exit 2 naming `--password-stdin` (with
+ *   any missing field flags, in one line). The other fields are checked first, so nobody types a
+ *   password for a command that will fail.
  * - On a terminal, a required field that neither a flag nor `--data` gave is asked for (checked as
  *   it is typed); elsewhere it is exit 2 naming the flags.
  * - The API answers `exists` for an e-mail it already has: that is exit 0 (conventions.md), with
@@ -62,7 +63,14 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
     phone: "Borrower's phone",
     gender: "Borrower's gender",
   });
-  const { body, ignored } = buildBody(WithoutPassword, asked, rest);
+  // Without a terminal the password can only come from stdin or --data: when it will be missing,
+  // say so with the missing fields, not on the next run.
+  const passwordMissing =
+    !options.passwordStdin && !(typeof fromData === 'string' && fromData !== '') && !deps.isInteractive();
+  const { body, ignored } = buildBody(WithoutPassword, asked, rest, {
+    alsoMissing: passwordMissing ? ['--password-stdin'] : [],
+    alsoHint: `The password comes through stdin: printf '%s' "$PASSWORD" | loanctl user create … --password-stdin`,
+  });
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a user has no such field.`);
 
   checkFieldsBeforeSending(deps, 'user');
