@@ -13,7 +13,7 @@
  * - The three paths the spec leaves open (4.20) use the ones issue #2 chose: business information
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ApprovalTerms,
   BankDetailsRecord,

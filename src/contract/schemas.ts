@@ -7,7 +7,7 @@
  * - reply schemas (what the API returns) are loose objects: they accept fields they do not know,
  *   because the real API adds fields over time, but reject known fields of the wrong type.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The value the API uses for a timestamp that is not set. */
 export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';

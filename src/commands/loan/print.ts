@@ -2,7 +2,7 @@
  * How the user and loan verbs print, on top of the core's renderers (src/output/render.ts):
  * a record, a list, a scalar, a stream of pages, and `loan show`'s composite view.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BankDetailsRecord,
   BusinessRecord,
