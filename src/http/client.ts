@@ -12,7 +12,7 @@
  * - The API key appears only in the Authorization header; `--debug` and `--dry-run` print
  *   `Bearer ***`.
  */
-import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+
 import type { Settings } from '../config/settings.js';
 import { type EndpointKey, endpoint, fillPath, type HttpMethod, type ReplyData } from '../contract/endpoints.js';
 import { abortableSleep, type Io } from '../deps.js';
@@ -20,6 +20,7 @@ import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from 
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
+import { Agent, type Dispatcher, request as undiciRequest } from './undici.js';
 
 export type { ApiResult } from './reply.js';
 
