@@ -77,6 +77,10 @@ describe('loanctl demo (table)', () => {
     expect(stderr).toContain('Done: loan request 1 is approved: 45,000.00 over 6 months, 58,500.00 to repay');
     expect(stderr).toContain('Stopped the sandbox and removed its data.');
     expect(stderr).toContain('loanctl demo --keep');
+    // `sandbox start` keeps the terminal: the guided flow after it is typed in another one.
+    expect(stderr).toMatch(
+      /^ {2}loanctl sandbox start\s+.*\n {2}loanctl --profile sandbox loan new\s+in another terminal:/m,
+    );
     // The verbs' own "next:" hints would contradict the demo's next step.
     expect(stderr).not.toMatch(/^next: /m);
 

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runLoanCreate } from '../../src/commands/loan/create.js';
 import { runLoanNew } from '../../src/commands/loan/new.js';
 import { runUserCreate } from '../../src/commands/user/create.js';
+import { writeProfile } from '../../src/config/store.js';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
 import { createDeps, type Deps, type Env, type GlobalOptions } from '../../src/deps.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../src/errors.js';
@@ -807,6 +808,32 @@ describe('loan new without a terminal', () => {
         /needs|terminal.*loanctl loan create --user EMAIL --amount N --purpose TEXT/,
       );
       expect(api.sent).toEqual([]);
+    }
+  });
+});
+
+describe('loan new with nothing configured (fresh from the demo)', () => {
+  const nothing = { LOANCTL_PRODUCT_ID: undefined, LOANCTL_BASE_URL: undefined, LOANCTL_API_KEY: undefined };
+
+  it('with no profile at all, the missing product hint offers the sandbox and the command for after it', async () => {
+    const { deps, api } = setup([], { env: nothing });
+    const error = await runLoanNew({}, deps).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('Missing --product: loan commands need a loan product id.');
+    expect((error as UsageError).hint).toMatch(
+      /profile add NAME --base-url URL --product-id N; or try the local sandbox: loanctl sandbox start \(then, in another terminal, loanctl --profile sandbox loan new\)$/,
+    );
+    expect(api.sent).toEqual([]);
+  });
+
+  it('not when a profile exists, or when the API is given by the environment', async () => {
+    const withProfile = setup([], { env: nothing });
+    writeProfile('prod', { baseUrl: 'https://api.example.com', apiKey: 'k' }, { env: withProfile.deps.env });
+    const withEnv = setup([], { env: { ...nothing, LOANCTL_BASE_URL: 'https://api.example.com' } });
+    for (const { deps } of [withProfile, withEnv]) {
+      const error = await runLoanNew({}, deps).catch((caught: unknown) => caught);
+      expect((error as UsageError).message).toMatch(/^Missing --product/);
+      expect((error as UsageError).hint).not.toContain('sandbox');
     }
   });
 });

@@ -250,7 +250,7 @@ function nextSteps(style: Style): string {
     style.bold('Next:'),
     row('loanctl demo --keep', 'the same, then leave the sandbox running to explore'),
     row('loanctl sandbox start', 'a sandbox of your own that keeps its data'),
-    row(`loanctl --profile ${SANDBOX_PROFILE} loan new`, 'then create your own loan request, guided'),
+    row(`loanctl --profile ${SANDBOX_PROFILE} loan new`, 'in another terminal: your own loan request, guided'),
     row('loanctl --help', 'every command; each has --help with examples'),
     '',
   ].join('\n');

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { parseId } from '../../input/values.js';
 import { confirmAction } from '../common/confirm.js';
 import { readDataObject } from '../common/data.js';
+import { SANDBOX_PROFILE } from '../sandbox/after-listen.js';
 
 export interface ProductOption {
   /** `--product`, as typed. */
@@ -27,7 +28,7 @@ export interface DataOption {
 export async function resolveProduct(options: ProductOption, deps: Deps): Promise<number> {
   const productId = await findProduct(options, deps);
   if (productId !== undefined) return productId;
-  throw missingProduct();
+  throw await missingProduct(deps);
 }
 
 /** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; undefined when none. */
@@ -38,12 +39,19 @@ export async function findProduct(options: ProductOption, deps: Deps): Promise<n
 
 /**
  * The exit-2 error for a missing product id, naming `others` too (flags the command also lacks),
- * so a script learns everything to add from one run.
+ * so a script learns everything to add from one run. With no profile at all and no API given by
+ * flag or environment, this is likely a newcomer fresh from the demo: the hint offers the sandbox.
  */
-export function missingProduct(others: readonly string[] = []): UsageError {
+export async function missingProduct(deps: Deps, others: readonly string[] = []): Promise<UsageError> {
+  const settings = await deps.settings();
+  const apiGiven = settings.baseUrlSource === 'flag' || settings.baseUrlSource === 'env';
+  const newcomer = !apiGiven && (await deps.config()).names().length === 0;
+  const sandbox = newcomer
+    ? `; or try the local sandbox: loanctl sandbox start (then, in another terminal, loanctl --profile ${SANDBOX_PROFILE} loan new)`
+    : '';
   return new UsageError(
     `Missing ${['--product', ...others].join(', ')}: loan commands need a loan product id.`,
-    'Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one: loanctl profile add NAME --base-url URL --product-id N',
+    `Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one: loanctl profile add NAME --base-url URL --product-id N${sandbox}`,
   );
 }
 

@@ -34,7 +34,7 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
   const productId = await findProduct(options, deps);
   // On a terminal a missing product fails before any question; elsewhere it is named below with
   // every other missing flag.
-  if (productId === undefined && deps.isInteractive()) throw missingProduct();
+  if (productId === undefined && deps.isInteractive()) throw await missingProduct(deps);
   const { user_id: dataUser, ...data } = (await readData(options, deps)) ?? {};
   let userText = options.user ?? (dataUser === undefined ? undefined : String(dataUser));
   // On a terminal, ask for just the required values that no flag (or --data) gave.
@@ -52,7 +52,10 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
       (key) => options[key] === undefined && data[key] === undefined,
     );
     if (productId === undefined) {
-      throw missingProduct([...(userText === undefined ? ['--user'] : []), ...others.map((key) => `--${key}`)]);
+      throw await missingProduct(deps, [
+        ...(userText === undefined ? ['--user'] : []),
+        ...others.map((key) => `--${key}`),
+      ]);
     }
     throw new UsageError(
       `Missing ${['--user', ...others.map((key) => `--${key}`)].join(', ')}: the borrower is a user id or e-mail.`,
