@@ -11,7 +11,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { SandboxDb } from './db.js';
-import { envelope, envelopeJson, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
+import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
 import { ReadCache } from './read-cache.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
@@ -93,7 +93,7 @@ function send(reply: FastifyReply, outcome: Outcome): void {
   reply
     .code(outcome.http ?? 200)
     .type('application/json; charset=utf-8')
-    .send(envelopeJson(outcome) ?? envelope(outcome));
+    .send(outcome.body ?? envelope(outcome));
 }
 
 function frameworkError(error: FastifyError): Outcome {

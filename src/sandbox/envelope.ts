@@ -9,14 +9,14 @@ export interface Outcome {
   data: unknown;
   /** Present only on the replies where the spec carries it. */
   data1?: unknown;
-  /** `data` already as JSON text (then `data` is not read): the reply is built without serialising. */
-  dataJson?: string;
+  /** The whole envelope already as UTF-8 JSON (then the fields above are not serialised again). */
+  body?: Buffer;
 }
 
-/** The envelope as JSON text when the outcome carries its data as text, else undefined. */
-export function envelopeJson(outcome: Outcome): string | undefined {
-  if (outcome.dataJson === undefined) return undefined;
-  return `{"status":${JSON.stringify(outcome.status)},"message":${JSON.stringify(outcome.message)},"data":${outcome.dataJson}}`;
+/** A success whose data is already JSON text, with the envelope's bytes built once. */
+export function successWithJson(message: string, dataJson: string): Outcome {
+  const body = Buffer.from(`{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}}`);
+  return { status: 'success', message, data: undefined, body };
 }
 
 export function envelope(outcome: Outcome) {

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
 import type { BusinessRequest } from '../contract/schemas.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
-import { fail, MESSAGES, type Outcome } from './envelope.js';
+import { fail, MESSAGES, type Outcome, successWithJson } from './envelope.js';
 import type { ReadCache } from './read-cache.js';
 import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from './repos/index.js';
 import { hashPassword, newLinkerId, newReference } from './secrets.js';
@@ -92,11 +92,6 @@ type HandlerMap = { [K in EndpointKey]: Handler<K, Prepared<K>> };
 
 function ok(message: string, data: unknown, data1?: unknown): Outcome {
   return data1 === undefined ? { status: 'success', message, data } : { status: 'success', message, data, data1 };
-}
-
-/** A success whose data is already JSON text. */
-function okJson(message: string, dataJson: string): Outcome {
-  return { status: 'success', message, data: undefined, dataJson };
 }
 
 function reload(ctx: { repos: Repos; caller: KeyOwner }, id: number): LoanRequestRow {
@@ -228,9 +223,14 @@ export const HANDLERS: HandlerMap = {
       // No cursor (or 0) starts at the beginning of the chosen order.
       const cursor = given === 0 && direction === 'DESC' ? Number.MAX_SAFE_INTEGER : given;
       const orgId = ctx.caller.org_id;
-      // The page as JSON text, each loan request's text from the cache when known: the ids first
-      // (an index range), and the full rows only when one of them is not cached.
-      const ids = ctx.repos.loanRequests.pageIds(orgId, ctx.product.id, direction, cursor, limit);
+      const productId = ctx.product.id;
+      // A page seen since the database last changed is answered with the same bytes.
+      const pageKey = `${orgId}:${productId}:${direction}:${cursor}:${limit}`;
+      const seen = ctx.cache.page(pageKey);
+      if (seen) return seen;
+      // Else each loan request's text from the cache when known: the ids first (an index range),
+      // and the full rows only when one of them is not cached.
+      const ids = ctx.repos.loanRequests.pageIds(orgId, productId, direction, cursor, limit);
       let texts: string[] = [];
       for (const id of ids) {
         const text = ctx.cache.loanRequestJson(id);
@@ -239,7 +239,7 @@ export const HANDLERS: HandlerMap = {
       }
       let last = ids.at(-1) ?? 0;
       if (texts.length < ids.length) {
-        const rows = ctx.repos.loanRequests.page(orgId, ctx.product.id, direction, cursor, limit);
+        const rows = ctx.repos.loanRequests.page(orgId, productId, direction, cursor, limit);
         texts = rows.map((row) => {
           const text = JSON.stringify(serialize.loanRequest(row));
           ctx.cache.rememberLoanRequestJson(row.id, text);
@@ -247,7 +247,12 @@ export const HANDLERS: HandlerMap = {
         });
         last = rows.at(-1)?.id ?? 0;
       }
-      return okJson('Loan requests retrieved successfully', `{"loan_requests":[${texts.join(',')}],"cursor":${last}}`);
+      const outcome = successWithJson(
+        'Loan requests retrieved successfully',
+        `{"loan_requests":[${texts.join(',')}],"cursor":${last}}`,
+      );
+      ctx.cache.rememberPage(pageKey, outcome);
+      return outcome;
     },
   },
 
