@@ -145,7 +145,7 @@ _loanctl_option_values() {
     'user create|--data') REPLY='@none' ;;
     'user create|--from') REPLY='@files' ;;
     'user create|--concurrency') REPLY='@none' ;;
-    'user create|--format') REPLY='@none' ;;
+    'user create|--format') REPLY='ndjson csv' ;;
     'user exists|--email') REPLY='@none' ;;
     'user list|--start') REPLY='@none' ;;
     'user list|--end') REPLY='@none' ;;
@@ -157,7 +157,7 @@ _loanctl_option_values() {
     'loan create|--data') REPLY='@none' ;;
     'loan create|--from') REPLY='@files' ;;
     'loan create|--concurrency') REPLY='@none' ;;
-    'loan create|--format') REPLY='@none' ;;
+    'loan create|--format') REPLY='ndjson csv' ;;
     'loan new|--product') REPLY='@none' ;;
     'loan new|--resume') REPLY='@none' ;;
     'loan list|--product') REPLY='@none' ;;
@@ -261,7 +261,7 @@ _loanctl_argument_values() {
     'profile remove|0') REPLY='@profiles' ;;
     'profile help|0') REPLY='add list use show remove' ;;
     'api|0') REPLY='GET POST PUT DELETE' ;;
-    'api|1') REPLY='@files' ;;
+    'api|1') REPLY='@none' ;;
     'sandbox org help|0') REPLY='create' ;;
     'sandbox product help|0') REPLY='create' ;;
     'sandbox help|0') REPLY='start org product' ;;

@@ -15,6 +15,7 @@
  * default), so they are offered at every level; `--version` only at the root.
  */
 import type { Argument, Command, Option } from 'commander';
+import { BULK_FORMATS } from '../bulk/source.js';
 import { RATE_TYPES, TENURED_IN } from '../contract/schemas.js';
 import { OUTPUT_FORMATS } from '../deps.js';
 import { DIRECTIONS, FREQUENCY_CHOICES_SHOWN } from '../input/values.js';
@@ -81,6 +82,9 @@ export const VALUE_HINTS: Readonly<Record<string, Values>> = {
   '--rate-type': choices(RATE_TYPES),
   '--frequency': choices(FREQUENCY_CHOICES_SHOWN),
   '--direction': choices(DIRECTIONS),
+  // The bulk file's format (`user create` / `loan create --from`): parsed by src/bulk, which also
+  // takes `jsonl` and any case, so commander's `.choices()` would refuse what works.
+  '--format': choices(BULK_FORMATS),
 };
 
 /** Values of positional arguments, keyed by `command path <argument>`. */
@@ -89,6 +93,8 @@ export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
   'profile show <name>': { kind: 'profiles' },
   'profile remove <name>': { kind: 'profiles' },
   'api <method>': choices(['GET', 'POST', 'PUT', 'DELETE']),
+  // An API path (/api/v1/…), not a file: its name would otherwise complete local files.
+  'api <path>': NONE,
 };
 
 /** Reads the completion model from a commander tree (the root from `buildProgram`). */

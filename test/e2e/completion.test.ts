@@ -141,6 +141,11 @@ const CASES: Array<[line: string, expected: string[]]> = [
   ['loanctl loan approve 172 --tenured-in months --exc', ['--exclude-weekends']],
   ['loanctl --profile prod loan sch', ['schedule']],
   ['loanctl loan schedule --tenure 3 --rate-t', ['--rate-type']],
+  // An API path is not a local file: nothing is offered (the cwd has files that would show).
+  ['loanctl api GET ', []],
+  // The bulk file's format.
+  ['loanctl user create --from rows.csv --format ', ['ndjson', 'csv']],
+  ['loanctl loan create --format n', ['ndjson']],
 ];
 
 describe('bash completion (the real _loanctl function, COMP_WORDS/COMP_CWORD set)', () => {
