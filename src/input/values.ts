@@ -133,8 +133,6 @@ export function parseChoice<T extends string>(
   return value;
 }
 
-export const TENURED_IN_CHOICES = TENURED_IN;
-export const RATE_TYPE_CHOICES = RATE_TYPES;
 /** What the operator types; `weekly` is sent as the API's `weekely` (spec 4.19). */
 export const FREQUENCY_CHOICES_SHOWN = ['daily', 'weekly', 'bi-weekly', 'monthly'] as const;
 const FREQUENCY_ALIASES: Record<string, Frequency> = {

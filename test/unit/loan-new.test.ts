@@ -774,6 +774,22 @@ describe('loan new --resume', () => {
     expect(stderr).toContain('Nothing new was sent in this run.');
   });
 
+  it('business information and documents, which the API does not show back, are known by the progress marker', async () => {
+    for (const [progress, row, offered] of [
+      ['business_information', /Business information\s+added \(the API does not show it back\)/, 'document'],
+      ['document', /Documents\s+added \(the API does not show them back\)/, 'business'],
+    ] as const) {
+      const { api, loan } = existing();
+      Object.assign(loan, { progress });
+      const { deps, io, asked } = setup([[/What next\?/, 'later']], { api });
+      await runLoanNew({ resume: '13' }, deps);
+      expect(io.stderr.text()).toMatch(row);
+      const menu = asked.find((entry) => entry.kind === 'select')?.choices ?? [];
+      expect(menu.map((choice) => choice.value)).toContain(offered);
+      if (progress === 'business_information') expect(menu.map((choice) => choice.value)).not.toContain('business');
+    }
+  });
+
   it('a submitted loan request goes straight to the approval question; an approved one has nothing left', async () => {
     const { api, loan } = existing();
     Object.assign(loan, { user_status: 'submitted', progress: 'submitted' });

@@ -7,9 +7,7 @@ import type { z } from 'zod';
 import {
   type BankDetailsRecord,
   BankDetailsRequest,
-  type BusinessRecord,
   BusinessRequest,
-  type DocumentRecord,
   DocumentRequest,
   type EmploymentRecord,
   EmploymentRequest,
@@ -54,7 +52,10 @@ export interface StepDef {
   schema: z.ZodObject;
   /** Offered until done once (the API keeps one employment, one business record). Others repeat. */
   once: boolean;
-  /** The progress marker the API sets when this step is added. */
+  /**
+   * The progress marker the API sets when this step is added: on `--resume` it is the only sign
+   * of business information or documents, which the API does not show back.
+   */
   marker: string;
   fields: StepField[];
   /** One line for the review screen and the summary, from the body sent. */
@@ -219,19 +220,16 @@ export const STEPS: readonly StepDef[] = [
   },
 ];
 
-export function stepById(id: StepId): StepDef {
-  return STEPS.find((step) => step.id === id) as StepDef;
-}
-
-/** Review lines for what a loan request already had when the flow picked it up (`--resume`). */
+/**
+ * Review lines for what a loan request already had when the flow picked it up (`--resume`). The
+ * API has no GET for business information or documents, so those two have none.
+ */
 export const describeExisting = {
   bank: (record: BankDetailsRecord) => join(record.code, record.account_name, record.account_number, record.bank_name),
   employment: (record: EmploymentRecord) => join(`${record.position} at ${record.company_name}`, record.status),
-  business: (record: BusinessRecord) => join(`${record.name} (${record.industry})`),
   guarantor: (record: GuarantorRecord) =>
     join(
       `${record.firstname} ${record.lastname}${record.relationship ? ` (${record.relationship})` : ''}`,
       record.phone,
     ),
-  document: (record: DocumentRecord) => join(`${record.type} ${record.number}`, record.title),
 };

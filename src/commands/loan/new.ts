@@ -296,8 +296,12 @@ class GuidedLoan {
     if (work) this.lines('employment').push(describeExisting.employment(work));
     // The API has no GET for business information or documents: the progress marker tells when
     // one of them was the latest thing added.
-    if (marker === 'business_information') this.lines('business').push('added (the API does not show it back)');
-    if (marker === 'document') this.lines('document').push('added (the API does not show them back)');
+    for (const [id, unseen] of [
+      ['business', 'added (the API does not show it back)'],
+      ['document', 'added (the API does not show them back)'],
+    ] as const) {
+      if (marker === (STEPS.find((step) => step.id === id) as StepDef).marker) this.lines(id).push(unseen);
+    }
     this.submitted = found.user_status === 'submitted' || marker === 'submitted' || marker === 'approved';
     this.approved = found.lender_status === 'approved' || marker === 'approved';
 
