@@ -95,13 +95,14 @@ export async function scheduleText(
  */
 export function describeTerms(terms: RepaymentTerms): string {
   const start = (terms.start ?? new Date()).toISOString().slice(0, 10);
-  const details = [`Starts ${withWeekday(start)}`];
-  if (terms.grace_period) details.push(`grace period ${terms.grace_period} day${terms.grace_period === 1 ? '' : 's'}`);
-  if (terms.exclude_weekends) details.push('due dates on weekdays only');
-  return `Loan of ${summariseTerms(terms)}. ${details.join('; ')}.`;
+  return `Loan of ${summariseTerms(terms)}. Starts ${withWeekday(start)}.`;
 }
 
-/** `100,000.00 at 5% a month (simple interest) over 3 months, repaid monthly` (also for approvals). */
+/**
+ * `100,000.00 at 5% a month (simple interest) over 3 months, repaid monthly`, then `, 10 days'
+ * grace` and `, weekdays only` when set: the one phrase for the terms, in the schedule's first line
+ * and in the approval question of `loan approve` and `loan new`, so what is confirmed is all of it.
+ */
 export function summariseTerms(terms: RepaymentTerms): string {
   const rate =
     terms.rate === 0
@@ -111,7 +112,11 @@ export function summariseTerms(terms: RepaymentTerms): string {
         : `${terms.rate}% a ${UNIT[terms.tenured_in]} (${RATE_TYPE_WORDS[terms.rate_type]})`;
   const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT[terms.tenured_in] : terms.tenured_in}`;
   const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
-  return `${formatMoney(terms.principal)} at ${rate} over ${tenure}, repaid ${frequency}`;
+  const grace = terms.grace_period
+    ? `, ${terms.grace_period} ${terms.grace_period === 1 ? "day's" : "days'"} grace`
+    : '';
+  const weekdays = terms.exclude_weekends ? ', weekdays only' : '';
+  return `${formatMoney(terms.principal)} at ${rate} over ${tenure}, repaid ${frequency}${grace}${weekdays}`;
 }
 
 /** `2025-02-01` → `2025-02-01 Sat`. */

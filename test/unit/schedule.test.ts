@@ -12,7 +12,7 @@ import type { ApiClient } from '../../src/http/client.js';
 import { main } from '../../src/main.js';
 import { buildSchedule } from '../../src/repayment/index.js';
 import { previewApproval } from '../../src/schedule/preview.js';
-import { renderSchedulePreview } from '../../src/schedule/render.js';
+import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/schedule/render.js';
 import { scheduleTerms } from '../../src/schedule/run.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
@@ -222,6 +222,72 @@ describe('loan schedule: invalid terms are exit 2 with every problem on one line
     expect(result.stdout).toContain('Compute a repayment schedule offline');
     expect(result.stdout).toContain('Examples:');
     expect(result.stdout).toContain('--exclude-weekends');
+  });
+});
+
+describe('the terms in one phrase (schedule header, approval question)', () => {
+  const base = {
+    principal: 45000,
+    rate: 5,
+    tenure: 3,
+    tenured_in: 'months',
+    rate_type: 'simple-interest',
+    frequency: 'monthly',
+    start: new Date('2025-01-01T00:00:00Z'),
+  } as const;
+
+  it('names the grace period and weekdays-only when set, and only then', () => {
+    expect(summariseTerms(base)).toBe('45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly');
+    expect(summariseTerms({ ...base, grace_period: 10, exclude_weekends: true })).toBe(
+      "45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only",
+    );
+    expect(summariseTerms({ ...base, grace_period: 1 })).toMatch(/, repaid monthly, 1 day's grace$/);
+    expect(summariseTerms({ ...base, grace_period: 0, exclude_weekends: false })).toMatch(/repaid monthly$/);
+    // The schedule's first line says each once.
+    expect(describeTerms({ ...base, grace_period: 10, exclude_weekends: true })).toBe(
+      "Loan of 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only. Starts 2025-01-01 Wed.",
+    );
+  });
+
+  it('loan approve asks with them', async () => {
+    const questions: string[] = [];
+    const io = fakeIo({ tty: true });
+    const deps = createDeps({
+      io,
+      env: {
+        LOANCTL_PRODUCT_ID: '7',
+        LOANCTL_API_KEY: 'k',
+        LOANCTL_BASE_URL: 'http://127.0.0.1:1',
+        LOANCTL_CONFIG_DIR: '/nonexistent',
+      },
+      globals: { output: 'json' },
+      prompter: {
+        input: async () => '',
+        password: async () => '',
+        confirm: async (question) => {
+          questions.push(question);
+          return false;
+        },
+      },
+    });
+    const error = await runLoanApprove(
+      {
+        id: '5',
+        approvedAmount: '45000',
+        rate: '5',
+        tenure: '3',
+        tenuredIn: 'months',
+        rateType: 'simple-interest',
+        frequency: 'monthly',
+        gracePeriod: '10',
+        excludeWeekends: true,
+      },
+      deps,
+    ).catch((caught: unknown) => caught);
+    expect((error as { exitCode?: number }).exitCode).toBe(130);
+    expect(questions).toEqual([
+      "Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only?",
+    ]);
   });
 });
 
