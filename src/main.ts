@@ -39,7 +39,8 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
   // Commander and the tree load here, not at import, so the line above stays cheap.
   const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
-  const program = buildProgram(deps);
+  // Only the noun this run uses, when argv names one (the whole tree for help, completion, typos).
+  const program = buildProgram(deps, argv);
   let code: number = ExitCode.ok;
   try {
     await program.parseAsync(argv, { from: 'user' });
