@@ -9,7 +9,7 @@
  * zsh and fish are skipped (saying so) where they are not installed; .ci/run installs them.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -220,3 +220,30 @@ describe.skipIf(!HAS_FISH)(
     });
   },
 );
+
+describe("the README's install lines", () => {
+  it('work as written in a fresh home (no completions directory yet): each writes its script', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Shell completion'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    // The lines that install a file (not `source <(…)`, which is for this shell only).
+    const lines = block.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+    const script = lines.filter((line) => !line.startsWith('source ')).join('\n');
+    expect(script).toContain('completion fish');
+    const home = join(base, 'fresh-home');
+    const result = await execa('bash', ['--norc', '--noprofile', '-e', '-c', script], {
+      env: { ...env, HOME: home },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const installed = {
+      bash: join(home, '.local/share/bash-completion/completions/loanctl'),
+      zsh: join(home, '.zfunc/_loanctl'),
+      fish: join(home, '.config/fish/completions/loanctl.fish'),
+    };
+    for (const [shell, path] of Object.entries(installed)) {
+      expect(readFileSync(path, 'utf8').trim(), shell).toBe(scripts[shell as keyof typeof scripts].trim());
+    }
+  });
+});
