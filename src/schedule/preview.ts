@@ -1,12 +1,9 @@
 /**
- * `loan approve --preview`: the repayment schedule the approval terms give, shown on stderr before
- * the confirmation question (so a script's JSON on stdout stays clean). Hook, in approve.ts, after
- * the body is built and before confirming:
- *
- *   if (options.preview) {
- *     const { previewApproval } = await import('../../schedule/preview.js');
- *     await previewApproval(terms, deps);
- *   }
+ * The repayment schedule approval terms give, shown before the operator confirms them (`loan
+ * approve --preview`, and `loan new` before its approval question): the instalments are what an
+ * approval commits the borrower to, so they are seen before yes, not found after. It goes to
+ * stderr, so a script's JSON on stdout stays clean. Imported on demand: the table renderer and the
+ * repayment module stay out of commands that never preview.
  */
 import type { ApprovalTerms } from '../contract/schemas.js';
 import type { Deps } from '../deps.js';
