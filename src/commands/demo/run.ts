@@ -26,6 +26,7 @@ import { DEMO_ORGANISATION_NAME, DEMO_PRODUCT_NAME } from '../../sandbox/admin.j
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { scheduleTerms } from '../../schedule/run.js';
 import { onSandboxListening, SANDBOX_PROFILE } from '../sandbox/after-listen.js';
+import { sandboxErrorLine } from '../sandbox/error-line.js';
 import { DEMO_STEPS, type DemoContext, SCHEDULE, shellLine, TERMS } from './steps.js';
 
 export interface DemoOptions {
@@ -162,7 +163,7 @@ async function startSandbox(dataDir: string, deps: Deps): Promise<RunningSandbox
       dataDir,
       host: '127.0.0.1',
       port: 0,
-      onError: (error) => deps.io.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`),
+      onError: (error) => deps.io.stderr.write(sandboxErrorLine(error, deps)),
     });
   } catch (error) {
     throw new LoanctlError(

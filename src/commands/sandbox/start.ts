@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { onSandboxListening, type SandboxListening } from './after-listen.js';
+import { sandboxErrorLine } from './error-line.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
 export interface SandboxStartOptions {
@@ -30,7 +31,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
       dataDir,
       host,
       port,
-      onError: (error) => deps.io.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`),
+      onError: (error) => deps.io.stderr.write(sandboxErrorLine(error, deps)),
     });
   } catch (error) {
     throw listenError(error, host, port, dataDir);
