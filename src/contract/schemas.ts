@@ -35,6 +35,19 @@ const Email = z.email('must be an e-mail address');
 const Money = z.number().finite().positive('must be a positive amount');
 const NonNegativeInt = z.number().int('must be a whole number').nonnegative('must not be negative');
 
+// Reply fields of the same type share one schema instead of each building its own: a zod schema
+// is immutable, so sharing changes no result, and building ~300 of them (`z.number().int()` is
+// two schemas, and among zod's costliest) was most of the time this module takes to load, on the
+// start-up of every network command (bench/README.md).
+const Text = z.string();
+const OptionalText = Text.optional();
+const Bool = z.boolean();
+const OptionalBool = Bool.optional();
+const Num = z.number();
+const Int = z.number().int();
+const OptionalInt = Int.optional();
+const OptionalNonNegativeInt = NonNegativeInt.optional();
+
 // ---------------------------------------------------------------------------------------------
 // 2.1 Envelope
 
@@ -43,7 +56,7 @@ export type EnvelopeStatus = z.infer<typeof EnvelopeStatus>;
 
 export const Envelope = z.looseObject({
   status: EnvelopeStatus,
-  message: z.string(),
+  message: Text,
   data: z.unknown(),
   data1: z.unknown().optional(),
 });
@@ -66,14 +79,14 @@ export type UserCreateRequest = z.infer<typeof UserCreateRequest>;
 
 /** The create reply carries no id (spec 2.2): a client finds the id through the user list. */
 export const UserCreateReply = z.looseObject({
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  gender: z.string(),
-  reference: z.string(),
-  is_active: z.boolean(),
-  source: z.string(),
+  firstname: Text,
+  lastname: Text,
+  email: Text,
+  phone: Text,
+  gender: Text,
+  reference: Text,
+  is_active: Bool,
+  source: Text,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -81,15 +94,15 @@ export type UserCreateReply = z.infer<typeof UserCreateReply>;
 
 /** A list item has one of is_active or is_blacklisted (spec 2.2). */
 export const UserListItem = z.looseObject({
-  id: z.number().int(),
-  org_id: z.number().int(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  gender: z.string(),
-  is_active: z.boolean().optional(),
-  is_blacklisted: z.boolean().optional(),
+  id: Int,
+  org_id: Int,
+  firstname: Text,
+  lastname: Text,
+  email: Text,
+  phone: Text,
+  gender: Text,
+  is_active: OptionalBool,
+  is_blacklisted: OptionalBool,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -111,17 +124,17 @@ export const Frequency = z.enum(FREQUENCIES);
 export type Frequency = z.infer<typeof Frequency>;
 
 export const Terms = z.looseObject({
-  approved_amount: z.number(),
-  rate: z.number(),
-  tenure: z.number(),
+  approved_amount: Num,
+  rate: Num,
+  tenure: Num,
   // Strings, not the request enums: a reply must not be refused because the API learnt a new value.
-  tenured_in: z.string(),
-  rate_type: z.string(),
-  grace_period: z.number(),
-  exclude_weekends: z.boolean(),
-  zero_interest: z.boolean(),
-  estimated_repayment: z.number(),
-  note: z.string(),
+  tenured_in: Text,
+  rate_type: Text,
+  grace_period: Num,
+  exclude_weekends: Bool,
+  zero_interest: Bool,
+  estimated_repayment: Num,
+  note: Text,
 });
 export type Terms = z.infer<typeof Terms>;
 
@@ -132,9 +145,9 @@ export const ApprovalTerms = z.object({
   tenured_in: TenuredIn,
   rate_type: RateType,
   frequency: Frequency,
-  exclude_weekends: z.boolean().optional(),
-  grace_period: NonNegativeInt.optional(),
-  note: z.string().optional(),
+  exclude_weekends: OptionalBool,
+  grace_period: OptionalNonNegativeInt,
+  note: OptionalText,
 });
 export type ApprovalTerms = z.infer<typeof ApprovalTerms>;
 
@@ -142,32 +155,32 @@ export type ApprovalTerms = z.infer<typeof ApprovalTerms>;
 // 2.3 Loan request
 
 export const LoanRequest = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  org_id: z.number().int(),
-  product_id: z.number().int(),
-  product_name: z.string(),
-  product_slug: z.string(),
-  lender_name: z.string(),
-  reference: z.string(),
-  fullname: z.string(),
-  amount: z.number(),
-  purpose: z.string(),
+  id: Int,
+  user_id: Int,
+  org_id: Int,
+  product_id: Int,
+  product_name: Text,
+  product_slug: Text,
+  lender_name: Text,
+  reference: Text,
+  fullname: Text,
+  amount: Num,
+  purpose: Text,
   terms: Terms,
-  status: z.string(),
-  active: z.boolean(),
-  progress: z.string().optional(),
-  lender_status: z.string(),
-  user_status: z.string(),
-  debit_mandate_next_step: z.string(),
-  offer_letter: z.string().optional(),
+  status: Text,
+  active: Bool,
+  progress: OptionalText,
+  lender_status: Text,
+  user_status: Text,
+  debit_mandate_next_step: Text,
+  offer_letter: OptionalText,
   linker_ids: z.array(z.string()).nullable().optional(),
-  linker_tokenized: z.boolean().optional(),
-  approved_by_id: z.number().int().optional(),
-  approved_by: z.string().optional(),
-  disbursed_by: z.string().optional(),
-  disbursed: z.boolean().optional(),
-  manually_disbursed: z.boolean().optional(),
+  linker_tokenized: OptionalBool,
+  approved_by_id: OptionalInt,
+  approved_by: OptionalText,
+  disbursed_by: OptionalText,
+  disbursed: OptionalBool,
+  manually_disbursed: OptionalBool,
   declined_at: Timestamp,
   final_approval_date: Timestamp,
   approved_at: Timestamp,
@@ -196,7 +209,7 @@ export type LoanRequestUpdate = z.infer<typeof LoanRequestUpdate>;
 
 export const LoanRequestPage = z.looseObject({
   loan_requests: z.array(LoanRequest),
-  cursor: z.number().int(),
+  cursor: Int,
 });
 export type LoanRequestPage = z.infer<typeof LoanRequestPage>;
 
@@ -204,18 +217,21 @@ export type LoanRequestPage = z.infer<typeof LoanRequestPage>;
 // 2.7 Custom field
 
 export const CustomField = z.looseObject({
-  label: z.string(),
-  field: z.string(),
-  data_type: z.string(),
-  string_value: z.string(),
-  number_value: z.number(),
-  boolean_value: z.boolean(),
-  is_money: z.boolean(),
-  is_custom: z.boolean(),
+  label: Text,
+  field: Text,
+  data_type: Text,
+  string_value: Text,
+  number_value: Num,
+  boolean_value: Bool,
+  is_money: Bool,
+  is_custom: Bool,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type CustomField = z.infer<typeof CustomField>;
+
+/** The custom fields of a record: one schema for every record that carries them. */
+const CustomFields = z.array(CustomField).nullable();
 
 // ---------------------------------------------------------------------------------------------
 // 2.5 Document
@@ -230,17 +246,17 @@ export const DocumentRequest = z.object({
 export type DocumentRequest = z.infer<typeof DocumentRequest>;
 
 export const DocumentRecord = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  org_id: z.number().int(),
-  loan_request_id: z.number().int(),
-  type: z.string(),
-  title: z.string(),
-  reference: z.string(),
-  number: z.string(),
-  document_url: z.string(),
-  has_custom_fields: z.boolean(),
-  custom_fields: z.array(CustomField).nullable(),
+  id: Int,
+  user_id: Int,
+  org_id: Int,
+  loan_request_id: Int,
+  type: Text,
+  title: Text,
+  reference: Text,
+  number: Text,
+  document_url: Text,
+  has_custom_fields: Bool,
+  custom_fields: CustomFields,
   created_at: Timestamp,
 });
 export type DocumentRecord = z.infer<typeof DocumentRecord>;
@@ -256,52 +272,52 @@ export const BusinessRequest = z.object({
   role: RequiredText,
   industry: RequiredText,
   description: RequiredText,
-  registered: z.boolean(),
-  registration_number: z.string().optional(),
+  registered: Bool,
+  registration_number: OptionalText,
   established_on: DateString.optional(),
   /** A string in the request; the record returns it as a bool (spec 2.6). */
-  physical_location: z.string().optional(),
-  number_of_locations: NonNegativeInt.optional(),
-  location_status: z.string().optional(),
-  average_monthly_income: NonNegativeInt.optional(),
-  last_twelve_months_income: NonNegativeInt.optional(),
-  primary_payments_collection_method: z.string().optional(),
+  physical_location: OptionalText,
+  number_of_locations: OptionalNonNegativeInt,
+  location_status: OptionalText,
+  average_monthly_income: OptionalNonNegativeInt,
+  last_twelve_months_income: OptionalNonNegativeInt,
+  primary_payments_collection_method: OptionalText,
   /** A string in the request; the record returns it as an int (spec 2.6). */
   number_of_employees: WholeNumberText.optional(),
-  monthly_salary_cost: NonNegativeInt.optional(),
-  annual_rent_cost: NonNegativeInt.optional(),
-  monthly_electricity_cost: NonNegativeInt.optional(),
-  monthly_ads_cost: NonNegativeInt.optional(),
-  monthly_marketing_cost: NonNegativeInt.optional(),
+  monthly_salary_cost: OptionalNonNegativeInt,
+  annual_rent_cost: OptionalNonNegativeInt,
+  monthly_electricity_cost: OptionalNonNegativeInt,
+  monthly_ads_cost: OptionalNonNegativeInt,
+  monthly_marketing_cost: OptionalNonNegativeInt,
 });
 export type BusinessRequest = z.infer<typeof BusinessRequest>;
 
 export const BusinessRecord = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  loan_request_id: z.number().int(),
-  name: z.string(),
-  org_id: z.number().int(),
-  role: z.string(),
-  industry: z.string(),
-  description: z.string(),
-  registered: z.boolean(),
-  registration_number: z.string().optional(),
-  established_on: z.string().optional(),
-  physical_location: z.boolean().optional(),
-  number_of_locations: z.number().int().optional(),
-  location_status: z.string().optional(),
-  average_monthly_income: z.number().int().optional(),
-  last_twelve_months_income: z.number().int().optional(),
-  primary_payments_collection_method: z.string().optional(),
-  number_of_employees: z.number().int().optional(),
-  monthly_salary_cost: z.number().int().optional(),
-  annual_rent_cost: z.number().int().optional(),
-  monthly_electricity_cost: z.number().int().optional(),
-  monthly_ads_cost: z.number().int().optional(),
-  monthly_marketing_cost: z.number().int().optional(),
-  has_custom_fields: z.boolean(),
-  custom_fields: z.array(CustomField).nullable(),
+  id: Int,
+  user_id: Int,
+  loan_request_id: Int,
+  name: Text,
+  org_id: Int,
+  role: Text,
+  industry: Text,
+  description: Text,
+  registered: Bool,
+  registration_number: OptionalText,
+  established_on: OptionalText,
+  physical_location: OptionalBool,
+  number_of_locations: OptionalInt,
+  location_status: OptionalText,
+  average_monthly_income: OptionalInt,
+  last_twelve_months_income: OptionalInt,
+  primary_payments_collection_method: OptionalText,
+  number_of_employees: OptionalInt,
+  monthly_salary_cost: OptionalInt,
+  annual_rent_cost: OptionalInt,
+  monthly_electricity_cost: OptionalInt,
+  monthly_ads_cost: OptionalInt,
+  monthly_marketing_cost: OptionalInt,
+  has_custom_fields: Bool,
+  custom_fields: CustomFields,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -313,24 +329,24 @@ export type BusinessRecord = z.infer<typeof BusinessRecord>;
 export const BankDetailsRequest = z.object({
   code: RequiredText,
   account_name: RequiredText,
-  account_number: z.string().optional(),
-  bank_name: z.string().optional(),
+  account_number: OptionalText,
+  bank_name: OptionalText,
 });
 export type BankDetailsRequest = z.infer<typeof BankDetailsRequest>;
 
 export const BankDetailsRecord = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  org_id: z.number().int(),
-  loan_request_id: z.number().int(),
-  credit_order_id: z.number().int(),
-  code: z.string(),
-  account_number: z.string(),
-  account_name: z.string(),
-  bank_name: z.string(),
-  is_deleted: z.boolean(),
-  has_custom_fields: z.boolean(),
-  custom_fields: z.array(CustomField).nullable(),
+  id: Int,
+  user_id: Int,
+  org_id: Int,
+  loan_request_id: Int,
+  credit_order_id: Int,
+  code: Text,
+  account_number: Text,
+  account_name: Text,
+  bank_name: Text,
+  is_deleted: Bool,
+  has_custom_fields: Bool,
+  custom_fields: CustomFields,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -351,15 +367,15 @@ export type GuarantorRequest = z.infer<typeof GuarantorRequest>;
 
 /** Gender is not returned; relationship may be absent (spec 2.9). */
 export const GuarantorRecord = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  org_id: z.number().int(),
-  loan_request_id: z.number().int(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  relationship: z.string().optional(),
+  id: Int,
+  user_id: Int,
+  org_id: Int,
+  loan_request_id: Int,
+  firstname: Text,
+  lastname: Text,
+  email: Text,
+  phone: Text,
+  relationship: OptionalText,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -381,19 +397,19 @@ export const EmploymentRequest = z.object({
 export type EmploymentRequest = z.infer<typeof EmploymentRequest>;
 
 export const EmploymentRecord = z.looseObject({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  loan_request_id: z.number().int(),
-  status: z.string(),
-  company_name: z.string(),
-  company_address: z.string(),
-  position: z.string(),
-  salary: z.number().int(),
-  manager: z.string(),
-  manager_phone: z.string(),
-  manager_email: z.string(),
-  has_custom_fields: z.boolean(),
-  custom_fields: z.array(CustomField).nullable(),
+  id: Int,
+  user_id: Int,
+  loan_request_id: Int,
+  status: Text,
+  company_name: Text,
+  company_address: Text,
+  position: Text,
+  salary: Int,
+  manager: Text,
+  manager_phone: Text,
+  manager_email: Text,
+  has_custom_fields: Bool,
+  custom_fields: CustomFields,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
