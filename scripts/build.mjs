@@ -75,6 +75,33 @@ const undiciLazyHttp2 = {
   },
 };
 
+/**
+ * undici calls `assert(condition)` on its hot paths and loads node:assert for it, which brings
+ * node:assert's diff, colour and call-tracker modules (~1 ms of a network command). Its files get
+ * instead a function that checks the condition itself and hands a failing call, with the same
+ * arguments, to node:assert (loaded then), which throws as before; anything else is read from
+ * node:assert. Other packages keep the real module.
+ */
+const undiciLazyAssert = {
+  name: 'undici-lazy-assert',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.kind === 'require-call' && /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)
+        ? { path: 'undici-assert', namespace: 'undici-lazy-assert' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-lazy-assert' }, () => ({
+      loader: 'js',
+      contents: `let real;
+const load = () => (real ??= process.getBuiltinModule('node:assert'));
+module.exports = new Proxy(function assert() {}, {
+  apply: (_target, _this, args) => { if (!args[0]) load()(...args); },
+  get: (_target, name) => load()[name],
+});`,
+    }));
+  },
+};
+
 // Build into a fresh directory and swap it in at the end, so a test running the CLI while another
 // build runs never finds dist/ half-written or missing, and no stale chunk survives a rebuild.
 const dist = new URL('../dist', import.meta.url);
@@ -98,7 +125,7 @@ await build({
   banner: {
     js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
-  plugins: [lazyBuiltins, undiciLazyHttp2],
+  plugins: [lazyBuiltins, undiciLazyHttp2, undiciLazyAssert],
   logLevel: 'warning',
 });
 

@@ -171,7 +171,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     const { method, url } = prepared;
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
+      const started = monotonicMs();
       debug(`> ${method} ${url.href}`);
       debug(
         `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
@@ -470,7 +470,15 @@ function authHint(settings: Settings): string {
 }
 
 function elapsed(started: number): string {
-  return `${Math.round(performance.now() - started)} ms`;
+  return `${Math.round(monotonicMs() - started)} ms`;
+}
+
+/**
+ * Milliseconds on the monotonic clock, as `performance.now()` counts them but without reading the
+ * global `performance`, whose first use loads node:perf_hooks and its timing modules (~1 ms).
+ */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 function seconds(ms: number): string {
