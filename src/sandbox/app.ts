@@ -81,8 +81,18 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     app.route({
       method: def.method,
       url: def.path,
-      handler: async (request, reply) => {
-        send(reply, await serve(def, handler, request, repos, cache, db, now));
+      // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
+      // microtask turn.
+      handler: (request, reply) => {
+        const outcome = serve(def, handler, request, repos, cache, db, now);
+        if (outcome instanceof Promise) {
+          return outcome.then((settled) => {
+            send(reply, settled);
+            return reply;
+          });
+        }
+        send(reply, outcome);
+        return reply;
       },
     });
   }
@@ -150,7 +160,7 @@ function noAccessMessage(def: EndpointDef): string {
   return MESSAGES.noAccessProduct;
 }
 
-async function serve(
+function serve(
   def: EndpointDef,
   handler: Handler<EndpointKey, unknown>,
   request: FastifyRequest,
@@ -158,7 +168,7 @@ async function serve(
   cache: ReadCache,
   db: SandboxDb,
   clock: () => Date,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   try {
     cache.refresh();
     const caller = authenticate(request, repos, cache);
@@ -180,45 +190,53 @@ async function serve(
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
 
-    const prepared = handler.prepare ? await handler.prepare(checkable) : undefined;
-    const now = clock();
-    // A GET runs from cache.refresh() to here without awaiting; a write may have awaited `prepare`
-    // (another request may have written meanwhile), so it reads inside its own transaction.
+    // A GET runs from cache.refresh() to its reply without awaiting; a write may await `prepare`
+    // (another request may write meanwhile), so it reads inside its own transaction.
     const reading = def.method === 'GET';
-    const work = (): Outcome => {
-      const ctx: Record<string, unknown> = { repos, cache, caller, now, stamp: now.toISOString(), ...input };
-      // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
-      const denied = () => noAccess(noAccessMessage(def));
-      if (def.productId) {
-        const productId = parseId(productIdText);
-        ctx.product =
-          productId === undefined
-            ? undefined
-            : reading
-              ? cache.product(caller.org_id, productId, (org, id) => repos.products.findForOrg(org, id))
-              : repos.products.findForOrg(caller.org_id, productId);
-        if (!ctx.product) throw denied();
-      }
-      const params = request.params as Record<string, string>;
-      if (def.pathParams.includes('user_id')) {
-        const userId = parseId(params.user_id);
-        ctx.user = userId === undefined ? undefined : repos.users.findInOrg(caller.org_id, userId);
-        if (!ctx.user) throw denied();
-      }
-      if (def.pathParams.includes('id')) {
-        const id = parseId(params.id);
-        const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
-        const product = ctx.product as { id: number } | undefined;
-        if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
-        ctx.loanRequest = loanRequest;
-      }
-      return handler.run(ctx as never, prepared);
+    const finish = (prepared: unknown): Outcome => {
+      const now = clock();
+      const work = (): Outcome => {
+        const ctx: Record<string, unknown> = { repos, cache, caller, now, stamp: now.toISOString(), ...input };
+        // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
+        const denied = () => noAccess(noAccessMessage(def));
+        if (def.productId) {
+          const productId = parseId(productIdText);
+          ctx.product =
+            productId === undefined
+              ? undefined
+              : reading
+                ? cache.product(caller.org_id, productId, (org, id) => repos.products.findForOrg(org, id))
+                : repos.products.findForOrg(caller.org_id, productId);
+          if (!ctx.product) throw denied();
+        }
+        const params = request.params as Record<string, string>;
+        if (def.pathParams.includes('user_id')) {
+          const userId = parseId(params.user_id);
+          ctx.user = userId === undefined ? undefined : repos.users.findInOrg(caller.org_id, userId);
+          if (!ctx.user) throw denied();
+        }
+        if (def.pathParams.includes('id')) {
+          const id = parseId(params.id);
+          const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
+          const product = ctx.product as { id: number } | undefined;
+          if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
+          ctx.loanRequest = loanRequest;
+        }
+        return handler.run(ctx as never, prepared);
+      };
+      return reading ? work() : db.transaction(work);
     };
-    return reading ? work() : db.transaction(work);
+    if (handler.prepare) return handler.prepare(checkable).then(finish).catch(replyOf);
+    return finish(undefined);
   } catch (error) {
-    if (error instanceof SandboxReply) return error.outcome;
-    throw error;
+    return replyOf(error);
   }
+}
+
+/** A SandboxReply thrown anywhere in a request is its reply; anything else stays an error. */
+function replyOf(error: unknown): Outcome {
+  if (error instanceof SandboxReply) return error.outcome;
+  throw error;
 }
 
 /** Parses query and body with the contract's schemas; one 400 naming every bad field. */

@@ -3,7 +3,7 @@
  * stored as SHA-256 digests (they are long and random, so a fast hash is enough), passwords as
  * salted scrypt hashes with their parameters.
  */
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const UPPER_ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -29,7 +29,7 @@ export function newApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A generated reference such as `LR-7KQ2M9XW4T`. */
