@@ -17,7 +17,10 @@ import type { KeyOwner, ProductRow } from './repos/index.js';
 
 /** A bound on each map, so that many keys or pages cannot grow the process without limit. */
 const MAX_ENTRIES = 20_000;
-const MAX_PAGES = 500;
+/** Loan requests kept as text: ~1 KB each, so ~10 MB at most. */
+const MAX_LOAN_REQUESTS = 10_000;
+/** List replies kept, by bytes: 8 MiB (~400 pages of the default 20, ~80 of 100). */
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 export class ReadCache {
   private readonly changesStmt: StatementSync;
@@ -32,6 +35,7 @@ export class ReadCache {
   private readonly loanRequests = new Map<number, string>();
   /** `org:product:direction:cursor:limit` → the list reply. */
   private readonly pages = new Map<string, Outcome>();
+  private pageBytes = 0;
 
   constructor(db: SandboxDb) {
     // Two statements: cheaper than one reading the pragma as a table.
@@ -52,6 +56,7 @@ export class ReadCache {
     this.products.clear();
     this.loanRequests.clear();
     this.pages.clear();
+    this.pageBytes = 0;
   }
 
   keyOwner(digest: string, load: (digest: string) => KeyOwner | undefined): KeyOwner | undefined {
@@ -78,17 +83,22 @@ export class ReadCache {
   }
 
   rememberLoanRequestJson(id: number, json: string): void {
-    remember(this.loanRequests, id, json);
+    if (this.loanRequests.size >= MAX_LOAN_REQUESTS) this.loanRequests.clear();
+    this.loanRequests.set(id, json);
   }
 
   page(key: string): Outcome | undefined {
     return this.pages.get(key);
   }
 
-  /** Pages are bounded by bytes too: at most MAX_PAGES of them (a page of 100 is ~100 KB). */
   rememberPage(key: string, outcome: Outcome): void {
-    if (this.pages.size >= MAX_PAGES) this.pages.clear();
+    const bytes = outcome.body?.length ?? 0;
+    if (this.pageBytes + bytes > MAX_PAGE_BYTES || this.pages.size >= MAX_ENTRIES) {
+      this.pages.clear();
+      this.pageBytes = 0;
+    }
     this.pages.set(key, outcome);
+    this.pageBytes += bytes;
   }
 }
 
