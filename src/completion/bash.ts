@@ -4,7 +4,7 @@
  * bash 3.2 of macOS runs it too) and one function that walks COMP_WORDS to the command being
  * typed, skipping option values, then offers subcommands, options or values.
  */
-import { type CompletionSpec, flagsOf, scriptTables } from './spec.js';
+import { type CompletionSpec, flagsOf, type ScriptTables, scriptTables } from './spec.js';
 
 export function bashScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -47,24 +47,7 @@ export function bashScript(spec: CompletionSpec): string {
   emit("    *) REPLY='' ;;", '  esac');
   emit(`  if [[ -n $1 ]]; then REPLY="$REPLY "${q(tables.globalOptions.flatMap(flagsOf).join(' '))}; fi`, '}', '');
 
-  emit(
-    '# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,',
-    '# @dirs or @none. Returns 1 when the option takes no value.',
-    `${fn}_option_values() {`,
-    '  case "$1|$2" in',
-  );
-  for (const { path, flags, word } of tables.optionValues) {
-    const patterns = flags.map((flag) => (path === '*' ? `*${q(`|${flag}`)}` : q(`${path}|${flag}`)));
-    emit(`    ${patterns.join('|')}) REPLY=${q(word)} ;;`);
-  }
-  emit('    *) return 1 ;;', '  esac', '}', '');
-
-  emit('# How positional argument $2 (from 0) of path $1 completes, in REPLY (as above).');
-  emit(`${fn}_argument_values() {`, '  case "$1|$2" in');
-  for (const { path, index, word } of tables.argumentValues) {
-    emit(`    ${index === '*' ? `${q(`${path}|`)}*` : q(`${path}|${index}`)}) REPLY=${q(word)} ;;`);
-  }
-  emit("    *) REPLY='@none' ;;", '  esac', '}', '');
+  emitValueCases(emit, tables, fn);
 
   emit(
     `# Fills COMPREPLY for the word $cur from a REPLY of ${fn}_option_values or ${fn}_argument_values.`,
@@ -152,4 +135,30 @@ export function q(text: string): string {
 /** A function name made from the program's: anything but letters, digits and _ becomes _. */
 export function identifier(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/**
+ * `<fn>_option_values` and `<fn>_argument_values`: how an option's value or a positional argument
+ * completes, as `case` tables. Shared by the bash and zsh scripts: the `(pattern)` form of a case
+ * label is POSIX, so both shells read the same text.
+ */
+export function emitValueCases(emit: (...lines: string[]) => void, tables: ScriptTables, fn: string): void {
+  emit(
+    '# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,',
+    '# @dirs or @none. Returns 1 when the option takes no value.',
+    `${fn}_option_values() {`,
+    '  case "$1|$2" in',
+  );
+  for (const { path, flags, word } of tables.optionValues) {
+    const patterns = flags.map((flag) => (path === '*' ? `*${q(`|${flag}`)}` : q(`${path}|${flag}`)));
+    emit(`    (${patterns.join('|')}) REPLY=${q(word)} ;;`);
+  }
+  emit('    (*) return 1 ;;', '  esac', '}', '');
+
+  emit('# How positional argument $2 (from 0) of path $1 completes, in REPLY (as above).');
+  emit(`${fn}_argument_values() {`, '  case "$1|$2" in');
+  for (const { path, index, word } of tables.argumentValues) {
+    emit(`    (${index === '*' ? `${q(`${path}|`)}*` : q(`${path}|${index}`)}) REPLY=${q(word)} ;;`);
+  }
+  emit("    (*) REPLY='@none' ;;", '  esac', '}', '');
 }

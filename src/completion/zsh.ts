@@ -4,7 +4,7 @@
  * and the same walk as the bash script, with descriptions: commands and options are offered with
  * `_describe`, values with `_wanted`, paths with `_files`.
  */
-import { identifier, q } from './bash.js';
+import { emitValueCases, identifier, q } from './bash.js';
 import { type CompletionSpec, flagsOf, type OptionSpec, scriptTables, summary } from './spec.js';
 
 export function zshScript(spec: CompletionSpec): string {
@@ -54,24 +54,7 @@ export function zshScript(spec: CompletionSpec): string {
   emit('  [[ -n $1 ]] && reply+=(', ...optionEntries(tables.globalOptions).map((entry) => `    ${entry}`), '  )');
   emit('  return 0', '}', '');
 
-  emit(
-    '# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,',
-    '# @dirs or @none. Returns 1 when the option takes no value.',
-    `${fn}_option_values() {`,
-    '  case "$1|$2" in',
-  );
-  for (const { path, flags, word } of tables.optionValues) {
-    const patterns = flags.map((flag) => (path === '*' ? `*${q(`|${flag}`)}` : q(`${path}|${flag}`)));
-    emit(`    (${patterns.join('|')}) REPLY=${q(word)} ;;`);
-  }
-  emit('    (*) return 1 ;;', '  esac', '}', '');
-
-  emit('# How positional argument $2 (from 0) of path $1 completes, in REPLY (as above).');
-  emit(`${fn}_argument_values() {`, '  case "$1|$2" in');
-  for (const { path, index, word } of tables.argumentValues) {
-    emit(`    (${index === '*' ? `${q(`${path}|`)}*` : q(`${path}|${index}`)}) REPLY=${q(word)} ;;`);
-  }
-  emit("    (*) REPLY='@none' ;;", '  esac', '}', '');
+  emitValueCases(emit, tables, fn);
 
   emit(
     '# Offers a REPLY of the two functions above; $2 says what the value is.',
