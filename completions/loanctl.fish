@@ -451,13 +451,13 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--approved-amount' 'amount approved, more than 0' \
-                '--rate' 'interest rate, 0 or more (e.g. 5 or 12.5)' \
+                '--rate' '% per --tenured-in unit (e.g. 5 or 12.5); for fixed-amount, the interest in currency' \
                 '--tenure' 'length of the loan, in --tenured-in units (whole number)' \
-                '--tenured-in' 'unit of the tenure: months, days, weeks' \
+                '--tenured-in' 'unit of the tenure and the rate: months, weeks or days' \
                 '--rate-type' 'simple-interest, compound-interest or fixed-amount' \
-                '--frequency' 'repayment frequency: daily, weekly, bi-weekly, monthly' \
-                '--grace-period' 'grace period (whole number, optional)' \
-                '--exclude-weekends' 'skip weekends when scheduling repayments' \
+                '--frequency' 'how often an instalment falls due: daily, weekly, bi-weekly or monthly' \
+                '--grace-period' 'days after the start before the schedule begins (default 0)' \
+                '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
                 '--note' 'why the loan is approved on these terms' \
                 '--preview' 'show the repayment schedule (as loan schedule would) before asking to confirm' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \

@@ -20,8 +20,8 @@ import {
 import { buildSchedule, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
 import { renderSchedule } from './render.js';
 
-export interface LoanScheduleOptions {
-  amount?: string;
+/** The repayment terms' flags as commander parses them (withRepaymentTermOptions). */
+export interface RepaymentTermFlags {
   rate?: string;
   tenure?: string;
   tenuredIn?: string;
@@ -29,6 +29,10 @@ export interface LoanScheduleOptions {
   frequency?: string;
   gracePeriod?: string;
   excludeWeekends?: boolean;
+}
+
+export interface LoanScheduleOptions extends RepaymentTermFlags {
+  amount?: string;
   start?: string;
 }
 

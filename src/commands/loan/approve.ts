@@ -15,6 +15,7 @@ import {
   parseTenuredIn,
   parseWholeNumber,
 } from '../../input/values.js';
+import type { RepaymentTermFlags } from '../../schedule/run.js';
 import {
   confirmOrYes,
   type DataOption,
@@ -26,15 +27,8 @@ import {
 } from './common.js';
 import { checkFieldsBeforeSending, printRecord } from './print.js';
 
-export interface LoanApproveOptions extends LoanIdOptions, DataOption {
+export interface LoanApproveOptions extends LoanIdOptions, DataOption, RepaymentTermFlags {
   approvedAmount?: string;
-  rate?: string;
-  tenure?: string;
-  tenuredIn?: string;
-  rateType?: string;
-  frequency?: string;
-  gracePeriod?: string;
-  excludeWeekends?: boolean;
   note?: string;
   yes?: boolean;
   /** Show the repayment schedule (on stderr) before asking to confirm. */

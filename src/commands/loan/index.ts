@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
 import { examples } from '../common/help.js';
-import { registerLoanScheduleCommand } from './schedule.js';
+import { registerLoanScheduleCommand, withRepaymentTermOptions } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
 const DATA_HELP = 'the request body as JSON, @file.json, or - for stdin; flags override its fields';
@@ -269,21 +269,15 @@ The flow, step by step:
       await runLoanSubmit({ ...options, id }, deps);
     });
 
-  verb(
+  const approve = verb(
     'approve',
     'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)',
     'loanctl loan approve 172 --approved-amount 45000 --rate 5 --tenure 6 --tenured-in months --rate-type simple-interest --frequency monthly',
     'loanctl loan approve 172 --data @terms.json --yes -o json',
   )
     .argument('<id>', 'loan request id')
-    .option('--approved-amount <n>', 'amount approved, more than 0')
-    .option('--rate <n>', 'interest rate, 0 or more (e.g. 5 or 12.5)')
-    .option('--tenure <n>', 'length of the loan, in --tenured-in units (whole number)')
-    .option('--tenured-in <unit>', 'unit of the tenure: months, days, weeks')
-    .option('--rate-type <type>', 'simple-interest, compound-interest or fixed-amount')
-    .option('--frequency <f>', 'repayment frequency: daily, weekly, bi-weekly, monthly')
-    .option('--grace-period <n>', 'grace period (whole number, optional)')
-    .option('--exclude-weekends', 'skip weekends when scheduling repayments')
+    .option('--approved-amount <n>', 'amount approved, more than 0');
+  withRepaymentTermOptions(approve)
     .option('--note <text>', 'why the loan is approved on these terms')
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
