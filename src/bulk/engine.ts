@@ -67,6 +67,8 @@ export interface BulkRun {
   /** Live counts, for a progress bar. */
   counts: Readonly<BulkCounts>;
   done: Promise<BulkSummary>;
+  /** Stops reading rows (Ctrl-C): rows in flight finish and are written; `done` carries `reason` as fatal. */
+  cancel(reason: unknown): void;
 }
 
 export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, options: BulkOptions): BulkRun {
@@ -175,7 +177,14 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     if (fatal !== undefined) await iterator.return?.();
     return { ...counts, elapsedMs: performance.now() - started, ...(fatal !== undefined ? { fatal } : {}) };
   })();
-  return { counts, done };
+  return {
+    counts,
+    done,
+    cancel(reason) {
+      fatal ??= reason;
+      for (const wake of waiting.splice(0)) wake();
+    },
+  };
 }
 
 function messageOf(error: unknown): string {

@@ -15,7 +15,15 @@
  *   3 when the API rejected the key (the run stops there: every row would fail the same way).
  */
 import type { Deps } from '../deps.js';
-import { AuthError, DryRunComplete, LoanctlError, NetworkError, PartialFailureError, UsageError } from '../errors.js';
+import {
+  AuthError,
+  CancelledError,
+  DryRunComplete,
+  LoanctlError,
+  NetworkError,
+  PartialFailureError,
+  UsageError,
+} from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { resolveOutputSettings } from '../output/settings.js';
@@ -137,10 +145,21 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
 
   const run = runBulk(source.rows, task, { concurrency, write });
   const progress = startProgress(deps.io.stderr, run.counts, source.progress);
+  // Ctrl-C: read no more rows, drop the requests still out (each then reports that it may or may
+  // not have been applied), write every result and the summary, and exit 130. A second Ctrl-C
+  // finds no handler and ends the process at once.
+  const interrupt = () => {
+    run.cancel(new CancelledError('Cancelled (Ctrl-C).', INTERRUPTED_HINT));
+    void patient.close({ abort: true });
+    void quick.close({ abort: true });
+    void agent.destroy().catch(() => {});
+  };
+  process.once('SIGINT', interrupt);
   let summary: Awaited<typeof run.done>;
   try {
     summary = await run.done;
   } finally {
+    process.off('SIGINT', interrupt);
     progress.stop();
     await agent.close().catch(() => {});
   }
@@ -165,6 +184,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     );
   }
 }
+
+const INTERRUPTED_HINT =
+  'Rows with no result line were not sent; a row that says "No answer" may or may not have been applied. Running the file again is safe.';
 
 function identify(prepared: unknown): Partial<RowOutcome> {
   if (typeof prepared !== 'object' || prepared === null) return {};
