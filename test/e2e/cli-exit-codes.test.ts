@@ -6,10 +6,10 @@
  * `--yes` and without a TTY are asserted to be exit 2 naming `--yes`; the declined prompt itself
  * is left to the pty tests of issue #4.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
 import { borrower, createOtherOrg, type E2eSandbox, type RunResult, run, startSandbox } from '../helpers/cli.js';
+import { closedPort } from '../helpers/ports.js';
 
 let sandbox: E2eSandbox;
 let loanId: string;
@@ -309,16 +309,3 @@ describe('exit 5: network', () => {
     expectOneLine(result, new RegExp(`Could not connect to 127\\.0\\.0\\.1:${port}: connection refused`));
   });
 });
-
-/** A port that nothing listens on: bind one, then close it. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

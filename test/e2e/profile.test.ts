@@ -3,12 +3,12 @@
  * 24 through execa, with a temporary LOANCTL_CONFIG_DIR. (`npm test` builds first.)
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../helpers/ports.js';
 
 const BIN = fileURLToPath(new URL('../../bin/loanctl.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../../dist/loanctl.js', import.meta.url));
@@ -232,15 +232,6 @@ describe('loanctl profile (end to end)', () => {
     expect(result.stdout + result.stderr).not.toContain(KEY);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('start-up cost', () => {
   it('the modules loaded before any command runs hold no HTTP stack, table, prompt, zod or Fastify', () => {

@@ -7,8 +7,8 @@
  * (test/http/client.test.ts covers the same paths in-process with undici's MockAgent; this file
  * exercises the whole path: argv, settings, real sockets, the process's exit code.)
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../helpers/ports.js';
 import {
   assertBuilt,
   type CliResult,
@@ -268,13 +268,3 @@ describe.concurrent('401', () => {
     expect(JSON.parse(result.stdout)).toEqual({ status: 'success', message: 'hello ***', data: [{ note: 'key=***' }] });
   });
 });
-
-/** A port that nothing listens on: bind one, then close it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const address = probe.address();
-  await new Promise<void>((done) => probe.close(() => done()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}

@@ -3,13 +3,13 @@
  * port for "connection refused"). Each test asserts what a user would notice: the exit code, the
  * one line on stderr, whether the request was repeated, and that the key never shows.
  */
-import { createServer } from 'node:net';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings.js';
 import { ExitCode, LoanctlError } from '../../src/errors.js';
 import { createApiClient, parseRetryAfter, USER_AGENT } from '../../src/http/client.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
+import { closedPort } from '../helpers/ports.js';
 
 const ORIGIN = 'https://api.example.test';
 const KEY = 'sk_live_SECRETSECRET_9f8e7d';
@@ -360,15 +360,6 @@ describe('HTTP client: the key never shows', () => {
     expect(io.stdout.text()).not.toContain('correct horse');
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('HTTP client: which transport failures are repeated', () => {
   const failing = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });

@@ -19,8 +19,9 @@ import { runUserList } from '../../src/commands/user/list.js';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
 import { createDeps, type Deps, type GlobalOptions } from '../../src/deps.js';
 import { CancelledError, ExitCode, NoAccessError, UsageError } from '../../src/errors.js';
-import type { ApiClient, ApiResult, CallOptions } from '../../src/http/client.js';
+import type { ApiClient, CallOptions } from '../../src/http/client.js';
 import type { Prompter } from '../../src/prompts/prompter.js';
+import { apiResult } from '../helpers/api-result.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 
 interface Call {
@@ -29,20 +30,6 @@ interface Call {
 }
 
 type Handler = (options: CallOptions) => unknown;
-
-function result(data: unknown, status: 'success' | 'exists' = 'success', data1: unknown = null): ApiResult {
-  const envelope = { status, message: 'ok', data, data1 };
-  return {
-    status,
-    message: 'ok',
-    data,
-    data1,
-    payload: data ?? data1,
-    envelope,
-    rawBody: JSON.stringify(envelope),
-    httpStatus: 200,
-  };
-}
 
 interface Harness {
   deps: Deps;
@@ -94,7 +81,7 @@ function harness(
       const handler = handlers[key];
       if (!handler) throw new Error(`unexpected call ${key}`);
       const value = await handler(callOptions);
-      return value && typeof value === 'object' && 'rawBody' in value ? value : result(value);
+      return value && typeof value === 'object' && 'rawBody' in value ? value : apiResult(value);
     },
     request: async () => {
       throw new Error('unexpected raw request');
@@ -227,7 +214,7 @@ describe('user create', () => {
 
   it('an existing e-mail is success with "status": "exists" and a notice', async () => {
     const { deps, io } = harness(
-      { createUser: () => result({ ...flags, reference: 'U1' }, 'exists') },
+      { createUser: () => apiResult({ ...flags, reference: 'U1' }, { status: 'exists' }) },
       { input: 'pw\n' },
     );
     await runUserCreate({ ...flags, passwordStdin: true }, deps);
@@ -238,7 +225,7 @@ describe('user create', () => {
 
   it('sends a password from stdin exactly as given, spaces included, without the final newline', async () => {
     const { deps, calls } = harness(
-      { createUser: () => result({ ...flags, reference: 'U1' }) },
+      { createUser: () => apiResult({ ...flags, reference: 'U1' }) },
       { input: ' two words \n' },
     );
     await runUserCreate({ ...flags, passwordStdin: true }, deps);

@@ -16,10 +16,11 @@ import { writeProfile } from '../../src/config/store.js';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
 import { createDeps, type Deps, type Env, type GlobalOptions } from '../../src/deps.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../src/errors.js';
-import type { ApiClient, ApiResult, CallOptions } from '../../src/http/client.js';
+import type { ApiClient, CallOptions } from '../../src/http/client.js';
 import { main } from '../../src/main.js';
 import { choose } from '../../src/prompts/ask.js';
 import type { Choice, Prompter } from '../../src/prompts/prompter.js';
+import { apiResult } from '../helpers/api-result.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -103,20 +104,6 @@ interface Sent {
   productId?: unknown;
 }
 
-function reply(data: unknown, data1: unknown = null, status: 'success' | 'exists' = 'success'): ApiResult {
-  const envelope = { status, message: 'ok', data, data1 };
-  return {
-    status,
-    message: 'ok',
-    data,
-    data1,
-    payload: data ?? data1,
-    envelope,
-    rawBody: JSON.stringify(envelope),
-    httpStatus: 200,
-  };
-}
-
 function fakeApi() {
   const sent: Sent[] = [];
   const users: Array<Record<string, unknown> & { id: number; email: string }> = [];
@@ -165,7 +152,7 @@ function fakeApi() {
     createUser: (options) => {
       const body = options.body as { firstname: string; lastname: string; email: string; phone: string };
       addUser(body);
-      return reply({ ...body, password: undefined, reference: 'USR-1' });
+      return apiResult({ ...body, password: undefined, reference: 'USR-1' });
     },
     createLoanRequest: (options) => addLoan(Number(options.params?.user_id), options.body as Record<string, unknown>),
     listLoanRequests: (options) => {
@@ -177,14 +164,14 @@ function fakeApi() {
       const loan = loanOf(options);
       banks.set(loan.id, [...(banks.get(loan.id) ?? []), options.body]);
       loan.progress = 'bank_details';
-      return reply(null, loan);
+      return apiResult(null, { data1: loan });
     },
     addGuarantor: (options) => {
       const loan = loanOf(options);
       const list = [...(guarantors.get(loan.id) ?? []), { id: nextId++, ...(options.body as object) }];
       guarantors.set(loan.id, list);
       loan.progress = 'guarantor';
-      return reply(list, null);
+      return apiResult(list);
     },
     addEmployment: (options) => {
       const loan = loanOf(options);
@@ -201,7 +188,7 @@ function fakeApi() {
     submitLoanRequest: (options) => {
       const loan = loanOf(options);
       Object.assign(loan, { user_status: 'submitted', status: 'pending', progress: 'submitted' });
-      return reply(null, loan);
+      return apiResult(null, { data1: loan });
     },
     approveLoanRequest: (options) => {
       const loan = loanOf(options);
@@ -227,7 +214,7 @@ function fakeApi() {
       const handler = override[key] ?? handlers[key];
       if (!handler) throw new Error(`unexpected call ${key}`);
       const value = await handler(options);
-      return value && typeof value === 'object' && 'rawBody' in value ? value : reply(value);
+      return value && typeof value === 'object' && 'rawBody' in value ? value : apiResult(value);
     },
     request: async () => {
       throw new Error('unexpected raw request');

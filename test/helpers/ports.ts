@@ -1,0 +1,14 @@
+import { createServer } from 'node:net';
+
+/**
+ * A loopback port that nothing listens on, for "connection refused": bind a free one, then close
+ * it. (Another process could take it in between; on a test machine that is rare enough.)
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
