@@ -52,56 +52,6 @@ module.exports = lazy;`,
   },
 };
 
-/**
- * undici's HTTP/2 client (lib/dispatcher/client-h2.js, loaded with every undici `Client`) runs
- * `require('node:http2')` at load time, only to read a few constants; `http2.connect` is the one
- * other use, and only for a server that negotiates HTTP/2 (`allowH2`). Loading node:http2 loads
- * TLS, all of node:crypto, readline and fs/promises too: ~20 ms of a network command that talks
- * HTTP/1.1. Here the module gets node:http2's constants (copied from this Node at build time: they
- * are nghttp2's fixed numbers and header names) and a `connect` that loads node:http2 when called.
- * The build fails if undici's line changes, rather than silently keep the eager load.
- */
-const undiciLazyHttp2 = {
-  name: 'undici-lazy-http2',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const eager = "http2 = require('node:http2')";
-      if (source.split(eager).length !== 2) throw new Error(`${args.path}: expected one \`${eager}\``);
-      const { constants } = process.getBuiltinModule('node:http2');
-      const lazy = `http2 = { constants: ${JSON.stringify(constants)}, connect: (...args) => require('node:http2').connect(...args) }`;
-      return { loader: 'js', contents: source.replace(eager, lazy) };
-    });
-  },
-};
-
-/**
- * undici calls `assert(condition)` on its hot paths and loads node:assert for it, which brings
- * node:assert's diff, colour and call-tracker modules (~1 ms of a network command). Its files get
- * instead a function that checks the condition itself and hands a failing call, with the same
- * arguments, to node:assert (loaded then), which throws as before; anything else is read from
- * node:assert. Other packages keep the real module.
- */
-const undiciLazyAssert = {
-  name: 'undici-lazy-assert',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
-      args.kind === 'require-call' && /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)
-        ? { path: 'undici-assert', namespace: 'undici-lazy-assert' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'undici-lazy-assert' }, () => ({
-      loader: 'js',
-      contents: `let real;
-const load = () => (real ??= process.getBuiltinModule('node:assert'));
-module.exports = new Proxy(function assert() {}, {
-  apply: (_target, _this, args) => { if (!args[0]) load()(...args); },
-  get: (_target, name) => load()[name],
-});`,
-    }));
-  },
-};
-
 // Build into a fresh directory and swap it in at the end, so a test running the CLI while another
 // build runs never finds dist/ half-written or missing, and no stale chunk survives a rebuild.
 const dist = new URL('../dist', import.meta.url);
@@ -125,7 +75,7 @@ await build({
   banner: {
     js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
-  plugins: [lazyBuiltins, undiciLazyHttp2, undiciLazyAssert],
+  plugins: [lazyBuiltins],
   logLevel: 'warning',
 });
 

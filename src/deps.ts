@@ -5,10 +5,10 @@
  * HTTP stack nor inquirer, and need no API key.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import type { Settings } from './config/settings.js';
 import type { ProfileStore } from './config/store.js';
 import type { ApiClient } from './http/client.js';
+import type { Transport } from './http/transport.js';
 import type { Prompter } from './prompts/prompter.js';
 
 export interface InputStream extends Readable {
@@ -61,7 +61,7 @@ export interface Deps {
   /** The effective settings of this run: flag > env > profile > default. */
   settings(): Promise<Settings>;
   /**
-   * The API client, built on first use (loads undici then). Asking for it never fails for a
+   * The API client, built on first use (loads the HTTP stack then). Asking for it never fails for a
    * missing key: the first call does, with an AuthError (and `--dry-run` needs no key).
    */
   api(): Promise<ApiClient>;
@@ -83,8 +83,11 @@ export interface DepsOptions {
   env?: Env;
   now?: () => Date;
   globals?: GlobalOptions;
-  /** An undici dispatcher to send through (tests: a MockAgent). Default: one keep-alive Agent. */
-  dispatcher?: Dispatcher;
+  /**
+   * The pool to send through. Default: the client's own keep-alive pool. Tests pass a fake one
+   * only for faults a real server cannot be made to produce (DNS, TLS, connect timeouts).
+   */
+  transport?: Transport;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source for retries; tests pin it. */
   random?: () => number;
@@ -135,7 +138,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
           now: deps.now,
           sleep: deps.sleep,
           random: options.random ?? Math.random,
-          dispatcher: options.dispatcher,
+          transport: options.transport,
         });
       })();
       return client;

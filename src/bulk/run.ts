@@ -2,7 +2,7 @@
  * `user create --from FILE|-` and `loan create --from FILE|-`: the glue between the commands and
  * the engine — options, the HTTP pool, what a failure means for a row, and the summary.
  *
- * - One keep-alive pool (undici Agent, the client's own settings) with as many connections as
+ * - One keep-alive pool (src/http/transport.ts, the client's own settings) with as many connections as
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
  * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
@@ -77,9 +77,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   }
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin });
 
-  const { createAgent, createApiClient, neverSent } = await import('../http/client.js');
-  const agent = createAgent(settings, Math.max(DEFAULT_CONCURRENCY, concurrency));
-  const clientOptions = { io: deps.io, now: deps.now, sleep: deps.sleep, dispatcher: agent };
+  const { createPool, createApiClient, neverSent } = await import('../http/client.js');
+  const pool = createPool(settings, Math.max(DEFAULT_CONCURRENCY, concurrency));
+  const clientOptions = { io: deps.io, now: deps.now, sleep: deps.sleep, transport: pool };
   const patient = createApiClient(settings, clientOptions);
   const quick = createApiClient(settings, { ...clientOptions, retry: { retries: 0 } });
   let serverDown = false;
@@ -152,7 +152,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     run.cancel(new CancelledError('Cancelled (Ctrl-C).', INTERRUPTED_HINT));
     void patient.close({ abort: true });
     void quick.close({ abort: true });
-    void agent.destroy().catch(() => {});
+    void pool.close({ abort: true });
   };
   process.once('SIGINT', interrupt);
   let summary: Awaited<typeof run.done>;
@@ -161,7 +161,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
-    await agent.close().catch(() => {});
+    await pool.close();
   }
 
   if (settings.dryRun) {

@@ -1,7 +1,7 @@
 /**
- * The API client: undici with one keep-alive Agent reused across every call of a run, the
- * contract's endpoint table for paths and validation, retries only where repeating is safe, and
- * the reply mapping of ./reply.ts (conventions.md, "Network").
+ * The API client: one keep-alive pool (./transport.ts, node:http) reused across every call of a
+ * run, the contract's endpoint table for paths and validation, retries only where repeating is
+ * safe, and the reply mapping of ./reply.ts (conventions.md, "Network").
  *
  * - Timeouts: connect (min(timeout, 10 s)) and the whole exchange, headers and body (`--timeout`).
  * - Retries (at most 3, exponential backoff with jitter, at most 30 s of waiting in all):
@@ -20,7 +20,7 @@ import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from 
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
-import { Agent, type Dispatcher, request as undiciRequest } from './undici.js';
+import { CONNECT_TIMEOUT, createTransport, type Transport } from './transport.js';
 
 export type { ApiResult } from './reply.js';
 
@@ -50,9 +50,9 @@ export interface ApiClient {
   /** Any method and path (the `api` command): same auth, retries and reply mapping. */
   request(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResult>;
   /**
-   * Closes the pool. By default it lets requests still out finish (undici's `close`); with
-   * `abort` (Ctrl-C) it drops them at once and retries nothing more (`destroy`), so the process
-   * does not wait out `--timeout` for a reply nobody will read.
+   * Closes the pool. By default it lets requests still out finish; with `abort` (Ctrl-C) it drops
+   * them at once and retries nothing more, so the process does not wait out `--timeout` for a
+   * reply nobody will read.
    */
   close(options?: { abort?: boolean }): Promise<void>;
 }
@@ -63,7 +63,8 @@ export interface ClientOptions {
   /** Waits between retries; should end early when `signal` aborts (the client was closed). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-  dispatcher?: Dispatcher | undefined;
+  /** The pool to send through (a bulk run shares one); its owner closes it. Default: the client's own. */
+  transport?: Transport | undefined;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -92,20 +93,20 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => new Date());
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  let dispatcher = options.dispatcher;
-  let ownAgent: Agent | undefined;
+  let transport = options.transport;
+  let ownTransport: Transport | undefined;
   /**
-   * Aborted by `close({ abort: true })`: nothing more is retried and waits between retries end.
-   * Requests still out end because the pool is destroyed (a dispatcher passed in is its owner's).
+   * Aborted by `close({ abort: true })`: requests still out end at once, nothing more is retried,
+   * and waits between retries end.
    */
   const closing = new AbortController();
 
-  const pool = (): Dispatcher => {
-    if (!dispatcher) {
-      ownAgent = createAgent(settings);
-      dispatcher = ownAgent;
+  const pool = (): Transport => {
+    if (!transport) {
+      ownTransport = createPool(settings);
+      transport = ownTransport;
     }
-    return dispatcher;
+    return transport;
   };
 
   const debug = (line: string) => {
@@ -159,7 +160,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         `Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.`,
       );
     }
-    // undici refuses a header with a control character; without this check that surfaced as a
+    // Node refuses a header with a control character; without this check that surfaced as a
     // network failure, retried (e.g. a key file saved with Windows line endings).
     if (!/^[\x21-\x7e]+$/.test(key)) {
       throw new AuthError(
@@ -176,36 +177,34 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       debug(
         `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
       );
-      const signal = AbortSignal.timeout(settings.timeoutMs);
+      const timeout = AbortSignal.timeout(settings.timeoutMs);
       let statusCode: number;
       let contentType: string | undefined;
       let retryAfter: string | undefined;
       let text: string;
       try {
-        const response = await undiciRequest(url, {
-          dispatcher: pool(),
+        const reply = await pool().send({
           method,
+          url,
           headers: requestHeaders,
           body: prepared.body,
-          signal,
-          headersTimeout: settings.timeoutMs,
-          bodyTimeout: settings.timeoutMs,
+          signal: AbortSignal.any([timeout, closing.signal]),
         });
-        statusCode = response.statusCode;
-        contentType = header(response.headers['content-type']);
-        retryAfter = header(response.headers['retry-after']);
-        text = await response.body.text();
+        statusCode = reply.statusCode;
+        contentType = header(reply.headers['content-type']);
+        retryAfter = header(reply.headers['retry-after']);
+        text = reply.text;
       } catch (error) {
-        const failure = transportFailure(error, url, settings, signal.aborted);
+        const failure = transportFailure(error, url, settings, timeout.aborted);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
-        if (closing.signal.aborted) throw failure.error;
+        if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
         const delay = safe && attempt <= policy.retries ? backoff(attempt) : undefined;
         if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs) {
           notice(`${failure.short}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`);
           waited += delay;
           await sleep(delay, closing.signal);
-          if (closing.signal.aborted) throw failure.error;
+          if (closing.signal.aborted) throw abandoned(url);
           continue;
         }
         throw failure.error;
@@ -225,8 +224,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           );
           waited += delay;
           await sleep(delay, closing.signal);
-          if (closing.signal.aborted)
-            throw new NetworkError(`The request to ${url.host} was abandoned (the run was stopped).`);
+          if (closing.signal.aborted) throw abandoned(url);
           continue;
         }
         debug(`not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit`);
@@ -297,13 +295,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       return send(prepare(method, path, requestOptions.query, requestOptions.body));
     },
     async close(closeOptions = {}) {
-      if (closeOptions.abort) {
-        closing.abort();
-        await ownAgent?.destroy();
-      } else {
-        await ownAgent?.close();
-      }
-      ownAgent = undefined;
+      if (closeOptions.abort) closing.abort();
+      await ownTransport?.close(closeOptions);
+      ownTransport = undefined;
     },
   };
 }
@@ -312,14 +306,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  * The keep-alive pool of a run: at most `connections` sockets per origin (opened only as needed).
  * Bulk runs (src/bulk) size it to their concurrency and share it between their clients.
  */
-export function createAgent(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Agent {
-  return new Agent({
-    keepAliveTimeout: 10_000,
-    connections,
-    connect: { timeout: Math.min(settings.timeoutMs, 10_000) },
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-  });
+export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Transport {
+  return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000) });
 }
 
 /** Transport errors of requests that provably never reached the server (see `neverSent`). */
@@ -380,12 +368,7 @@ export function transportFailure(error: unknown, url: URL, settings: Settings, t
     if (neverSent) NEVER_SENT.add(failure);
     return { error: failure, short, neverSent, retryable };
   };
-  if (
-    timedOut ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    (error as Error)?.name === 'TimeoutError'
-  ) {
+  if (timedOut || (error as Error)?.name === 'TimeoutError') {
     const limit = seconds(settings.timeoutMs);
     return make(
       `No complete reply from ${host} within ${limit}.`,
@@ -395,7 +378,7 @@ export function transportFailure(error: unknown, url: URL, settings: Settings, t
       false,
     );
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (code === CONNECT_TIMEOUT) {
     return make(`Could not connect to ${host}: the connection timed out.`, check, 'connect timed out', true, true);
   }
   if (code === 'ECONNREFUSED') {
@@ -436,6 +419,11 @@ export function transportFailure(error: unknown, url: URL, settings: Settings, t
     false,
     true,
   );
+}
+
+/** A request given up because the run was stopped (Ctrl-C): whether it was applied is unknown. */
+function abandoned(url: URL): NetworkError {
+  return new NetworkError(`The request to ${url.host} was abandoned (the run was stopped).`);
 }
 
 function errorCode(error: unknown): string | undefined {
