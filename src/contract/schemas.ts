@@ -8,26 +8,29 @@
  *   because the real API adds fields over time, but reject known fields of the wrong type.
  */
 import * as z from 'zod';
+import {
+  DATE_PATTERN,
+  ENVELOPE_STATUSES,
+  FREQUENCIES,
+  ISO_DATE_TIME,
+  isCalendarDay,
+  PHONE_PATTERN,
+  RATE_TYPES,
+  TENURED_IN,
+} from './vocabulary.js';
 
-/** The value the API uses for a timestamp that is not set. */
-export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';
+// The zod-free words and patterns (./vocabulary.ts), for the modules that already import this one.
+export { FREQUENCIES, PHONE_PATTERN, RATE_TYPES, TENURED_IN, ZERO_TIMESTAMP } from './vocabulary.js';
 
-/** ISO 8601 date-time with an optional fractional second and `Z` or a numeric offset. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 export const Timestamp = z.string().regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time');
 export type Timestamp = z.infer<typeof Timestamp>;
 
 /** A calendar date in the form the API uses for dates: yyyy-mm-dd, and a real day of the calendar. */
 export const DateString = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as yyyy-mm-dd')
-  .refine((value) => {
-    const parsed = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-  }, 'must be a real calendar date');
+  .regex(DATE_PATTERN, 'must be a date as yyyy-mm-dd')
+  .refine(isCalendarDay, 'must be a real calendar date');
 
-/** Phone numbers travel in the +234 form: +234 then the ten digits of the national number. */
-export const PHONE_PATTERN = /^\+234\d{10}$/;
 export const Phone = z.string().regex(PHONE_PATTERN, 'must be a phone number in the +234 form, e.g. +2348012345678');
 
 const RequiredText = z.string().trim().min(1, 'must not be empty');
@@ -51,7 +54,7 @@ const OptionalNonNegativeInt = NonNegativeInt.optional();
 // ---------------------------------------------------------------------------------------------
 // 2.1 Envelope
 
-export const EnvelopeStatus = z.enum(['success', 'error', 'exists', 'no-access']);
+export const EnvelopeStatus = z.enum(ENVELOPE_STATUSES);
 export type EnvelopeStatus = z.infer<typeof EnvelopeStatus>;
 
 export const Envelope = z.looseObject({
@@ -110,11 +113,6 @@ export type UserListItem = z.infer<typeof UserListItem>;
 
 // ---------------------------------------------------------------------------------------------
 // 2.4 Terms, and the approval terms of 4.19
-
-export const TENURED_IN = ['months', 'days', 'weeks'] as const;
-export const RATE_TYPES = ['simple-interest', 'compound-interest', 'fixed-amount'] as const;
-/** The API's own spelling: `weekely`. The CLI accepts `weekly` and sends this. */
-export const FREQUENCIES = ['daily', 'weekely', 'bi-weekly', 'monthly'] as const;
 
 export const TenuredIn = z.enum(TENURED_IN);
 export type TenuredIn = z.infer<typeof TenuredIn>;

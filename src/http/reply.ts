@@ -15,7 +15,7 @@
  * An empty body on a 2xx (e.g. 204 to a delete, whose reply the spec leaves open) is taken as
  * success with `data: null`.
  */
-import { Envelope } from '../contract/schemas.js';
+import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
 
 export interface ApiResult<T = unknown> {
@@ -135,9 +135,8 @@ function parseEnvelope(httpStatus: number, contentType: string | undefined, rawB
     const looksJson = body.startsWith('{') || body.startsWith('[');
     return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
   }
-  const envelope = Envelope.safeParse(json);
-  if (!envelope.success) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
-  return { ok: true, envelope: envelope.data };
+  if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
+  return { ok: true, envelope: json };
 }
 
 /** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */

@@ -5,7 +5,14 @@
  * or throws a UsageError whose one line names the flag, says what is wrong and shows an example.
  * Nothing here touches the network: these run before anything is sent.
  */
-import { DateString, FREQUENCIES, type Frequency, RATE_TYPES, TENURED_IN } from '../contract/schemas.js';
+import {
+  DATE_PATTERN,
+  FREQUENCIES,
+  type Frequency,
+  isCalendarDay,
+  RATE_TYPES,
+  TENURED_IN,
+} from '../contract/vocabulary.js';
 import { UsageError } from '../errors.js';
 
 /** `--flag` or, for a field that only came from `--data`, `field "name" of --data`. */
@@ -104,8 +111,8 @@ export function parseId(raw: string, source: Source): number {
 /** A real calendar date written yyyy-mm-dd. */
 export function parseDate(raw: string, source: Source): string {
   const text = raw.trim();
-  const result = DateString.safeParse(text);
-  if (!result.success) fail(source, 'must be a real date written yyyy-mm-dd', raw, '2024-01-31');
+  if (!DATE_PATTERN.test(text) || !isCalendarDay(text))
+    fail(source, 'must be a real date written yyyy-mm-dd', raw, '2024-01-31');
   return text;
 }
 

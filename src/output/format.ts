@@ -1,7 +1,7 @@
 /**
  * Cell formatting for humans (tables only; JSON, NDJSON and CSV carry values unchanged).
  */
-import { ZERO_TIMESTAMP } from '../contract/schemas.js';
+import { ZERO_TIMESTAMP } from '../contract/vocabulary.js';
 import type { CellFormat } from './columns.js';
 
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

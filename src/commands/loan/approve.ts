@@ -16,6 +16,7 @@ import {
   parseWholeNumber,
 } from '../../input/values.js';
 import type { RepaymentTermFlags } from '../../schedule/run.js';
+import { checkFieldsBeforeSending } from './check-fields.js';
 import {
   confirmOrYes,
   type DataOption,
@@ -25,7 +26,7 @@ import {
   readData,
   resolveProduct,
 } from './common.js';
-import { checkFieldsBeforeSending, printRecord } from './print.js';
+import { printRecord } from './print.js';
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption, RepaymentTermFlags {
   approvedAmount?: string;

@@ -9,8 +9,9 @@ import type { Deps } from '../../deps.js';
 import type { ApiResult } from '../../http/client.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
 import type { ResourceKind } from '../../output/columns.js';
+import { checkFieldsBeforeSending } from './check-fields.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
-import { checkFieldsBeforeSending, printRecord } from './print.js';
+import { printRecord } from './print.js';
 
 export interface AttachSpec {
   endpoint: EndpointKey;

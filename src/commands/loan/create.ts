@@ -11,8 +11,9 @@ import { buildBody } from '../../input/body.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { findUserByEmail } from '../user/lookup.js';
+import { checkFieldsBeforeSending } from './check-fields.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
-import { checkFieldsBeforeSending, printRecord } from './print.js';
+import { printRecord } from './print.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption {
   user?: string;

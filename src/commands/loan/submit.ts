@@ -1,8 +1,9 @@
 /** `loanctl loan submit ID`: submit a loan request for consideration (spec 4.14); prints the loan request (data1). */
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { checkFieldsBeforeSending } from './check-fields.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
-import { checkFieldsBeforeSending, printRecord } from './print.js';
+import { printRecord } from './print.js';
 
 export type LoanSubmitOptions = LoanIdOptions;
 

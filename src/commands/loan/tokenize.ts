@@ -5,8 +5,9 @@
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { parseId } from '../../input/values.js';
+import { checkFieldsBeforeSending } from './check-fields.js';
 import { type LoanIdOptions, loanId, notice } from './common.js';
-import { checkFieldsBeforeSending, printRecord } from './print.js';
+import { printRecord } from './print.js';
 
 export type LoanTokenizeOptions = LoanIdOptions;
 

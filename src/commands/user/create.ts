@@ -18,8 +18,9 @@ import { buildBody, type FieldSpec } from '../../input/body.js';
 import { parseEmail, parsePhone, parseText } from '../../input/values.js';
 import { askMissingFields } from '../../prompts/ask.js';
 import { readSecret } from '../common/stdin.js';
+import { checkFieldsBeforeSending } from '../loan/check-fields.js';
 import { type DataOption, notice, readData } from '../loan/common.js';
-import { checkFieldsBeforeSending, printRecord } from '../loan/print.js';
+import { printRecord } from '../loan/print.js';
 
 export interface UserCreateOptions extends DataOption {
   firstname?: string;

@@ -1,0 +1,62 @@
+/**
+ * The contract's words and patterns that need no schema library: the envelope's statuses, the
+ * API's enumerations, and the patterns of its values.
+ *
+ * They live apart from ./schemas.ts (zod) so that a command that only reads a reply — `loanctl
+ * user exists`, a script's most frequent call — never loads zod: loading zod and building the
+ * contract's schemas is ~13 ms of a start-up whose whole budget is ~37 ms (bench/README.md).
+ * ./schemas.ts builds its schemas from these, so the two cannot disagree.
+ */
+
+/** The value the API uses for a timestamp that is not set. */
+export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';
+
+/** ISO 8601 date-time with an optional fractional second and `Z` or a numeric offset. */
+export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A calendar date as the API writes dates: yyyy-mm-dd. */
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A yyyy-mm-dd date that is a real day of the calendar (not 2024-02-30). */
+export function isCalendarDay(value: string): boolean {
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+}
+
+/** Phone numbers travel in the +234 form: +234 then the ten digits of the national number. */
+export const PHONE_PATTERN = /^\+234\d{10}$/;
+
+/**
+ * An e-mail address as the contract accepts one: zod's own `z.email()` pattern, so that the
+ * CLI's check and the schemas' agree (test/unit/vocabulary.test.ts compares them).
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
+export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
+
+/** The envelope every reply is wrapped in (spec 2.1); other keys are kept. */
+export interface Envelope {
+  status: EnvelopeStatus;
+  message: string;
+  data: unknown;
+  data1?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * True for a JSON value that is the API's envelope: a known status, a message, and a `data` key
+ * (null allowed). ./schemas.ts `Envelope` accepts the same (test/unit/operations.test.ts).
+ */
+export function isEnvelope(json: unknown): json is Envelope {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const { status, message } = json as Record<string, unknown>;
+  return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string' && 'data' in json;
+}
+
+export const TENURED_IN = ['months', 'days', 'weeks'] as const;
+export const RATE_TYPES = ['simple-interest', 'compound-interest', 'fixed-amount'] as const;
+/** `weekely` is the API's own spelling (spec 2.4). */
+export const FREQUENCIES = ['daily', 'weekely', 'bi-weekly', 'monthly'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
