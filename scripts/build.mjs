@@ -1,4 +1,4 @@
-// Bundles src/main.ts into dist/ with esbuild. Code splitting keeps the modules that only some
+// Bundles src/entry.ts (and through it src/main.ts) into dist/ with esbuild. Code splitting keeps the modules that only some
 // commands need (the sandbox's Fastify, inquirer, the HTTP stack) out of the start-up path:
 // each lazy `import()` in src becomes its own chunk that loads only when that command runs.
 // Start-up costs are measured by `npm run bench` (bench/README.md says what each choice here buys).
@@ -58,7 +58,7 @@ const dist = new URL('../dist', import.meta.url);
 const staging = new URL(`../dist.tmp-${process.pid}`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
 await build({
-  entryPoints: { loanctl: 'src/main.ts' },
+  entryPoints: { loanctl: 'src/entry.ts' },
   outdir: staging.pathname,
   bundle: true,
   splitting: true,
@@ -79,7 +79,7 @@ await build({
   logLevel: 'warning',
 });
 
-// `loanctl --help` to a pipe or a file prints this (src/main.ts): the root help, rendered now by the
+// `loanctl --help` to a pipe or a file prints this (src/entry.ts): the root help, rendered now by the
 // bundle just built, as commander renders it off a terminal (width 80). Commander and the command
 // tree are most of the start-up time, and this text depends on nothing else.
 const entry = new URL('loanctl.js', `${staging.href}/`).href;

@@ -6,7 +6,6 @@
 import type { CommanderError } from 'commander';
 import { type Deps, productionDeps } from './deps.js';
 import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js';
-import { VERSION } from './version.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -21,23 +20,8 @@ function isRequestedHelp(error: CommanderError): boolean {
 }
 
 export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
-  // `loanctl --version` alone, as scripts ask it: the same line commander prints, without loading
-  // commander or building the command tree (most of the start-up time; see bench/README.md).
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    deps.io.stdout.write(`${VERSION}\n`);
-    return ExitCode.ok;
-  }
-  // `loanctl --help` alone, to a pipe or a file: the root help the build rendered with this very
-  // tree (commander's width off a terminal is 80). On a terminal commander renders it at its width.
-  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && !deps.io.stdout.isTTY) {
-    const text = renderedRootHelp();
-    if (text !== undefined) {
-      deps.io.stdout.write(text);
-      return ExitCode.ok;
-    }
-  }
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
-  // Commander and the tree load here, not at import, so the line above stays cheap.
+  // Commander and the command tree (src/entry.ts answers --version and a piped --help without them).
   const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
   // Only the noun this run uses, when argv names one (the whole tree for help, completion, typos).
   const program = buildProgram(deps, argv);
@@ -52,18 +36,6 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   // timeout (up to --timeout) after the summary is already on screen.
   await deps.dispose({ abort: code === ExitCode.cancelled });
   return code;
-}
-
-/** The file scripts/build.mjs writes beside the bundle; absent when running from src (tests). */
-const ROOT_HELP_FILE = 'root-help.txt';
-
-function renderedRootHelp(): string | undefined {
-  try {
-    // Through getBuiltinModule: an ESM `import 'node:fs'` would cost more than the read.
-    return process.getBuiltinModule('node:fs').readFileSync(new URL(ROOT_HELP_FILE, import.meta.url), 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 function exitCodeFor(error: unknown, deps: Deps, debug: boolean, commanderError: typeof CommanderError): number {
