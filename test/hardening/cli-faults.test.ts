@@ -4,23 +4,20 @@
  * and is retried only where conventions.md allows it — GETs, and requests that never reached the
  * server. The server counts what reaches it, which proves that a POST is not repeated.
  *
- * (test/http/client.test.ts covers the same paths in-process with undici's MockAgent; this file
- * exercises the whole path: argv, settings, real sockets, the process's exit code.)
+ * (test/http/client.test.ts covers the same paths in-process, against the same kind of server; this
+ * file exercises the whole path: argv, settings, the built bundle, the process's exit code.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/ports.js';
+import { json, type Script, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import {
   assertBuilt,
   type CliResult,
   cleanEnv,
   cli,
   errorLines,
-  json,
   removeTemps,
   retryNotices,
-  type Script,
-  type ScriptedServer,
-  scriptedServer,
   TERMINAL_CONTROL,
 } from './helpers.js';
 

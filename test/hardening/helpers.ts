@@ -1,11 +1,9 @@
 /**
- * Helpers of the hardening tests (issue #6): a tiny scripted `node:http` server on 127.0.0.1:0
- * that counts what reaches it, the real built CLI run with a clean environment, and the real
- * sandbox process (`sandbox start --json --port 0 --no-profile`) that a test may SIGKILL.
+ * Helpers of the hardening tests (issue #6): the real built CLI run with a clean environment, and
+ * the real sandbox process (`sandbox start --json --port 0 --no-profile`) that a test may SIGKILL.
+ * (The scripted `node:http` server the fault tests use is in ../helpers/scripted-server.ts.)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -84,68 +82,6 @@ export function errorLines(stderr: string): string[] {
 
 export function retryNotices(stderr: string): string[] {
   return stderr.split('\n').filter((line) => /; retrying in .* \(attempt \d+ of \d+\)$/.test(line));
-}
-
-// ---------------------------------------------------------------------------------------------
-// A scripted HTTP server
-
-export interface SeenRequest {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: string;
-}
-
-/** Answers the n-th request (0-based) of the server's life. */
-export type Script = (req: IncomingMessage, res: ServerResponse, n: number) => void;
-
-export interface ScriptedServer {
-  url: string;
-  port: number;
-  requests: SeenRequest[];
-  /** Replaces the script (and forgets the requests seen so far). */
-  script(script: Script): void;
-  close(): Promise<void>;
-}
-
-export async function scriptedServer(): Promise<ScriptedServer> {
-  let current: Script = (_req, res) => res.end();
-  const requests: SeenRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const n = requests.length;
-      requests.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        authorization: req.headers.authorization,
-        body: Buffer.concat(chunks).toString(),
-      });
-      current(req, res, n);
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    script(script) {
-      current = script;
-      requests.length = 0;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-    },
-  };
-}
-
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
 }
 
 // ---------------------------------------------------------------------------------------------
