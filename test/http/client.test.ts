@@ -1,23 +1,38 @@
 /**
- * The HTTP layer's fault paths, with undici's MockAgent at the HTTP boundary (and one real closed
- * port for "connection refused"). Each test asserts what a user would notice: the exit code, the
- * one line on stderr, whether the request was repeated, and that the key never shows.
+ * The HTTP client against a real `node:http` server on 127.0.0.1 that each test scripts
+ * (../helpers/scripted-server.ts): the server records what reaches it, so a test sees the request
+ * actually sent and whether it was repeated. Each test asserts what a user would notice: the exit
+ * code, the one line on stderr, whether the request was repeated, and that the key never shows.
+ *
+ * A fake transport stands in only for faults a local server cannot produce: an unknown host name,
+ * a bad certificate, a connection that is never made.
  */
-import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings.js';
 import { ExitCode, LoanctlError } from '../../src/errors.js';
-import { createApiClient, parseRetryAfter, USER_AGENT } from '../../src/http/client.js';
+import {
+  type ApiClient,
+  type ClientOptions,
+  createApiClient,
+  parseRetryAfter,
+  USER_AGENT,
+} from '../../src/http/client.js';
+import { CONNECT_TIMEOUT, type Exchange, type Transport } from '../../src/http/transport.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 import { closedPort } from '../helpers/ports.js';
+import { cutOff, json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 
-const ORIGIN = 'https://api.example.test';
 const KEY = 'sk_live_SECRETSECRET_9f8e7d';
+
+let server: ScriptedServer;
+let io: FakeIo;
+let sleeps: number[];
+let clients: ApiClient[];
 
 function settings(overrides: Partial<Settings> = {}): Settings {
   return {
     profile: { name: 'prod', source: 'current' },
-    baseUrl: ORIGIN,
+    baseUrl: server.url,
     baseUrlSource: 'profile',
     apiKey: KEY,
     apiKeySource: 'profile',
@@ -39,22 +54,18 @@ function envelope(status: string, data: unknown, message = 'ok', data1?: unknown
   return JSON.stringify(data1 === undefined ? { status, message, data } : { status, message, data, data1 });
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-let agent: MockAgent;
-let io: FakeIo;
-let sleeps: number[];
-
-/** `dispatcher: null` sends for real (one keep-alive Agent), for the closed-port tests. */
-function client(overrides: Partial<Settings> = {}, dispatcher: MockAgent | null = agent) {
-  return createApiClient(settings(overrides), {
+/** A client of the test's server with its own keep-alive pool; waits between retries are recorded, not waited. */
+function client(overrides: Partial<Settings> = {}, options: Partial<ClientOptions> = {}) {
+  const made = createApiClient(settings(overrides), {
     io,
-    dispatcher: dispatcher ?? undefined,
     sleep: async (ms) => {
       sleeps.push(ms);
     },
     random: () => 0.5,
+    ...options,
   });
+  clients.push(made);
+  return made;
 }
 
 async function failure(promise: Promise<unknown>): Promise<LoanctlError> {
@@ -67,47 +78,56 @@ async function failure(promise: Promise<unknown>): Promise<LoanctlError> {
   throw new Error('expected a failure');
 }
 
-beforeEach(() => {
-  agent = new MockAgent({ enableCallHistory: true });
-  agent.disableNetConnect();
+/** The host:port of the test's server, as messages name it. */
+const host = () => `127.0.0.1:${server.port}`;
+
+beforeEach(async () => {
+  server = await scriptedServer();
   io = fakeIo();
   sleeps = [];
+  clients = [];
 });
 
 afterEach(async () => {
-  await agent.close();
+  for (const made of clients) await made.close({ abort: true });
+  await server.close();
 });
 
 describe('HTTP client: success and the request it sends', () => {
   it('fills the path, adds product-id, sends the key and User-Agent, and returns the payload', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({
-        path: '/api/v1/loan_request/172/progress?product-id=12',
-        method: 'GET',
-        headers: { authorization: `Bearer ${KEY}`, 'user-agent': USER_AGENT },
-      })
-      .reply(200, envelope('success', 'submitted'), { headers: JSON_HEADERS });
+    server.script((_req, res) => json(res, 200, envelope('success', 'submitted')));
     const result = await client().call('getProgress', { params: { id: 172 } });
     expect(result.data).toBe('submitted');
     expect(result.payload).toBe('submitted');
+    expect(server.requests).toHaveLength(1);
+    const [seen] = server.requests;
+    expect(seen?.method).toBe('GET');
+    expect(seen?.url).toBe('/api/v1/loan_request/172/progress?product-id=12');
+    expect(seen?.headers).toMatchObject({
+      authorization: `Bearer ${KEY}`,
+      'user-agent': USER_AGENT,
+      accept: 'application/json',
+    });
+    expect(seen?.headers['content-type']).toBeUndefined();
+    expect(seen?.body).toBe('');
     expect(USER_AGENT).toMatch(/^loanctl\/\S+ node\/\d+\.\d+\.\d+$/);
   });
 
   it('takes the loan request from data1 where the API puts it there', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/loan_request/5/submit?product-id=12', method: 'PUT' })
-      .reply(200, envelope('success', null, 'submitted', { id: 5, status: 'pending' }));
+    server.script((_req, res) => json(res, 200, envelope('success', null, 'submitted', { id: 5, status: 'pending' })));
     const result = await client().call('submitLoanRequest', { params: { id: 5 } });
     expect(result.payload).toEqual({ id: 5, status: 'pending' });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'PUT /api/v1/loan_request/5/submit?product-id=12',
+    ]);
   });
 
   it('lets a command override the product id, and returns status exists as a result', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'POST', body: (b) => JSON.parse(b).email === 'ada@example.com' })
-      .reply(200, envelope('exists', { email: 'ada@example.com' }, 'user exists'));
+    server.script((req, res) =>
+      req.method === 'POST'
+        ? json(res, 200, envelope('exists', { email: 'ada@example.com' }, 'user exists'))
+        : json(res, 200, envelope('success', 'submitted')),
+    );
     const body = {
       firstname: 'Ada',
       lastname: 'Obi',
@@ -116,8 +136,16 @@ describe('HTTP client: success and the request it sends', () => {
       phone: '+2348012345678',
       gender: 'female',
     };
-    const result = await client().call('createUser', { body });
+    const api = client();
+    const result = await api.call('createUser', { body });
     expect(result.status).toBe('exists');
+    await api.call('getProgress', { params: { id: 3 }, productId: 77 });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/user',
+      'GET /api/v1/loan_request/3/progress?product-id=77',
+    ]);
+    expect(server.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual(body);
   });
 
   it('refuses an invalid body before sending anything (exit 2, the field named)', async () => {
@@ -125,60 +153,66 @@ describe('HTTP client: success and the request it sends', () => {
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.message).toContain('amount must be a positive amount');
     expect(error.message).toContain('purpose is required');
-    expect(agent.getCallHistory()?.calls()).toHaveLength(0);
+    expect(server.requests).toHaveLength(0);
+    expect(server.connections()).toBe(0);
   });
 
   it('needs a product id where the operation takes one (exit 2 naming --product)', async () => {
     const error = await failure(client({ productId: undefined }).call('getGuarantors', { params: { id: 1 } }));
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.hint).toContain('--product');
+    expect(server.connections()).toBe(0);
   });
 
   it('with no key configured: exit 3 and how to configure one, nothing sent', async () => {
     const error = await failure(client({ apiKey: undefined, apiKeySource: undefined }).request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.auth);
     expect(`${error.message} ${error.hint}`).toMatch(/loanctl profile add .*LOANCTL_API_KEY/);
-    expect(agent.getCallHistory()?.calls()).toHaveLength(0);
+    expect(server.connections()).toBe(0);
   });
 });
 
 describe('HTTP client: faults', () => {
-  it('a reply slower than --timeout is exit 5 saying so', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'GET' })
-      .reply(200, envelope('success', []))
-      .delay(1_000);
+  it('a reply slower than --timeout is exit 5 saying so (a timed-out GET is not repeated)', async () => {
+    server.script((_req, res) => {
+      setTimeout(() => json(res, 200, envelope('success', [])), 1_000);
+    });
     const error = await failure(client({ timeoutMs: 100 }).request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.network);
-    expect(error.message).toBe('No complete reply from api.example.test within 100 ms.');
+    expect(error.message).toBe(`No complete reply from ${host()} within 100 ms.`);
     expect(error.hint).toContain('--timeout');
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toHaveLength(0);
   });
 
   it('a GET answered 503 then 200 succeeds after one retry', async () => {
-    const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).reply(503, envelope('error', null, 'busy'));
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).reply(200, envelope('success', [{ id: 1 }]));
+    server.script((_req, res, n) =>
+      n === 0 ? json(res, 503, envelope('error', null, 'busy')) : json(res, 200, envelope('success', [{ id: 1 }])),
+    );
     const result = await client().request('GET', '/api/v1/user');
     expect(result.data).toEqual([{ id: 1 }]);
     expect(sleeps).toHaveLength(1);
-    expect(io.stderr.text()).toContain('HTTP 503 from api.example.test; retrying');
+    expect(io.stderr.text()).toContain(`HTTP 503 from ${host()}; retrying`);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/v1/user', 'GET /api/v1/user']);
   });
 
   it('429 with Retry-After waits that long, then succeeds (also for a POST)', async () => {
-    const pool = agent.get(ORIGIN);
-    pool
-      .intercept({ path: '/api/v1/user/7/loan_request?product-id=12', method: 'POST' })
-      .reply(429, 'slow down', { headers: { 'retry-after': '2' } });
-    pool
-      .intercept({ path: '/api/v1/user/7/loan_request?product-id=12', method: 'POST' })
-      .reply(200, envelope('success', { id: 9 }));
+    server.script((_req, res, n) =>
+      n === 0
+        ? res.writeHead(429, { 'retry-after': '2' }).end('slow down')
+        : json(res, 200, envelope('success', { id: 9 })),
+    );
     const result = await client().call('createLoanRequest', {
       params: { user_id: 7 },
       body: { amount: 50000, purpose: 'stock' },
     });
     expect(result.data).toEqual({ id: 9 });
     expect(sleeps).toEqual([2000]);
+    expect(server.requests).toHaveLength(2);
+    for (const seen of server.requests) {
+      expect(`${seen.method} ${seen.url}`).toBe('POST /api/v1/user/7/loan_request?product-id=12');
+      expect(JSON.parse(seen.body)).toEqual({ amount: 50000, purpose: 'stock' });
+    }
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -189,42 +223,38 @@ describe('HTTP client: faults', () => {
   });
 
   it('an HTML 502 is exit 5 with one clear line, after the GET retries run out', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'GET' })
-      .reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { headers: { 'content-type': 'text/html' } })
-      .times(4);
+    server.script((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+    );
     const error = await failure(client().request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.network);
-    expect(error.message).toBe(
-      "The server at https://api.example.test answered HTTP 502 with an HTML page, not the API's JSON.",
-    );
-    expect(error.hint).toContain('https://api.example.test from profile "prod"');
+    expect(error.message).toBe(`The server at ${server.url} answered HTTP 502 with an HTML page, not the API's JSON.`);
+    expect(error.hint).toContain(`${server.url} from profile "prod"`);
     expect(error.message).not.toContain('\n');
     expect(sleeps).toHaveLength(3);
+    expect(server.requests).toHaveLength(4);
   });
 
   it('a truncated JSON body is exit 5, not a parse stack trace', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/loan_request/1?product-id=12', method: 'DELETE' })
-      .reply(200, '{"status":"success","mess', { headers: JSON_HEADERS });
+    server.script((_req, res) => json(res, 200, '{"status":"success","mess'));
     const error = await failure(client().call('deleteLoanRequest', { params: { id: 1 } }));
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toContain('cut off or malformed');
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /api/v1/loan_request/1?product-id=12']);
   });
 
   it('JSON that is not the envelope is exit 5', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/v1/user', method: 'GET' }).reply(200, '{"hello":"world"}');
+    server.script((_req, res) => json(res, 200, '{"hello":"world"}'));
     const error = await failure(client().request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.message).toContain('not the API envelope');
   });
 
   it('connection refused (a real closed local port) is exit 5, after retries', async () => {
     const port = await closedPort();
-    const real = client({ baseUrl: `http://127.0.0.1:${port}`, baseUrlSource: 'flag' }, null);
-    const error = await failure(real.request('GET', '/api/v1/user'));
-    await real.close();
+    const error = await failure(
+      client({ baseUrl: `http://127.0.0.1:${port}`, baseUrlSource: 'flag' }).request('GET', '/api/v1/user'),
+    );
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: connection refused.`);
     expect(error.hint).toContain(`--base-url http://127.0.0.1:${port}`);
@@ -233,37 +263,34 @@ describe('HTTP client: faults', () => {
 
   it('connection refused on a POST is also retried: it never reached the server', async () => {
     const port = await closedPort();
-    const real = client({ baseUrl: `http://127.0.0.1:${port}` }, null);
-    const error = await failure(real.call('tokenizeLinker', { params: { id: 3 } }));
-    await real.close();
+    const error = await failure(
+      client({ baseUrl: `http://127.0.0.1:${port}` }).call('tokenizeLinker', { params: { id: 3 } }),
+    );
     expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: connection refused.`);
     expect(sleeps).toHaveLength(3);
   });
 
   it('401 is exit 3 with the API message and what to do', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'GET' })
-      .reply(401, envelope('error', null, 'invalid token'));
+    server.script((_req, res) => json(res, 401, envelope('error', null, 'invalid token')));
     const error = await failure(client().request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.auth);
     expect(error.message).toBe('The API rejected the API key (HTTP 401): invalid token.');
     expect(error.hint).toContain('profile "prod"');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('403 with a non-JSON body is still exit 3', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/v1/user', method: 'GET' }).reply(403, 'Forbidden');
+    server.script((_req, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden'));
     expect((await failure(client().request('GET', '/api/v1/user'))).exitCode).toBe(ExitCode.auth);
   });
 
   it('a POST answered 503 is not repeated (it may have reached the server)', async () => {
-    const pool = agent.get(ORIGIN);
-    pool
-      .intercept({ path: '/api/v1/loan_request/4/employment?product-id=12', method: 'POST' })
-      .reply(503, envelope('error', null, 'Service unavailable'));
-    pool
-      .intercept({ path: '/api/v1/loan_request/4/employment?product-id=12', method: 'POST' })
-      .reply(200, envelope('success', { id: 1 }));
+    server.script((_req, res, n) =>
+      n === 0
+        ? json(res, 503, envelope('error', null, 'Service unavailable'))
+        : json(res, 200, envelope('success', { id: 1 })),
+    );
     const body = {
       status: 'employed',
       company_name: 'Acme',
@@ -280,49 +307,49 @@ describe('HTTP client: faults', () => {
     expect(error.hint).toBe(
       'Check whether the change was applied before running it again; --debug shows the exchange.',
     );
-    expect(agent.getCallHistory()?.calls()).toHaveLength(1);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/loan_request/4/employment?product-id=12',
+    ]);
     expect(sleeps).toHaveLength(0);
   });
 
   it('status no-access is exit 4 with the API message', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user/99/loan_request?product-id=12', method: 'POST' })
-      .reply(200, envelope('no-access', null, 'You do not have access to this user. Verify the user id'));
+    server.script((_req, res) =>
+      json(res, 200, envelope('no-access', null, 'You do not have access to this user. Verify the user id')),
+    );
     const error = await failure(
       client().call('createLoanRequest', { params: { user_id: 99 }, body: { amount: 5, purpose: 'x' } }),
     );
     expect(error.exitCode).toBe(ExitCode.noAccess);
     expect(error.message).toBe('No access: You do not have access to this user. Verify the user id.');
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/user/99/loan_request?product-id=12']);
   });
 
   it('status error (even on HTTP 200) is exit 1 with the API message', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/loan_request?product-id=12', method: 'GET' })
-      .reply(400, envelope('error', null, 'Direction not specified'));
+    server.script((_req, res) => json(res, 400, envelope('error', null, 'Direction not specified')));
     const error = await failure(client().call('listLoanRequests'));
     expect(error.exitCode).toBe(ExitCode.api);
     expect(error.message).toBe('The API answered with an error (HTTP 400): Direction not specified.');
     expect(error.hint).toBe('Change what it names and run the command again.');
     expect(error.reply?.rawBody).toContain('Direction not specified');
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/loan_request?product-id=12']);
   });
 });
 
 describe('HTTP client: the key never shows', () => {
   it('--debug logs request and response lines with the key redacted', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'GET' })
-      .reply(401, envelope('error', null, `bad key ${KEY}`));
+    server.script((_req, res) => json(res, 401, envelope('error', null, `bad key ${KEY}`)));
     const error = await failure(client({ debug: true }).request('GET', '/api/v1/user'));
     const stderr = io.stderr.text();
-    expect(stderr).toContain('debug: > GET https://api.example.test/api/v1/user');
+    expect(stderr).toContain(`debug: > GET ${server.url}/api/v1/user`);
     expect(stderr).toContain('authorization: Bearer ***');
     expect(stderr).toMatch(/debug: < HTTP 401 .* in \d+ ms/);
     expect(stderr).not.toContain(KEY);
     expect(io.stdout.text()).not.toContain(KEY);
+    expect(error.message).not.toContain(KEY);
     expect(error.exitCode).toBe(ExitCode.auth);
+    // The key went where it belongs.
+    expect(server.requests[0]?.authorization).toBe(`Bearer ${KEY}`);
   });
 
   it('--dry-run prints a curl command with Bearer *** and sends nothing', async () => {
@@ -331,17 +358,17 @@ describe('HTTP client: the key never shows', () => {
     );
     expect(error.exitCode).toBe(ExitCode.ok);
     expect(io.stdout.text()).toBe(
-      `curl -X PUT 'https://api.example.test/api/v1/loan_request/172?product-id=12' -H 'Accept: application/json' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data '{"purpose":"Ada'\\''s stock"}'\n`,
+      `curl -X PUT '${server.url}/api/v1/loan_request/172?product-id=12' -H 'Accept: application/json' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data '{"purpose":"Ada'\\''s stock"}'\n`,
     );
     expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
-    expect(agent.getCallHistory()?.calls()).toHaveLength(0);
+    expect(server.connections()).toBe(0);
   });
 
   it('a key with a control character is an auth error (exit 3) before anything is sent', async () => {
     const error = await failure(client({ apiKey: 'sk_live_abc\u0007def' }).call('listUsers'));
     expect(error.exitCode).toBe(ExitCode.auth);
     expect(error.message).toContain('characters an HTTP header cannot carry');
-    expect(agent.getCallHistory()?.calls() ?? []).toHaveLength(0);
+    expect(server.connections()).toBe(0);
   });
 
   it('--dry-run masks a borrower password in the printed body', async () => {
@@ -358,49 +385,158 @@ describe('HTTP client: the key never shows', () => {
     expect(io.stdout.text()).toContain(`"password":"***"`);
     expect(io.stdout.text()).toContain(`"email":"ada@example.com"`);
     expect(io.stdout.text()).not.toContain('correct horse');
+    expect(server.connections()).toBe(0);
   });
 });
 
 describe('HTTP client: which transport failures are repeated', () => {
-  const failing = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });
-
   it('a GET whose connection was reset is repeated; a POST is not (it may have arrived)', async () => {
-    const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('ECONNRESET'));
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).reply(200, envelope('success', []));
+    // The first request's socket is destroyed without a reply; the next one is answered.
+    server.script((req, res, n) => (n === 0 ? req.socket.destroy() : json(res, 200, envelope('success', []))));
     expect((await client().request('GET', '/api/v1/user')).data).toEqual([]);
     expect(sleeps).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
 
     sleeps = [];
-    pool
-      .intercept({ path: '/api/v1/loan_request/2/tokenize_linker', method: 'POST' })
-      .replyWithError(failing('ECONNRESET'));
+    server.script((req) => req.socket.destroy());
     const error = await failure(client().call('tokenizeLinker', { params: { id: 2 } }));
     expect(error.exitCode).toBe(ExitCode.network);
-    expect(error.message).toContain('failed before a complete reply (ECONNRESET)');
+    expect(error.message).toBe(`The connection to ${host()} failed before a complete reply (ECONNRESET).`);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/loan_request/2/tokenize_linker']);
     expect(sleeps).toHaveLength(0);
   });
 
-  it('an unknown host name or a bad certificate is not repeated: it would fail the same way', async () => {
-    const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('ENOTFOUND'));
-    const dns = await failure(client().request('GET', '/api/v1/user'));
-    expect(dns.message).toBe('Could not resolve the host name api.example.test (DNS ENOTFOUND).');
-    pool.intercept({ path: '/api/v1/user', method: 'GET' }).replyWithError(failing('CERT_HAS_EXPIRED'));
-    const tls = await failure(client().request('GET', '/api/v1/user'));
-    expect(tls.exitCode).toBe(ExitCode.network);
-    expect(tls.message).toMatch(/^TLS error talking to api\.example\.test/);
+  it('the socket closed mid-body: "connection failed"; a GET is repeated, a POST is not', async () => {
+    server.script((_req, res) => cutOff(res, '{"status":"success","message":"ok","data":[{"id":1,"ema'));
+    const get = await failure(client().request('GET', '/api/v1/user'));
+    expect(get.exitCode).toBe(ExitCode.network);
+    expect(get.message).toBe(`The connection to ${host()} failed before a complete reply (ECONNRESET).`);
+    expect(io.stderr.text()).toContain('loanctl: connection failed (ECONNRESET); retrying in');
+    expect(server.requests).toHaveLength(4);
+    expect(sleeps).toHaveLength(3);
+
+    sleeps = [];
+    server.script((_req, res) => cutOff(res, '{"status":"success","message":"ok","data":{"id":'));
+    const post = await failure(client().call('tokenizeLinker', { params: { id: 2 } }));
+    expect(post.exitCode).toBe(ExitCode.network);
+    expect(post.message).toBe(`The connection to ${host()} failed before a complete reply (ECONNRESET).`);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
     expect(sleeps).toHaveLength(0);
+  });
+
+  it('a POST whose reply outlives --timeout fails saying so, and is not repeated', async () => {
+    // Headers at once, then the body stalls: the limit covers the whole exchange, not only the headers.
+    server.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"status":"success",');
+    });
+    const started = Date.now();
+    const error = await failure(client({ timeoutMs: 300 }).call('tokenizeLinker', { params: { id: 2 } }));
+    expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.message).toBe(`No complete reply from ${host()} within 300 ms.`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(sleeps).toHaveLength(0);
+    expect(io.stderr.text()).not.toContain('retrying');
+  });
+});
+
+describe('HTTP client: faults a local server cannot produce (a fake transport)', () => {
+  /** A transport whose every exchange fails as Node fails it with `code`; it records what it was given. */
+  function failingTransport(code: string, message: string) {
+    const sent: Exchange[] = [];
+    const transport: Transport = {
+      async send(exchange) {
+        sent.push(exchange);
+        throw Object.assign(new Error(message), { code });
+      },
+      async close() {},
+    };
+    return { transport, sent };
+  }
+
+  it('an unknown host name or a bad certificate is not repeated: it would fail the same way', async () => {
+    const base = { baseUrl: 'https://api.example.test' };
+    const dnsFault = failingTransport('ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.test');
+    const dns = await failure(client(base, { transport: dnsFault.transport }).request('GET', '/api/v1/user'));
+    expect(dns.exitCode).toBe(ExitCode.network);
+    expect(dns.message).toBe('Could not resolve the host name api.example.test (DNS ENOTFOUND).');
+    expect(dnsFault.sent).toHaveLength(1);
+
+    const tlsFault = failingTransport('CERT_HAS_EXPIRED', 'certificate has expired');
+    const tls = await failure(client(base, { transport: tlsFault.transport }).request('GET', '/api/v1/user'));
+    expect(tls.exitCode).toBe(ExitCode.network);
+    expect(tls.message).toBe('TLS error talking to api.example.test: certificate has expired (CERT_HAS_EXPIRED).');
+    expect(tlsFault.sent).toHaveLength(1);
+    expect(sleeps).toHaveLength(0);
+  });
+
+  it('a DNS failure that may pass (EAI_AGAIN) and a connect timeout are repeated, even for a POST', async () => {
+    const base = { baseUrl: 'https://api.example.test' };
+    const dnsFault = failingTransport('EAI_AGAIN', 'getaddrinfo EAI_AGAIN api.example.test');
+    const dns = await failure(
+      client(base, { transport: dnsFault.transport }).call('tokenizeLinker', { params: { id: 2 } }),
+    );
+    expect(dns.message).toBe('Could not resolve the host name api.example.test (DNS EAI_AGAIN).');
+    expect(dnsFault.sent.map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
+
+    const connectFault = failingTransport(CONNECT_TIMEOUT, 'connect timed out after 2000 ms');
+    const connect = await failure(
+      client(base, { transport: connectFault.transport }).call('tokenizeLinker', { params: { id: 2 } }),
+    );
+    expect(connect.exitCode).toBe(ExitCode.network);
+    expect(connect.message).toBe('Could not connect to api.example.test: the connection timed out.');
+    expect(connectFault.sent.map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
+    expect(io.stderr.text()).toContain('loanctl: connect timed out; retrying in');
+  });
+});
+
+describe('HTTP client: the connection pool', () => {
+  it('two calls in a row on one client reuse one kept-alive connection', async () => {
+    server.script((_req, res) => json(res, 200, envelope('success', [])));
+    const api = client();
+    await api.request('GET', '/api/v1/user');
+    await api.call('listUsers');
+    expect(server.requests).toHaveLength(2);
+    expect(server.connections()).toBe(1);
+  });
+
+  it('close({ abort: true }) while a request is out ends it at once: "abandoned", not a timeout', async () => {
+    let arrived: () => void = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    server.script(() => arrived()); // never answers
+    const api = client({ timeoutMs: 20_000 });
+    const pending = failure(api.call('tokenizeLinker', { params: { id: 2 } }));
+    await reached;
+    const started = Date.now();
+    await api.close({ abort: true });
+    const error = await pending;
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(error.exitCode).toBe(ExitCode.network);
+    expect(error.message).toBe(`The request to ${host()} was abandoned (the run was stopped).`);
+    expect(server.requests).toHaveLength(1);
+    expect(io.stderr.text()).not.toContain('retrying');
   });
 });
 
 describe('HTTP client: messages', () => {
   it('a message that ends with its own full stop does not get a second one', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v1/user', method: 'GET' })
-      .reply(401, envelope('error', null, 'API key is invalid.'));
+    server.script((_req, res) => json(res, 401, envelope('error', null, 'API key is invalid.')));
     const error = await failure(client().request('GET', '/api/v1/user'));
     expect(error.message).toBe('The API rejected the API key (HTTP 401): API key is invalid.');
+  });
+
+  it('a reply that starts with a UTF-8 byte order mark is read as JSON, and --raw does not print the mark', async () => {
+    const text = envelope('success', [{ id: 1, name: 'Adaọbi' }]);
+    server.script((_req, res) => {
+      const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    });
+    const result = await client().request('GET', '/api/v1/user');
+    expect(result.data).toEqual([{ id: 1, name: 'Adaọbi' }]);
+    expect(result.rawBody).toBe(text);
   });
 });
