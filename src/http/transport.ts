@@ -9,9 +9,9 @@
  * What the client above relies on, and this module guarantees:
  * - `signal` ends the exchange whenever it aborts (the client's whole-exchange timeout, Ctrl-C);
  *   the request then rejects with Node's AbortError.
- * - A connection that is not made within `connectTimeoutMs` rejects with code
- *   `CONNECT_TIMEOUT` (provably never sent, so safe to repeat). Other failures keep Node's own
- *   codes (ECONNREFUSED, ENOTFOUND, ECONNRESET…).
+ * - A connection that is not made within `connectTimeoutMs` (TCP, and TLS for https) rejects
+ *   with code `CONNECT_TIMEOUT` (provably never sent, so safe to repeat). Other failures keep
+ *   Node's own codes (ECONNREFUSED, ENOTFOUND, ECONNRESET…).
  * - The reply body is read whole and decoded as UTF-8 (a byte order mark dropped).
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
@@ -33,8 +33,8 @@ export interface Reply {
 export interface Transport {
   send(exchange: Exchange): Promise<Reply>;
   /**
-   * Closes the pool. By default after the requests still out have settled; with `abort`, at once
-   * (their sockets are destroyed, so they reject).
+   * Closes the pool. By default after the requests still out have settled; with `abort`, at once:
+   * every request not settled, sent or still waiting for a socket, rejects with an AbortError.
    */
   close(options?: { abort?: boolean }): Promise<void>;
 }
@@ -42,82 +42,116 @@ export interface Transport {
 export interface TransportOptions {
   /** Sockets per origin at most (opened only as needed). */
   connections: number;
+  /** Time to open a connection: TCP, and the TLS handshake for https. */
   connectTimeoutMs: number;
+  /** How long an idle kept-alive socket stays open; default IDLE_SOCKET_MS. */
+  idleSocketMs?: number;
 }
 
 /** The error code of a connection not made in time. */
 export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
 
+/**
+ * An idle kept-alive socket is closed after this long (or the server's `Keep-Alive: timeout=`
+ * hint, less a second, if shorter). Servers close idle connections too, often without a hint
+ * (nginx, load balancers); a request written on a socket the server is just closing fails with
+ * ECONNRESET, and a POST is then not repeated. Closing ours first makes that rare.
+ */
+export const IDLE_SOCKET_MS = 10_000;
+
 /** What is used of node:http and node:https, which have the same shape for it. */
 type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
 
-export function createTransport(options: TransportOptions): Transport {
-  const agents = new Map<string, { module: HttpModule; agent: Agent }>();
-  const inFlight = new Set<Promise<unknown>>();
+interface Pool {
+  module: HttpModule;
+  agent: Agent;
+  secure: boolean;
+}
 
-  const pool = (protocol: string) => {
-    let entry = agents.get(protocol);
+export function createTransport(options: TransportOptions): Transport {
+  const pools = new Map<string, Pool>();
+  /** Every request not yet settled, with what ends it at once. */
+  const inFlight = new Map<Promise<unknown>, ClientRequest>();
+
+  const pool = (protocol: string): Pool => {
+    let entry = pools.get(protocol);
     if (!entry) {
+      const secure = protocol === 'https:';
       // node:https loads TLS and crypto: only for an https base URL, never for the sandbox.
-      const module: HttpModule = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http');
-      entry = { module, agent: new module.Agent({ keepAlive: true, maxSockets: options.connections }) };
-      agents.set(protocol, entry);
+      const module: HttpModule = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
+      const agent = new module.Agent({
+        keepAlive: true,
+        maxSockets: options.connections,
+        timeout: options.idleSocketMs ?? IDLE_SOCKET_MS,
+      });
+      entry = { module, agent, secure };
+      pools.set(protocol, entry);
     }
     return entry;
   };
 
   return {
     send(exchange) {
-      const sent = exchangeOnce(exchange, pool(exchange.url.protocol), options.connectTimeoutMs);
-      inFlight.add(sent);
-      const forget = () => inFlight.delete(sent);
-      sent.then(forget, forget);
-      return sent;
+      const { reply, request } = exchangeOnce(exchange, pool(exchange.url.protocol), options.connectTimeoutMs);
+      inFlight.set(reply, request);
+      const forget = () => inFlight.delete(reply);
+      reply.then(forget, forget);
+      return reply;
     },
     async close(closeOptions = {}) {
-      if (!closeOptions.abort) await Promise.allSettled([...inFlight]);
-      for (const { agent } of agents.values()) agent.destroy();
-      agents.clear();
+      if (closeOptions.abort) {
+        // Requests still waiting for a socket too, which destroying the agents' sockets misses.
+        for (const request of inFlight.values()) request.destroy(abandonedError());
+      }
+      await Promise.allSettled([...inFlight.keys()]);
+      for (const { agent } of pools.values()) agent.destroy();
+      pools.clear();
     },
   };
 }
 
-function exchangeOnce(
-  exchange: Exchange,
-  { module, agent }: { module: HttpModule; agent: Agent },
-  connectTimeoutMs: number,
-): Promise<Reply> {
-  return new Promise<Reply>((resolve, reject) => {
+function exchangeOnce(exchange: Exchange, pool: Pool, connectTimeoutMs: number) {
+  let request!: ClientRequest;
+  const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = {
       method: exchange.method,
       headers: exchange.headers,
-      agent,
+      agent: pool.agent,
       signal: exchange.signal,
     };
-    const request = module.request(exchange.url, requestOptions, (response) => {
+    request = pool.module.request(exchange.url, requestOptions, (response) => {
       readText(response).then(
         (text) => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text }),
         reject,
       );
     });
     request.on('error', reject);
-    limitConnect(request, connectTimeoutMs);
+    limitConnect(request, connectTimeoutMs, pool.secure);
     request.end(exchange.body);
   });
+  return { reply, request };
 }
 
-/** Destroys the request with CONNECT_TIMEOUT if its socket is still connecting after `ms`. */
-function limitConnect(request: ClientRequest, ms: number): void {
+/**
+ * Destroys the request with CONNECT_TIMEOUT if its connection is not ready after `ms`: connected,
+ * and for https through the TLS handshake (a server that accepts and never answers TLS counts).
+ */
+function limitConnect(request: ClientRequest, ms: number, secure: boolean): void {
   request.once('socket', (socket) => {
-    if (!socket.connecting) return; // a kept-alive socket, already connected
+    // A kept-alive socket is connected, and through its handshake, already.
+    if (request.reusedSocket || (!secure && !socket.connecting)) return;
     const timer = setTimeout(() => {
       const error = Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT });
       request.destroy(error);
     }, ms);
     const clear = () => clearTimeout(timer);
-    socket.once('connect', clear);
+    socket.once(secure ? 'secureConnect' : 'connect', clear);
     socket.once('close', clear);
   });
+}
+
+function abandonedError(): Error {
+  return Object.assign(new Error('the request was abandoned'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
 function readText(response: IncomingMessage): Promise<string> {
@@ -128,8 +162,7 @@ function readText(response: IncomingMessage): Promise<string> {
       const text = Buffer.concat(chunks).toString('utf8');
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     });
-    // The socket closed before the whole body arrived (`aborted`), or the signal fired.
+    // The socket closed before the whole body arrived (ECONNRESET), or the signal fired.
     response.on('error', reject);
-    response.on('aborted', () => reject(Object.assign(new Error('the reply was cut off'), { code: 'ECONNRESET' })));
   });
 }

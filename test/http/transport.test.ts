@@ -1,0 +1,105 @@
+/**
+ * src/http/transport.ts against real local servers: the promises the client builds on — a connect
+ * timeout that covers the TLS handshake, Ctrl-C ending every request at once (queued ones too),
+ * and idle kept-alive sockets closed by us before a server closes them under a request.
+ */
+import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECT_TIMEOUT, createTransport, type Transport } from '../../src/http/transport.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function transport(options: Partial<Parameters<typeof createTransport>[0]> = {}): Transport {
+  const made = createTransport({ connections: 8, connectTimeoutMs: 5_000, ...options });
+  cleanups.push(() => made.close({ abort: true }));
+  return made;
+}
+
+async function server(): Promise<ScriptedServer> {
+  const made = await scriptedServer();
+  cleanups.push(() => made.close());
+  return made;
+}
+
+/** A TCP server that accepts connections and never says a word (no TLS handshake, no reply). */
+async function silentServer(): Promise<{ port: number }> {
+  const sockets = new Set<Socket>();
+  const tcp: Server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((done) => tcp.listen(0, '127.0.0.1', done));
+  cleanups.push(
+    () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        tcp.close(() => done());
+      }),
+  );
+  const address = tcp.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { port: address.port };
+}
+
+const get = (url: string, signal = AbortSignal.timeout(10_000)) => ({
+  method: 'GET',
+  url: new URL(url),
+  headers: {},
+  body: undefined,
+  signal,
+});
+
+describe('transport', () => {
+  it('an https server that accepts the connection but never does TLS is a connect timeout', async () => {
+    const { port } = await silentServer();
+    const started = Date.now();
+    const failure = await transport({ connectTimeoutMs: 300 })
+      .send(get(`https://127.0.0.1:${port}/`))
+      .catch((error: unknown) => error);
+    expect((failure as { code?: string }).code).toBe(CONNECT_TIMEOUT);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('close({ abort: true }) ends at once a request out and one still waiting for a socket', async () => {
+    const api = await server();
+    api.script(() => {}); // never answers
+    const pool = transport({ connections: 1 });
+    const first = pool.send(get(api.url)).catch((error: unknown) => error);
+    const queued = pool.send(get(api.url)).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await pool.close({ abort: true });
+    const failures = await Promise.all([first, queued]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const failure of failures) expect(failure).toBeInstanceOf(Error);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('a plain close() waits for the requests out, then closes the sockets', async () => {
+    const api = await server();
+    api.script((_req, res) => setTimeout(() => res.end('late'), 200));
+    const pool = transport();
+    const reply = pool.send(get(api.url));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pool.close();
+    expect((await reply).text).toBe('late');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.openConnections()).toBe(0);
+  });
+
+  it('keeps one connection for calls in a row, and closes it once idle', async () => {
+    const api = await server();
+    api.script((_req, res) => res.end('ok'));
+    const pool = transport({ idleSocketMs: 300 });
+    await pool.send(get(api.url));
+    await pool.send(get(api.url));
+    expect(api.connections()).toBe(1);
+    expect(api.openConnections()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(api.openConnections()).toBe(0);
+  });
+});
