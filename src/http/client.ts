@@ -179,7 +179,6 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       debug(
         `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
       );
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
       let statusCode: number;
       let contentType: string | undefined;
       let retryAfter: string | undefined;
@@ -190,14 +189,14 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           url,
           headers: requestHeaders,
           body: prepared.body,
-          signal: AbortSignal.any([timeout, closing.signal]),
+          timeoutMs: settings.timeoutMs,
         });
         statusCode = reply.statusCode;
         contentType = header(reply.headers['content-type']);
         retryAfter = header(reply.headers['retry-after']);
         text = reply.text;
       } catch (error) {
-        const failure = transportFailure(error, url, settings, timeout.aborted);
+        const failure = transportFailure(error, url, settings);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
         if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
@@ -281,7 +280,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       let body: unknown;
       if (def.body) {
         // zod loads here, for the commands that send a body, not on every start (bench/README.md).
-        const { endpoint } = await import('../contract/endpoints.js');
+        const { endpoint } = await contractSchemas();
         const schema = (endpoint(key) as EndpointDef).body as ZodType;
         const parsed = schema.safeParse(callOptions.body ?? {});
         if (!parsed.success) throw inputError(parsed.error.issues);
@@ -290,7 +289,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       const result = await send(prepare(def.method, fillPath(def.path, params), query, body));
       if (settings.debug) {
-        const { endpoint } = await import('../contract/endpoints.js');
+        const { endpoint } = await contractSchemas();
         const check = endpoint(key).reply.data.safeParse(result.data);
         if (!check.success)
           debug(`the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
@@ -314,6 +313,17 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  */
 export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Transport {
   return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000) });
+}
+
+let schemasLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;
+/**
+ * The contract's zod schemas, loaded on first use (a body to validate, a reply under --debug):
+ * kept, because each `import()` of a loaded module still resolves it again (~20 µs a row of a
+ * bulk run).
+ */
+function contractSchemas() {
+  schemasLoaded ??= import('../contract/endpoints.js');
+  return schemasLoaded;
 }
 
 /** Transport errors of requests that provably never reached the server (see `neverSent`). */
@@ -365,7 +375,7 @@ interface TransportFailure {
 const TLS_CODES =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
-export function transportFailure(error: unknown, url: URL, settings: Settings, timedOut: boolean): TransportFailure {
+export function transportFailure(error: unknown, url: URL, settings: Settings): TransportFailure {
   const code = errorCode(error);
   const host = url.host;
   const check = `Check the base URL (${describeBaseUrl(settings)}) and your network.`;
@@ -374,7 +384,7 @@ export function transportFailure(error: unknown, url: URL, settings: Settings, t
     if (neverSent) NEVER_SENT.add(failure);
     return { error: failure, short, neverSent, retryable };
   };
-  if (timedOut || (error as Error)?.name === 'TimeoutError') {
+  if ((error as Error)?.name === 'TimeoutError') {
     const limit = seconds(settings.timeoutMs);
     return make(
       `No complete reply from ${host} within ${limit}.`,

@@ -45,12 +45,12 @@ async function silentServer(): Promise<{ port: number }> {
   return { port: address.port };
 }
 
-const get = (url: string, signal = AbortSignal.timeout(10_000)) => ({
+const get = (url: string, timeoutMs = 10_000) => ({
   method: 'GET',
   url: new URL(url),
   headers: {},
   body: undefined,
-  signal,
+  timeoutMs,
 });
 
 describe('transport', () => {
@@ -62,6 +62,21 @@ describe('transport', () => {
       .catch((error: unknown) => error);
     expect((failure as { code?: string }).code).toBe(CONNECT_TIMEOUT);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('an exchange not complete within its timeoutMs fails as a TimeoutError, and the timer then stops', async () => {
+    const api = await server();
+    api.script((_req, res) => {
+      res.writeHead(200);
+      res.write('half'); // headers and part of the body, then nothing
+    });
+    const pool = transport();
+    const started = Date.now();
+    const failure = await pool.send(get(api.url, 300)).catch((error: unknown) => error);
+    expect((failure as Error).name).toBe('TimeoutError');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    api.script((_req, res) => res.end('quick'));
+    expect((await pool.send(get(api.url, 300))).text).toBe('quick');
   });
 
   it('close({ abort: true }) ends at once a request out and one still waiting for a socket', async () => {
