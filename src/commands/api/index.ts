@@ -1,7 +1,6 @@
 /** `loanctl api METHOD PATH`: the raw escape hatch, with the profile's auth. */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
-import { collect } from '../common/data.js';
 import { examples } from '../common/help.js';
 
 export function registerApiCommand(program: Command, deps: Deps): void {
@@ -28,4 +27,12 @@ same mapping as every other command (1 API error, 3 auth, 4 no access, 5 network
       const { runApi } = await import('./run.js');
       await runApi({ method, path, ...options }, deps);
     });
+}
+
+/**
+ * Commander helper for repeatable options: `--query a=1 --query b=2`. Here, not in ../common/data.ts:
+ * the command tree would load that module (and its stdin reader) for every command.
+ */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }

@@ -51,8 +51,3 @@ export async function readDataObject(
   }
   return data as Record<string, unknown>;
 }
-
-/** Commander helper for repeatable options: `--query a=1 --query b=2`. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
