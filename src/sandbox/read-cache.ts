@@ -10,7 +10,7 @@
  * once, and no reply ever differs from what the database holds; a write only costs the next
  * request its cache.
  */
-import type { StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SandboxDb } from './db.js';
 import type { Outcome } from './envelope.js';
 import type { KeyOwner, ProductRow } from './repos/index.js';
@@ -23,6 +23,7 @@ const MAX_LOAN_REQUESTS = 10_000;
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 export class ReadCache {
+  private readonly sqlite: DatabaseSync;
   private readonly changesStmt: StatementSync;
   private readonly dataVersionStmt: StatementSync;
   private changes = -1;
@@ -38,6 +39,7 @@ export class ReadCache {
   private pageBytes = 0;
 
   constructor(db: SandboxDb) {
+    this.sqlite = db.sqlite;
     // Two statements: cheaper than one reading the pragma as a table.
     this.changesStmt = db.sqlite.prepare('SELECT total_changes()');
     this.dataVersionStmt = db.sqlite.prepare('PRAGMA data_version');
@@ -45,12 +47,17 @@ export class ReadCache {
     this.dataVersionStmt.setReturnArrays(true);
   }
 
-  /** Called at the start of every request: forgets everything if the database changed since. */
+  /**
+   * Called at the start of every request: forgets everything if the database changed since. The
+   * sandbox never calls it inside a transaction. Were it called there after a write of this
+   * connection, what is read next is forgotten at the following call: a rollback would undo the
+   * write without moving `total_changes()` again.
+   */
   refresh(): void {
     const [changes] = this.changesStmt.get() as unknown as [number];
     const [dataVersion] = this.dataVersionStmt.get() as unknown as [number];
     if (changes === this.changes && dataVersion === this.dataVersion) return;
-    this.changes = changes;
+    this.changes = this.sqlite.isTransaction ? -1 : changes;
     this.dataVersion = dataVersion;
     this.owners.clear();
     this.products.clear();

@@ -1,12 +1,15 @@
 // The list GET reuses API key owners, products and each loan request's JSON between requests
 // (src/sandbox/read-cache.ts) only while the database is unchanged: by this server or by any
 // other process.
+import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, expect, it } from 'vitest';
+import { createOrganisation } from '../../src/sandbox/admin.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
-import { createRepos } from '../../src/sandbox/repos/index.js';
+import { ReadCache } from '../../src/sandbox/read-cache.js';
+import { createRepos, type KeyOwner } from '../../src/sandbox/repos/index.js';
 import { hashApiKey } from '../../src/sandbox/secrets.js';
-import { call, openSandbox, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
+import { call, openSandbox, seedLoanRequest, type TestSandbox, tempDir } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
@@ -52,4 +55,34 @@ it('sees at once a key and a change written by another process', async () => {
   raw.close();
   const fullnames = (await list(key)).json.data as { loan_requests: { fullname: string }[] };
   expect(fullnames.loan_requests.map((item) => item.fullname.split(' ').at(-1))).toEqual(['Elsewhere']);
+});
+
+it('forgets what it read after a write of its own connection that was then rolled back', () => {
+  const dataDir = tempDir();
+  createOrganisation(dataDir, 'Before');
+  const db = SandboxDb.open(dbPathFor(dataDir));
+  try {
+    const cache = new ReadCache(db);
+    const name = () => {
+      cache.refresh();
+      const row = db.sqlite.prepare('SELECT id, name FROM organisations ORDER BY id LIMIT 1').get() as {
+        id: number;
+        name: string;
+      };
+      return (
+        cache.keyOwner('digest', () => ({ org_id: row.id, org_name: row.name }) as unknown as KeyOwner) as unknown as {
+          org_name: string;
+        }
+      ).org_name;
+    };
+    expect(name()).toBe('Before');
+    db.sqlite.exec('BEGIN IMMEDIATE');
+    db.sqlite.exec("UPDATE organisations SET name = 'Rolled back'");
+    expect(name()).toBe('Rolled back');
+    db.sqlite.exec('ROLLBACK');
+    expect(name()).toBe('Before');
+  } finally {
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
