@@ -1,7 +1,9 @@
 /**
  * What the hot read path remembers between requests: the owner of an API key (by its digest), the
  * products of an organisation, and each loan request as its JSON text (exactly what
- * `JSON.stringify(serialize.loanRequest(row))` gives) and each list page as its reply's bytes.
+ * `JSON.stringify(serialize.loanRequest(row))` gives) and each list page as its reply's bytes; and
+ * the successful replies of the GETs their handlers mark `cacheable`, by Authorization header and
+ * URL, so that the same request again is answered without the key's hash, the schemas and the lookups.
  *
  * Everything is dropped as soon as the database may have changed, checked once per request:
  * `total_changes()` moves with every row this connection writes (a rolled-back write included),
@@ -40,6 +42,9 @@ export class ReadCache {
   private readonly loanRequests = new Map<number, string>();
   /** `org:product:direction:cursor:limit` → the list reply. */
   private readonly pages = new Map<string, Outcome>();
+  /** `endpoint key, Authorization header, URL` → a cacheable GET's successful reply. */
+  private readonly replies = new Map<string, Outcome>();
+  private replyBytes = 0;
   private pageBytes = 0;
 
   /** `walIndex: false` keeps to `PRAGMA data_version` (the tests run both ways). */
@@ -74,7 +79,9 @@ export class ReadCache {
     this.products.clear();
     this.loanRequests.clear();
     this.pages.clear();
+    this.replies.clear();
     this.pageBytes = 0;
+    this.replyBytes = 0;
   }
 
   private dataVersionMoved(): boolean {
@@ -124,6 +131,22 @@ export class ReadCache {
     }
     this.pages.set(key, outcome);
     this.pageBytes += bytes;
+  }
+
+  reply(key: string): Outcome | undefined {
+    return this.replies.get(key);
+  }
+
+  /** Only a success already as bytes (a list page: the same object as in `pages`, so shared). */
+  rememberReply(key: string, outcome: Outcome): void {
+    if (!outcome.body || outcome.http !== undefined || outcome.status !== 'success') return;
+    const bytes = outcome.body.length;
+    if (this.replyBytes + bytes > MAX_PAGE_BYTES || this.replies.size >= MAX_ENTRIES) {
+      this.replies.clear();
+      this.replyBytes = 0;
+    }
+    this.replies.set(key, outcome);
+    this.replyBytes += bytes;
   }
 }
 

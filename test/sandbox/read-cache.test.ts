@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrganisation } from '../../src/sandbox/admin.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
+import { MESSAGES } from '../../src/sandbox/envelope.js';
 import { ReadCache } from '../../src/sandbox/read-cache.js';
 import { createRepos, type KeyOwner } from '../../src/sandbox/repos/index.js';
 import { hashApiKey } from '../../src/sandbox/secrets.js';
@@ -56,6 +57,28 @@ it('sees at once a key and a change written by another process', async () => {
   raw.close();
   const fullnames = (await list(key)).json.data as { loan_requests: { fullname: string }[] };
   expect(fullnames.loan_requests.map((item) => item.fullname.split(' ').at(-1))).toEqual(['Elsewhere']);
+});
+
+it('gives a list reply kept for one key to that key and URL only', async () => {
+  sandbox = await openSandbox();
+  const { app, org } = sandbox;
+  await seedLoanRequest(app, org);
+  const second = sandbox.addOrg('Second Lender');
+  const list = (key: string | null, query: Record<string, string> = { direction: 'DESC' }) =>
+    call(app, 'listLoanRequests', { key, productId: org.product_id, query });
+  const first = await list(org.api_key);
+  expect(purposes(first.json)).toEqual(['stock']);
+  // The same URL again: the same bytes. With another organisation's key, a wrong key or none:
+  // what that caller gets, as if nothing had been kept.
+  expect((await list(org.api_key)).raw).toBe(first.raw);
+  const other = await list(second.api_key);
+  expect([other.http, other.json.status, other.json.message]).toEqual([200, 'no-access', MESSAGES.noAccessProduct]);
+  expect((await list('sk_test_not_a_key')).http).toBe(401);
+  expect((await list(null)).http).toBe(401);
+  // The same caller with another URL: checked and answered for that URL.
+  expect((await list(org.api_key, { direction: 'sideways' })).http).toBe(400);
+  expect(purposes((await list(org.api_key, { direction: 'ASC', limit: '1' })).json)).toEqual(['stock']);
+  expect((await list(org.api_key)).raw).toBe(first.raw);
 });
 
 // The change check itself, on a ReadCache over its own connection: both ways of seeing the commits
