@@ -84,6 +84,12 @@ export interface Handler<K extends EndpointKey, P = undefined> {
   /** Asynchronous work done before the transaction opens (e.g. hashing a password). */
   prepare?: (input: Checkable<K>) => Promise<P>;
   run: (ctx: Context<K>, prepared: P) => Outcome;
+  /**
+   * A GET whose reply depends only on the URL, the caller's key and the database, never on the
+   * clock: its successes are kept by the read cache (by Authorization header and URL) until the
+   * database changes, and a request that matches one is answered without running the checks again.
+   */
+  cacheable?: true;
 }
 
 /** What each handler's `prepare` hands to its `run`: only createUser prepares (the password hash). */
@@ -209,6 +215,8 @@ export const HANDLERS: HandlerMap = {
   },
 
   listLoanRequests: {
+    // The page's bytes are kept by the read cache anyway (below); nothing in them comes from the clock.
+    cacheable: true,
     precheck: (raw) => {
       if (raw.direction === undefined || raw.direction === '') throw fail(400, MESSAGES.directionMissing);
     },
