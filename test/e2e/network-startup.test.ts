@@ -19,6 +19,8 @@ process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({ url
 `)}`;
 
 interface Loaded {
+  /** The files of the bundle (dist/) that were loaded. */
+  files: string[];
   /** npm packages bundled into the chunks that were loaded, read from their source maps. */
   packages: Set<string>;
   builtins: string[];
@@ -38,14 +40,15 @@ async function loadedBy(args: string[], input = ''): Promise<{ stdout: string; e
   if (!line) throw new Error(`no probe output; stderr: ${result.stderr}`);
   const { urls, builtins } = JSON.parse(line.slice('PROBE '.length)) as { urls: string[]; builtins: string[] };
   const packages = new Set<string>();
-  for (const url of urls.filter((entry) => entry.startsWith('file:') && entry.includes('/dist/'))) {
+  const files = urls.filter((entry) => entry.startsWith('file:') && entry.includes('/dist/'));
+  for (const url of files) {
     const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
     for (const source of map.sources) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
       if (name) packages.add(name);
     }
   }
-  return { stdout: String(result.stdout), exitCode: result.exitCode ?? -1, loaded: { packages, builtins } };
+  return { stdout: String(result.stdout), exitCode: result.exitCode ?? -1, loaded: { files, packages, builtins } };
 }
 
 let sandbox: E2eSandbox;
@@ -82,5 +85,17 @@ describe('network command start-up', () => {
     const { exitCode, loaded } = await loadedBy(args, 'correct horse battery staple');
     expect(exitCode).toBe(0);
     expect(loaded.packages).toContain('zod');
+  });
+
+  it('--version and a piped --help load the entry of the bundle and the esbuild helpers, nothing more', async () => {
+    for (const flag of ['--version', '--help']) {
+      const { exitCode, loaded } = await loadedBy([flag]);
+      expect(exitCode).toBe(0);
+      expect(loaded.files.map((url) => url.split('/dist/')[1]).sort(), flag).toEqual([
+        expect.stringMatching(/^chunks\/chunk-[A-Z0-9]+\.js$/),
+        'loanctl.js',
+      ]);
+      expect(loaded.packages, flag).not.toContain('commander');
+    }
   });
 });
