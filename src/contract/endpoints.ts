@@ -14,6 +14,7 @@ import {
   type HttpMethod,
   OPERATIONS,
   type Operation,
+  type OperationDef,
   type OperationKey,
   type QueryParam,
 } from './operations.js';
@@ -41,14 +42,8 @@ import {
 
 export { fillPath, type HttpMethod };
 
-export interface EndpointDef {
-  key: string;
-  summary: string;
-  spec: string;
-  method: HttpMethod;
-  path: string;
-  pathParams: readonly string[];
-  productId: boolean;
+/** An operation of ./operations.ts with its schemas in place of its descriptions. */
+export interface EndpointDef extends Omit<OperationDef, 'query' | 'body'> {
   query: z.ZodObject;
   body?: z.ZodType;
   reply: { data: z.ZodType; data1?: z.ZodType };
