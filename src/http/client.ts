@@ -98,8 +98,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   let transport = options.transport;
   let ownTransport: Transport | undefined;
   /**
-   * Aborted by `close({ abort: true })`: requests still out end at once, nothing more is retried,
-   * and waits between retries end.
+   * Aborted by `close({ abort: true })`: nothing more is retried and waits between retries end.
+   * Requests still out end because the client's own pool is closed with `abort` (a pool passed
+   * in is its owner's to close: a bulk run closes its shared pool itself).
    */
   const closing = new AbortController();
 

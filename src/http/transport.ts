@@ -3,8 +3,9 @@
  * protocol, shared by every call of a run (a bulk run shares it between its workers).
  *
  * Why not undici: loading undici's client (about 40 modules and its llhttp wasm parser) was the
- * largest part of a network command's start-up, ~17 ms of a ~25 ms `node -e 0` on the machine of
- * bench/README.md, where issue #5 allows 2.5 x in all; node:http is part of Node and loads in ~1 ms.
+ * largest part of a network command's start-up, ~17 ms where `node -e 0` takes ~25 ms and issue
+ * #5 allows the whole command 2.5 x that (bench/README.md); node:http is part of Node and loads
+ * in ~3 ms.
  *
  * What the client above relies on, and this module guarantees:
  * - An exchange not complete, headers and body, within its `timeoutMs` rejects with an error
