@@ -125,7 +125,12 @@ export interface InputIssue {
  */
 export function inputError(
   issues: readonly InputIssue[],
-  options: { what?: string; flagFor?: (field: string) => string | undefined } = {},
+  options: {
+    what?: string;
+    flagFor?: (field: string) => string | undefined;
+    /** The fields may also have come from `--data` (a body); false for a query. */
+    fromData?: boolean;
+  } = {},
 ): UsageError {
   const flagFor = options.flagFor ?? ((field: string) => `--${field.replaceAll('_', '-')}`);
   const parts: string[] = [];
@@ -138,8 +143,8 @@ export function inputError(
     const flag = typeof top === 'string' ? flagFor(top) : undefined;
     if (flag) flags.add(flag);
   }
-  const hint =
-    flags.size > 0 ? `Fix ${[...flags].join(', ')} (or the same fields of --data) and run again.` : undefined;
+  const also = options.fromData === false ? '' : ' (or the same fields of --data)';
+  const hint = flags.size > 0 ? `Fix ${[...flags].join(', ')}${also} and run again.` : undefined;
   return new UsageError(`${options.what ?? 'Invalid input'}: ${parts.join('; ')}.`, hint);
 }
 

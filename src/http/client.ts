@@ -276,7 +276,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         Object.entries(callOptions.query ?? {}).filter(([, value]) => value !== undefined && value !== null),
       );
       const issues = checkQuery(def.query, stringify(extra));
-      if (issues.length > 0) throw inputError(issues, { what: 'Invalid query' });
+      if (issues.length > 0) throw inputError(issues, { what: 'Invalid query', fromData: false });
       Object.assign(query, extra);
       let body: unknown;
       if (def.body) {

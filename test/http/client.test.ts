@@ -157,6 +157,14 @@ describe('HTTP client: success and the request it sends', () => {
     expect(server.connections()).toBe(0);
   });
 
+  it('refuses a query the contract does not allow before sending, naming the flag and not --data', async () => {
+    const error = await failure(client().call('userExists', { query: { email: 'x@y.z', action: 'exists' } }));
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe('Invalid query: email must be an e-mail address.');
+    expect(error.hint).toBe('Fix --email and run again.');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('needs a product id where the operation takes one (exit 2 naming --product)', async () => {
     const error = await failure(client({ productId: undefined }).call('getGuarantors', { params: { id: 1 } }));
     expect(error.exitCode).toBe(ExitCode.usage);
