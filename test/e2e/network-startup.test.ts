@@ -4,52 +4,12 @@
  * internal copy behind `fetch`) or TLS. Commands that send a body still validate it with zod: the
  * probe sees zod there, which shows it can see it at all. Timings are in `npm run bench`, not here.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, borrower, type E2eSandbox, ROOT, startSandbox } from '../helpers/cli.js';
+import { borrower, type E2eSandbox, startSandbox } from '../helpers/cli.js';
+import { loadedBy as probe } from '../helpers/module-probe.js';
 
-/** Prints, at exit, every module URL loaded and Node's list of its own modules. */
-const PROBE = `data:text/javascript,${encodeURIComponent(`
-import { registerHooks } from 'node:module';
-const urls = [];
-registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });
-process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({ urls, builtins: process.moduleLoadList }) + '\\n'));
-`)}`;
-
-interface Loaded {
-  /** The files of the bundle (dist/) that were loaded. */
-  files: string[];
-  /** npm packages bundled into the chunks that were loaded, read from their source maps. */
-  packages: Set<string>;
-  builtins: string[];
-}
-
-async function loadedBy(args: string[], input = ''): Promise<{ stdout: string; exitCode: number; loaded: Loaded }> {
-  const result = await execa(process.execPath, ['--import', PROBE, BIN, ...args], {
-    env: sandbox.env,
-    extendEnv: false,
-    reject: false,
-    input,
-    cwd: ROOT,
-  });
-  const line = String(result.stderr)
-    .split('\n')
-    .find((text) => text.startsWith('PROBE '));
-  if (!line) throw new Error(`no probe output; stderr: ${result.stderr}`);
-  const { urls, builtins } = JSON.parse(line.slice('PROBE '.length)) as { urls: string[]; builtins: string[] };
-  const packages = new Set<string>();
-  const files = urls.filter((entry) => entry.startsWith('file:') && entry.includes('/dist/'));
-  for (const url of files) {
-    const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
-      if (name) packages.add(name);
-    }
-  }
-  return { stdout: String(result.stdout), exitCode: result.exitCode ?? -1, loaded: { files, packages, builtins } };
-}
+/** The built CLI, configured for the test's sandbox, with the module probe. */
+const loadedBy = (args: string[], input = '') => probe(args, sandbox.env, input);
 
 let sandbox: E2eSandbox;
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { loadedBy } from '../helpers/module-probe.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'loanctl.js');
@@ -39,15 +40,8 @@ describe('start-up shortcuts', () => {
   });
 
   it('loads neither child_process nor the fs promises API for --version and --help', async () => {
-    const probe = `data:text/javascript,process.on('exit', () => process.stderr.write('MODULES ' + JSON.stringify(process.moduleLoadList)))`;
     for (const args of [['--version'], ['--help'], ['--help', '--no-color']]) {
-      const result = await execa(process.execPath, ['--import', probe, BIN, ...args], {
-        env,
-        extendEnv: false,
-        stdin: 'ignore',
-      });
-      const line = result.stderr.split('\n').find((text) => text.startsWith('MODULES ')) ?? 'MODULES []';
-      const modules = JSON.parse(line.slice('MODULES '.length)) as string[];
+      const modules = (await loadedBy(args, env)).loaded.builtins;
       expect(modules, args.join(' ')).toContain('NativeModule stream');
       expect(modules, args.join(' ')).not.toContain('NativeModule child_process');
       expect(modules, args.join(' ')).not.toContain('NativeModule internal/fs/promises');
