@@ -13,8 +13,8 @@
  */
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect } from 'vitest';
-import { http } from './helpers.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cleanEnv, http, removeTemps, type SandboxProc, startSandbox, temp } from './helpers.js';
 
 export interface LoadTarget {
   url: string;
@@ -248,4 +248,44 @@ export function expectSound(report: LoadReport, dataDir: string): void {
   for (const table of TABLES) {
     expect((after[table] ?? 0) - (report.before[table] ?? 0), table).toBe(report.created[table]);
   }
+}
+
+/**
+ * The whole test, for the two files that run it: a real sandbox process, `clients` clients for
+ * `durationMs`, every rule of `expectSound`, more than `minOperations` operations, and nothing on
+ * the sandbox's stderr.
+ */
+export function mixedLoadTest(options: {
+  clients: number;
+  durationMs: number;
+  minOperations: number;
+  timeoutMs: number;
+  /** Print the counts of each kind of operation (the long run, for CI's log). */
+  print?: boolean;
+}): void {
+  let sandbox: SandboxProc;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = temp('loanctl-load-');
+    sandbox = await startSandbox(dataDir, cleanEnv());
+  });
+  afterAll(async () => {
+    await sandbox?.kill9();
+    removeTemps();
+  });
+  const seconds = options.durationMs / 1000;
+  it(
+    `${options.clients} clients, ${seconds} s of mixed reads and writes: only allowed replies, and rows = successes`,
+    async () => {
+      const { url, api_key: key, product_id: product } = sandbox.line;
+      const report = await runMixedLoad({ url, key, product, dataDir }, options);
+      if (options.print) {
+        process.stdout.write(`mixed load: ${report.operations} operations ${JSON.stringify(report.byKind)}\n`);
+      }
+      expectSound(report, dataDir);
+      expect(report.operations).toBeGreaterThan(options.minOperations);
+      expect(sandbox.stderr()).toBe('');
+    },
+    options.timeoutMs,
+  );
 }

@@ -5,27 +5,6 @@
  * database equal the successes the clients saw. The mix and the checks are in
  * test/hardening/mixed-load.ts; `npm test` runs the same for 3 seconds.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanEnv, removeTemps, type SandboxProc, startSandbox, temp } from '../hardening/helpers.js';
-import { expectSound, runMixedLoad } from '../hardening/mixed-load.js';
+import { mixedLoadTest } from '../hardening/mixed-load.js';
 
-let sandbox: SandboxProc;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = temp('loanctl-load-');
-  sandbox = await startSandbox(dataDir, cleanEnv());
-});
-afterAll(async () => {
-  await sandbox?.kill9();
-  removeTemps();
-});
-
-it('64 clients, 30 s of mixed reads and writes: only allowed replies, and rows = successes', async () => {
-  const { url, api_key: key, product_id: product } = sandbox.line;
-  const report = await runMixedLoad({ url, key, product, dataDir }, { clients: 64, durationMs: 30_000 });
-  process.stdout.write(`mixed load: ${report.operations} operations ${JSON.stringify(report.byKind)}\n`);
-  expectSound(report, dataDir);
-  expect(report.operations).toBeGreaterThan(640);
-  expect(sandbox.stderr()).toBe('');
-}, 120_000);
+mixedLoadTest({ clients: 64, durationMs: 30_000, minOperations: 640, timeoutMs: 120_000, print: true });
