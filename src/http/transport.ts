@@ -60,7 +60,7 @@ export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
  * (nginx, load balancers); a request written on a socket the server is just closing fails with
  * ECONNRESET, and a POST is then not repeated. Closing ours first makes that rare.
  */
-export const IDLE_SOCKET_MS = 10_000;
+const IDLE_SOCKET_MS = 10_000;
 
 /** What is used of node:http and node:https, which have the same shape for it. */
 type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
