@@ -30,7 +30,7 @@ export interface ReplyInfo {
 export class LoanctlError extends Error {
   readonly exitCode: ExitCode;
   /** What to do next, printed after the message on the same line. */
-  readonly hint: string | undefined;
+  hint: string | undefined;
   /** The reply this error was made from, when there was one. */
   reply: ReplyInfo | undefined;
 

@@ -77,7 +77,10 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   }
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin });
 
-  const { createPool, createApiClient, neverSent } = await import('../http/client.js');
+  const [{ createPool, createApiClient, neverSent }, { unknownOutcome }] = await Promise.all([
+    import('../http/client.js'),
+    import('../http/outcome.js'),
+  ]);
   const pool = createPool(settings, Math.max(DEFAULT_CONCURRENCY, concurrency));
   const clientOptions = { io: deps.io, now: deps.now, sleep: deps.sleep, transport: pool };
   const patient = createApiClient(settings, clientOptions);
@@ -121,12 +124,15 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           message: `Not sent: ${sentence(error.message)} Running the file again is safe.`,
         };
       }
-      if (error instanceof NetworkError) {
+      const unknown = unknownOutcome(error);
+      if (error instanceof NetworkError || unknown) {
+        const check = unknown?.check ? ` (${unknown.check} shows whether it was)` : '';
         return {
           status: 'error',
           ...who,
           message:
-            `No answer: ${sentence(error.message)} This ${noun} may or may not have been created; ` +
+            `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
+            `This ${noun} may or may not have been created${check}; ` +
             'running the file again is safe (what exists is not created twice).',
         };
       }

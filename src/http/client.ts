@@ -8,21 +8,27 @@
  *   GETs on a dropped connection or HTTP 502/503/504; every method when the request provably
  *   never reached the server (connection refused, DNS, connect timeout) or was refused with 429.
  *   `Retry-After` (seconds or an HTTP date) is honoured. A POST/PUT/DELETE that may have reached
- *   the server is never repeated.
+ *   the server is never repeated, and its error names the command that shows whether it was
+ *   applied (./outcome.ts).
+ * - Replies are bounded in size (./transport.ts) and depth (./parsed-reply.ts).
  * - The API key appears only in the Authorization header; `--debug` and `--dry-run` print
- *   `Bearer ***`.
+ *   `Bearer ***`, and it is hidden from every reply in every form a server may echo it in
+ *   (./redact.ts), before and after parsing.
  */
 
 import type { ZodType } from 'zod';
 import type { Settings } from '../config/settings.js';
+import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { EndpointDef, EndpointKey, ReplyData } from '../contract/endpoints.js';
 import { checkQuery, fillPath, type HttpMethod, operation } from '../contract/operations.js';
 import { abortableSleep, type Io } from '../deps.js';
-import { AuthError, DryRunComplete, inputError, NetworkError, UsageError } from '../errors.js';
+import { AuthError, DryRunComplete, inputError, LoanctlError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
+import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
+import { redactText } from './redact.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
-import { CONNECT_TIMEOUT, createTransport, type Transport } from './transport.js';
+import { CONNECT_TIMEOUT, createTransport, REPLY_TOO_LARGE, type Transport } from './transport.js';
 
 export type { ApiResult } from './reply.js';
 
@@ -121,7 +127,26 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     origin: url.origin,
     baseUrlHint: `Check the base URL (${where}) and that it points at the API.`,
     authHint: authHint(settings),
+    redact: (text) => redactText(text, settings.apiKey),
   });
+
+  /**
+   * Sends a request; a write that fails in a way that may have applied it gets the hint that says
+   * so, with `check` (the command that shows whether it was), and is never advised to be retried.
+   */
+  async function sendOnce(prepared: Prepared, check: () => string | undefined): Promise<ApiResult> {
+    let reached = false;
+    try {
+      return await send(prepared, () => {
+        reached = true;
+      });
+    } catch (error) {
+      if (prepared.method !== 'GET' && error instanceof LoanctlError && mayHaveApplied(error, reached)) {
+        markUnknownOutcome(error, check());
+      }
+      throw error;
+    }
+  }
 
   function prepare(method: HttpMethod, path: string, query: Query | undefined, body: unknown): Prepared {
     if (!settings.baseUrl) {
@@ -149,7 +174,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     return result;
   }
 
-  async function send(prepared: Prepared): Promise<ApiResult> {
+  /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
+  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
     if (settings.dryRun) {
       options.io.stdout.write(
         `${toCurl(prepared.method, prepared.url.href, headers(prepared, '***'), prepared.body)}\n`,
@@ -199,6 +225,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       } catch (error) {
         const failure = transportFailure(error, url, settings);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
+        if (!failure.neverSent) sent();
         if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
         const delay = safe && attempt <= policy.retries ? backoff(attempt) : undefined;
@@ -233,7 +260,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
-      return interpretReply(statusCode, contentType, redact(text, key), context(url));
+      return interpretReply(statusCode, contentType, redactText(text, key), context(url));
     }
   }
 
@@ -288,7 +315,10 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         // Send what was validated: zod strips unknown keys and trims where the schema says so.
         body = parsed.data;
       }
-      const result = await send(prepare(def.method, fillPath(def.path, params), query, body));
+      const globals = globalFlags(settings);
+      const result = await sendOnce(prepare(def.method, fillPath(def.path, params), query, body), () =>
+        checkCommand(key, { params, body, productId: query['product-id'] as number | string | undefined, globals }),
+      );
       if (settings.debug) {
         const { endpoint } = await contractSchemas();
         const check = endpoint(key).reply.data.safeParse(result.data);
@@ -298,7 +328,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       return result as ApiResult<ReplyData<typeof key>>;
     },
     request(method, path, requestOptions = {}) {
-      return send(prepare(method, path, requestOptions.query, requestOptions.body));
+      const prepared = prepare(method, path, requestOptions.query, requestOptions.body);
+      return sendOnce(prepared, () => {
+        const found = matchOperation(method, prepared.url.pathname);
+        const productId = prepared.url.searchParams.get('product-id') ?? settings.productId;
+        const facts = { params: found?.params, body: requestOptions.body, productId, globals: globalFlags(settings) };
+        return found && checkCommand(found.key, facts);
+      });
     },
     async close(closeOptions = {}) {
       if (closeOptions.abort) closing.abort();
@@ -385,6 +421,16 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
     if (neverSent) NEVER_SENT.add(failure);
     return { error: failure, short, neverSent, retryable };
   };
+  if (code === REPLY_TOO_LARGE) {
+    const limit = (error as { maxBytes: number }).maxBytes;
+    return make(
+      `The reply from ${host} is larger than ${bytes(limit)}; loanctl stopped reading it.`,
+      `Ask for less (e.g. a smaller --limit), or check the base URL (${describeBaseUrl(settings)}).`,
+      'reply too large',
+      false,
+      false,
+    );
+  }
   if ((error as Error)?.name === 'TimeoutError') {
     const limit = seconds(settings.timeoutMs);
     return make(
@@ -490,7 +536,24 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-/** Belt and braces: whatever a debug line says, the key never appears in it. */
+/** Belt and braces: whatever a debug line says, the key never appears in it, in any form. */
 export function redact(text: string, key: string | undefined): string {
-  return key && key.length >= 4 ? text.split(key).join('***') : text;
+  return redactText(text, key);
+}
+
+/** `32 MiB` for a whole number of MiB, else bytes. */
+function bytes(count: number): string {
+  const mib = count / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${count} bytes`;
+}
+
+/**
+ * The global flags a check command needs to reach the same API as this run: those given on the
+ * command line (the environment and the current profile carry over by themselves).
+ */
+function globalFlags(settings: Settings): string[] {
+  const flags: string[] = [];
+  if (settings.profile?.source === 'flag') flags.push('--profile', settings.profile.name);
+  if (settings.baseUrlSource === 'flag' && settings.baseUrl) flags.push('--base-url', settings.baseUrl);
+  return flags;
 }

@@ -17,6 +17,7 @@
  */
 import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
+import { cleanParsed, MAX_REPLY_DEPTH } from './parsed-reply.js';
 
 export interface ApiResult<T = unknown> {
   status: 'success' | 'exists';
@@ -37,6 +38,11 @@ export interface ReplyContext {
   baseUrlHint: string;
   /** What to do about a rejected key. */
   authHint: string;
+  /**
+   * Hides the API key in a text (./redact.ts). Applied again to every string of the parsed JSON,
+   * where escapes are decoded; when that finds anything, `rawBody` becomes the redacted JSON.
+   */
+  redact?: (text: string) => string;
 }
 
 export function interpretReply(
@@ -45,7 +51,8 @@ export function interpretReply(
   rawBody: string,
   context: ReplyContext,
 ): ApiResult {
-  const parsed = parseEnvelope(httpStatus, contentType, rawBody);
+  const parsed = parseEnvelope(httpStatus, contentType, rawBody, context.redact);
+  if (parsed.ok && parsed.rawBody !== undefined) rawBody = parsed.rawBody;
   const reply: ReplyInfo = { httpStatus, rawBody, envelope: parsed.ok ? parsed.envelope : undefined };
   const fail = (error: LoanctlError): never => {
     error.reply = reply;
@@ -114,9 +121,14 @@ export function payloadOf(envelope: { data?: unknown; data1?: unknown }): unknow
   return envelope.data ?? null;
 }
 
-type Parsed = { ok: true; envelope: Envelope } | { ok: false; what: string };
+type Parsed = { ok: true; envelope: Envelope; rawBody?: string } | { ok: false; what: string };
 
-function parseEnvelope(httpStatus: number, contentType: string | undefined, rawBody: string): Parsed {
+function parseEnvelope(
+  httpStatus: number,
+  contentType: string | undefined,
+  rawBody: string,
+  redact: ((text: string) => string) | undefined,
+): Parsed {
   const body = rawBody.trim();
   if (body === '') {
     if (httpStatus >= 200 && httpStatus < 300) {
@@ -135,8 +147,11 @@ function parseEnvelope(httpStatus: number, contentType: string | undefined, rawB
     const looksJson = body.startsWith('{') || body.startsWith('[');
     return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
   }
+  const cleaned = cleanParsed(json, redact ?? ((text) => text));
+  if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
+  json = cleaned.value;
   if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
-  return { ok: true, envelope: json };
+  return { ok: true, envelope: json, ...(cleaned.changed ? { rawBody: JSON.stringify(json) } : {}) };
 }
 
 /** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */

@@ -14,7 +14,11 @@
  * - A connection that is not made within `connectTimeoutMs` (TCP, and TLS for https) rejects
  *   with code `CONNECT_TIMEOUT` (provably never sent, so safe to repeat). Other failures keep
  *   Node's own codes (ECONNREFUSED, ENOTFOUND, ECONNRESET…).
- * - The reply body is read whole and decoded as UTF-8 (a byte order mark dropped).
+ * - The reply body is read whole and decoded as UTF-8 (a byte order mark dropped), up to
+ *   `maxReplyBytes` (default MAX_REPLY_BYTES): a larger body, announced by its Content-Length or
+ *   found while reading, rejects with code `REPLY_TOO_LARGE` and is not read further (the socket is
+ *   dropped), so memory stays bounded whatever the server sends. A body that never ends is cut by
+ *   this bound or by `timeoutMs`, whichever comes first.
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 
@@ -49,7 +53,15 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   /** How long an idle kept-alive socket stays open; default IDLE_SOCKET_MS. */
   idleSocketMs?: number;
+  /** The largest reply body read; default MAX_REPLY_BYTES (tests set a smaller one). */
+  maxReplyBytes?: number;
 }
+
+/** The largest reply body loanctl reads (README, "Network behaviour"). */
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+/** The error code of a reply body larger than the bound. */
+export const REPLY_TOO_LARGE = 'REPLY_TOO_LARGE';
 
 /** The error code of a connection not made in time. */
 export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
@@ -95,7 +107,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     send(exchange) {
-      const { reply, request } = exchangeOnce(exchange, pool(exchange.url.protocol), options.connectTimeoutMs);
+      const { reply, request } = exchangeOnce(exchange, pool(exchange.url.protocol), options);
       inFlight.set(reply, request);
       const forget = () => inFlight.delete(reply);
       reply.then(forget, forget);
@@ -113,12 +125,12 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-function exchangeOnce(exchange: Exchange, pool: Pool, connectTimeoutMs: number) {
+function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions) {
   let request!: ClientRequest;
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
     request = pool.module.request(exchange.url, requestOptions, (response) => {
-      readText(response).then(
+      readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
         (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
         (error: unknown) => settle(() => reject(error)),
       );
@@ -129,7 +141,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, connectTimeoutMs: number) 
       done();
     };
     request.on('error', (error) => settle(() => reject(error)));
-    limitConnect(request, connectTimeoutMs, pool.secure);
+    limitConnect(request, options.connectTimeoutMs, pool.secure);
     request.end(exchange.body);
   });
   return { reply, request };
@@ -161,10 +173,23 @@ function abandonedError(): Error {
   return Object.assign(new Error('the request was abandoned'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
-function readText(response: IncomingMessage): Promise<string> {
+function readText(response: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const refuse = () => {
+      chunks = [];
+      reject(
+        Object.assign(new Error(`the reply is larger than ${maxBytes} bytes`), { code: REPLY_TOO_LARGE, maxBytes }),
+      );
+      response.destroy();
+    };
+    if (Number(response.headers['content-length']) > maxBytes) return refuse();
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) refuse();
+      else chunks.push(chunk);
+    });
     response.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -312,8 +312,9 @@ describe('HTTP client: faults', () => {
     const error = await failure(client().call('addEmployment', { params: { id: 4 }, body }));
     expect(error.exitCode).toBe(ExitCode.api);
     expect(error.message).toBe('The API answered with an error (HTTP 503): Service unavailable.');
+    // It may have been applied: no "try again", but the command that shows whether it was.
     expect(error.hint).toBe(
-      'Check whether the change was applied before running it again; --debug shows the exchange.',
+      'It was sent and may or may not have been applied; before running it again, see whether it was: loanctl loan employment 4 --product 12',
     );
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'POST /api/v1/loan_request/4/employment?product-id=12',

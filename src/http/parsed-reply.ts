@@ -1,0 +1,51 @@
+/**
+ * What is done to a reply's parsed JSON before anything reads it: its depth is bounded, and every
+ * string in it, values and property names, is passed through `clean` (the key's redaction: after
+ * parsing, a JSON escape such as `\u0073k_…` is the plain key). Without recursion: V8's
+ * JSON.parse copes with `[[[[…` 100,000 deep, but every recursive step after it (rendering,
+ * JSON.stringify, validation) would end in "Maximum call stack size exceeded".
+ */
+
+/** Nesting deeper than this is refused: the API's replies are about 4 levels deep. */
+export const MAX_REPLY_DEPTH = 256;
+
+export type Cleaned = { ok: true; value: unknown; changed: boolean } | { ok: false; depth: number };
+
+export function cleanParsed(root: unknown, clean: (text: string) => string): Cleaned {
+  let changed = false;
+  const cleanString = (text: string) => {
+    const result = clean(text);
+    if (result !== text) changed = true;
+    return result;
+  };
+  if (typeof root === 'string') {
+    const value = cleanString(root);
+    return { ok: true, value, changed };
+  }
+  const stack: Array<[object, number]> = [];
+  if (typeof root === 'object' && root !== null) stack.push([root, 1]);
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [container, depth] = entry;
+    if (depth > MAX_REPLY_DEPTH) return { ok: false, depth };
+    const visit = (holder: Record<string | number, unknown>, key: string | number) => {
+      const value = holder[key];
+      if (typeof value === 'string') holder[key] = cleanString(value);
+      else if (typeof value === 'object' && value !== null) stack.push([value, depth + 1]);
+    };
+    if (Array.isArray(container)) {
+      for (let index = 0; index < container.length; index++)
+        visit(container as unknown as Record<number, unknown>, index);
+      continue;
+    }
+    const record = container as Record<string, unknown>;
+    for (const name of Object.keys(record)) {
+      const key = cleanString(name);
+      if (key !== name) {
+        record[key] = record[name];
+        delete record[name];
+      }
+      visit(record, key);
+    }
+  }
+  return { ok: true, value: root, changed };
+}

@@ -1,0 +1,74 @@
+/**
+ * The API key, hidden in every form a server may echo it in. A server or proxy that repeats the
+ * Authorization header back ("invalid key sk_live_…", a debug page, a JSON dump of the request)
+ * may write the key:
+ * - as it is, or with JSON escapes for any of its characters (`\u0073k_…`, `\/`, `\"`, `\\`);
+ * - URL-encoded (`sk%5Flive…`), or as HTML character references (`&#x5f;`, `&#95;`);
+ * - in base64 or base64url: of the key itself, of `Bearer <key>`, of `user:<key>` (Basic auth).
+ *   The base64 of a text depends on where the key starts in it (its offset modulo 3), so each of
+ *   the three alignments is looked for: the characters that encode only bits of the key.
+ * The forms mix freely, character by character (a JSON-escaped base64 text is `…\/…`).
+ * Letters match in either case: a false match would need a case variant of a long random key.
+ */
+
+/** Texts shorter than this are not looked for in base64: a short core would match ordinary text. */
+const MIN_BASE64_KEY = 12;
+
+const HIDDEN = '***';
+
+let cached: { key: string; pattern: RegExp } | undefined;
+
+/** `text` with every form of `key` (see above) replaced by `***`. */
+export function redactText(text: string, key: string | undefined): string {
+  if (!key || key.length < 4 || text === '') return text;
+  const pattern = patternFor(key);
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? text.replace(pattern, HIDDEN) : text;
+}
+
+/** True when `text` holds `key` in one of its forms. */
+export function revealsKey(text: string, key: string | undefined): boolean {
+  return redactText(text, key) !== text;
+}
+
+function patternFor(key: string): RegExp {
+  if (cached?.key === key) return cached.pattern;
+  const forms = [key, ...(key.length >= MIN_BASE64_KEY ? base64Cores(key) : [])];
+  // Longest first: where two forms overlap, the whole of the longer one goes.
+  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(unique.map((form) => [...form].map(characterForms).join('')).join('|'), 'gi');
+  cached = { key, pattern };
+  return pattern;
+}
+
+/** The base64 and base64url characters that encode only bits of `key`, at each of the 3 alignments. */
+function base64Cores(key: string): string[] {
+  const bytes = Buffer.from(key, 'utf8');
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(3)]).toString('base64');
+    const firstBit = offset * 8;
+    const endBit = (offset + bytes.length) * 8;
+    const first = Math.ceil(firstBit / 6);
+    const end = Math.floor(endBit / 6);
+    const core = encoded.slice(first, end);
+    cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return cores;
+}
+
+/** A pattern for one character written plainly or escaped (JSON, URL, HTML). */
+function characterForms(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  const alternatives = [escapeForPattern(character)];
+  if (code < 0x10000) alternatives.push(`\\\\u${code.toString(16).padStart(4, '0')}`);
+  if (code < 0x80) alternatives.push(`%${code.toString(16).padStart(2, '0')}`);
+  alternatives.push(`&#x0*${code.toString(16)};`, `&#0*${code};`);
+  if (character === '/' || character === '"' || character === '\\')
+    alternatives.push(`\\\\${escapeForPattern(character)}`);
+  return `(?:${alternatives.join('|')})`;
+}
+
+function escapeForPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
