@@ -317,7 +317,12 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       const globals = globalFlags(settings);
       const result = await sendOnce(prepare(def.method, fillPath(def.path, params), query, body), () =>
-        checkCommand(key, { params, body, productId: query['product-id'] as number | string | undefined, globals }),
+        checkCommand(key, {
+          params,
+          body,
+          productId: (query['product-id'] as number | undefined) ?? settings.productId,
+          globals,
+        }),
       );
       if (settings.debug) {
         const { endpoint } = await contractSchemas();
