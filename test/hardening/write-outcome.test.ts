@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_COMMANDS, checkCommand } from '../../src/contract/checks.js';
 import { cutOff, json, type Script, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import { assertBuilt, type CliResult, cleanEnv, cli, errorLines, removeTemps, retryNotices, temp } from './helpers.js';
 
@@ -159,4 +160,21 @@ describe.concurrent('bulk rows', () => {
     );
     expect(writes(server)).toHaveLength(1);
   });
+});
+
+describe.concurrent('every check command', () => {
+  // Facts for every placeholder a check may have; a command that needs none ignores them.
+  const facts = { params: { id: 7, user_id: 3 }, body: { email: 'ada@example.com' }, productId: 12 };
+
+  it.each(Object.keys(CHECK_COMMANDS))(
+    '%s: its check is a real loanctl command that only reads (a GET under --dry-run)',
+    async (key) => {
+      const command = checkCommand(key, facts);
+      expect(command).toMatch(/^loanctl /);
+      const args = (command as string).split(' ').slice(1);
+      const result = await cli([...args, '--dry-run'], { ...env, LOANCTL_BASE_URL: 'http://127.0.0.1:9' });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^curl -X GET /);
+    },
+  );
 });
