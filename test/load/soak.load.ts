@@ -73,8 +73,11 @@ interface ReaderReport {
 
 const incarnations: Incarnation[] = [];
 let reader: ResultPromise | undefined;
+/** Set when the soak is over, or in afterAll should the test end early (a timeout): the clients stop. */
+let stopped = false;
 
 afterAll(async () => {
+  stopped = true;
   reader?.kill('SIGKILL');
   await reader;
   for (const { proc } of incarnations) await proc.kill9();
@@ -200,7 +203,6 @@ it(`${CLIENTS} clients run the loan flow for ${(INCARNATIONS * LIFETIME_MS) / 10
   const target: Target = { url, key, product };
   reader = startReader(target, env);
   const ledger = newLedger();
-  let stopped = false;
   const clients = startClients(target, orgId, ledger, () => stopped);
 
   // Kills on the wall clock, every LIFETIME_MS from the first start (so the soak lasts its minute
