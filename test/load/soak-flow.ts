@@ -180,15 +180,13 @@ async function oneRound(ctx: FlowContext, round: Round): Promise<void> {
   if (!(await attach('addGuarantor'))) return;
   if (!(await attach('uploadDocument'))) return;
   if (!(await write(ctx, round, { key: 'submitLoanRequest', params: id }))) return;
-  if (
-    !(await write(ctx, round, {
-      key: 'approveLoanRequest',
-      params: id,
-      query: { action: 'approve' },
-      body: sampleBody('approveLoanRequest', ctx.orgId),
-    }))
-  )
-    return;
+  const approve: Request = {
+    key: 'approveLoanRequest',
+    params: id,
+    query: { action: 'approve' },
+    body: sampleBody('approveLoanRequest', ctx.orgId),
+  };
+  if (!(await write(ctx, round, approve))) return;
 
   // Read it back, as `loan show` would: what was acknowledged is what the sandbox says, whatever
   // restarts happened in between.

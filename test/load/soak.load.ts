@@ -28,8 +28,8 @@
  * Bounded: kills at 10, 20 … 60 s after the first start, on the clock (a slow restart shortens the
  * next incarnation's life; none is killed before its RSS sample), so the sixth is killed too, with
  * requests in flight, and the last restart is also after a crash; then the checks, a few seconds.
- * Every process it starts is killed in afterAll, whatever happened. The figures of each run are printed (CI's
- * log); README "Reliability" quotes one.
+ * Every process it starts is killed in afterAll, whatever happened. The figures of each run are
+ * printed (CI's log); README "Reliability" quotes one.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ import { cleanEnv, ROOT, removeTemps, type SandboxProc, startSandbox, temp } fro
 import { portBelowEphemeralRange } from '../helpers/ports.js';
 import { type Ledger, newLedger, type Round, runClient } from './soak-flow.js';
 import { cliSender, rawSender, type Sender, type Target } from './soak-senders.js';
-import { verifyDatabase } from './soak-verify.js';
+import { type Findings, verifyDatabase } from './soak-verify.js';
 
 const CLIENTS = 32;
 const INCARNATIONS = 6;
@@ -186,13 +186,38 @@ async function notReadBackApproved(target: Target, rounds: readonly Round[]): Pr
   return wrong;
 }
 
+/** One line for CI's log: the figures README "Reliability" quotes. */
+function printFigures(run: {
+  ledger: Ledger;
+  findings: Findings;
+  read: ReaderReport;
+  rss: number[];
+  soakMs: number;
+  checkMs: number;
+}): void {
+  const { ledger, findings, read, rss } = run;
+  const acked = Object.values(findings.checked).reduce((sum, n) => sum + n, 0);
+  const mib = rss.map((kb) => Math.round(kb / 1024));
+  const ratio = ((rss.at(-1) ?? 0) / (rss[1] ?? 1)).toFixed(2);
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  process.stdout.write(
+    `soak: ${ledger.rounds.length} rounds (${ledger.completed} complete, ${ledger.abandoned} left after a lost loan request create), ` +
+      `${acked} acknowledged writes ${JSON.stringify(findings.checked)}, requests ${JSON.stringify(ledger.requests)}; ` +
+      `reader ${read.replies} replies in ${read.rounds} rounds, ${read.down} refused or cut; ` +
+      `restarts ${JSON.stringify(incarnations.slice(1).map((i) => i.downtimeMs))} ms; ` +
+      `RSS at 3-6 s ${JSON.stringify(mib)} MiB (last/second ${ratio}); ` +
+      `soak ${seconds(run.soakMs)} s, checks ${seconds(run.checkMs)} s\n`,
+  );
+}
+
 it(`${CLIENTS} clients run the loan flow for ${(INCARNATIONS * LIFETIME_MS) / 1000} s while the sandbox is killed -9 every ${LIFETIME_MS / 1000} s: nothing acknowledged is lost`, async () => {
   const dataDir = temp('loanctl-soak-');
   const env = cleanEnv();
   const start = async (port: number, killedAt?: number) => {
     const proc = await startSandbox(dataDir, env, port);
     const readyAt = Date.now();
-    const incarnation: Incarnation = { proc, readyAt, ...(killedAt && { downtimeMs: readyAt - killedAt }) };
+    const incarnation: Incarnation = { proc, readyAt };
+    if (killedAt !== undefined) incarnation.downtimeMs = readyAt - killedAt;
     incarnations.push(incarnation);
     return incarnation;
   };
@@ -232,15 +257,7 @@ it(`${CLIENTS} clients run the loan flow for ${(INCARNATIONS * LIFETIME_MS) / 10
 
   const rss = incarnations.map((incarnation) => incarnation.rssKb).filter((kb) => kb !== undefined);
   const [rssBaseline = 0, rssLast = 0] = [rss[1], rss.at(-1)];
-  const acked = Object.values(findings.checked).reduce((sum, n) => sum + n, 0);
-  process.stdout.write(
-    `soak: ${ledger.rounds.length} rounds (${ledger.completed} complete, ${ledger.abandoned} left after a lost loan request create), ` +
-      `${acked} acknowledged writes ${JSON.stringify(findings.checked)}, requests ${JSON.stringify(ledger.requests)}; ` +
-      `reader ${read.replies} replies in ${read.rounds} rounds, ${read.down} refused or cut; ` +
-      `restarts ${JSON.stringify(incarnations.slice(1).map((i) => i.downtimeMs))} ms; ` +
-      `RSS at 3-6 s ${JSON.stringify(rss.map((kb) => Math.round(kb / 1024)))} MiB ` +
-      `(last/second ${(rssLast / rssBaseline).toFixed(2)}); soak ${(soakMs / 1000).toFixed(1)} s, checks ${(checkMs / 1000).toFixed(1)} s\n`,
-  );
+  printFigures({ ledger, findings, read, rss, soakMs, checkMs });
 
   expect(ledger.nonEnvelope.slice(0, 5), 'client replies outside the envelope').toEqual([]);
   expect(read.nonEnvelope, 'reader replies outside the envelope').toEqual([]);
