@@ -7,23 +7,18 @@
  * start-up path we want short; and we need exact control of the file's mode (written 0600 on
  * every write, a looser mode found on read tightened with a warning) and of the directory (0700).
  * A 100-line store with an atomic write (temp file + rename) does that with node:fs alone.
+ *
+ * Every change is a read-modify-write of the file under a lock (locked-write.ts): several loanctl
+ * processes (twelve `profile add` from a script, a `sandbox start` beside them) each keep what the
+ * others wrote, instead of the last one writing back the file as it was when it started.
  */
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
+import { withFileLock, writeFileAtomic } from './locked-write.js';
 
 export interface Profile {
   baseUrl: string;
@@ -100,49 +95,44 @@ export class ProfileStore {
     const clean: Profile = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey: profile.apiKey };
     if (profile.productId !== undefined) clean.productId = profile.productId;
     if (profile.orgId !== undefined) clean.orgId = profile.orgId;
-    this.data.profiles[name] = clean;
-    const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
-    if (makeCurrent) this.data.current = name;
-    this.save();
-    return Boolean(makeCurrent) || this.current === name;
+    return this.update((data) => {
+      data.profiles[name] = clean;
+      const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
+      if (makeCurrent) data.current = name;
+      return Boolean(makeCurrent) || this.current === name;
+    });
   }
 
   use(name: string): void {
-    this.require(name);
-    this.data.current = name;
-    this.save();
+    this.update((data) => {
+      this.require(name);
+      data.current = name;
+    });
   }
 
   /** Removes a profile; returns whether it was the current one (which then leaves no current). */
   remove(name: string): boolean {
-    this.require(name);
-    delete this.data.profiles[name];
-    const wasCurrent = this.data.current === name;
-    if (wasCurrent) delete this.data.current;
-    this.save();
-    return wasCurrent;
+    return this.update((data) => {
+      this.require(name);
+      delete data.profiles[name];
+      const wasCurrent = data.current === name;
+      if (wasCurrent) delete data.current;
+      return wasCurrent;
+    });
   }
 
-  /** Writes the whole file atomically with mode 0600 (directory 0700). */
-  save(): void {
+  /**
+   * Applies `change` to the file as it is now (re-read under the lock, not as it was when this
+   * store was opened), then replaces it atomically with mode 0600 in a 0700 directory.
+   */
+  private update<T>(change: (data: ConfigData) => T): T {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(this.data, null, 2)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      // The mode given to open() is filtered by the umask; say it again, exactly.
-      if (process.platform !== 'win32') chmodSync(temp, 0o600);
-      renameSync(temp, this.path);
-    } catch (error) {
-      try {
-        unlinkSync(temp);
-      } catch {}
-      throw error;
-    }
+    return withFileLock(this.path, () => {
+      this.data = readConfigFile(this.path) ?? { profiles: {} };
+      const result = change(this.data);
+      writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
+      return result;
+    });
   }
 }
 
@@ -161,13 +151,8 @@ export function openProfileStore(options: StoreOptions = {}): ProfileStore {
   const warn = options.warn ?? ((line: string) => process.stderr.write(`loanctl: warning: ${line}\n`));
   const dir = configDir(env);
   const path = join(dir, CONFIG_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ProfileStore(dir, { profiles: {} });
-    throw new UsageError(`Cannot read the config file ${path}: ${(error as Error).message}.`);
-  }
+  const data = readConfigFile(path);
+  if (!data) return new ProfileStore(dir, { profiles: {} });
   if (process.platform !== 'win32') {
     const mode = statSync(path).mode & 0o777;
     if (mode & 0o077) {
@@ -177,7 +162,19 @@ export function openProfileStore(options: StoreOptions = {}): ProfileStore {
       );
     }
   }
-  return new ProfileStore(dir, parseConfig(text, path));
+  return new ProfileStore(dir, data);
+}
+
+/** The config file's content, or undefined when there is none yet. */
+function readConfigFile(path: string): ConfigData | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read the config file ${path}: ${(error as Error).message}.`);
+  }
+  return parseConfig(text, path);
 }
 
 function parseConfig(text: string, path: string): ConfigData {

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, isLoopbackHost } from '../../src/config/base-url.js';
@@ -90,6 +90,29 @@ describe('profile store', () => {
       expect(error).toBeInstanceOf(UsageError);
       expect((error as UsageError).hint).toContain('Profiles: prod');
     }
+  });
+
+  it('a change made through one opened store keeps what another process wrote since it was opened', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { store } = storeWith(env);
+    // Another process adds a profile after this one read the file…
+    writeProfile('qa', { baseUrl: 'https://qa.example.com', apiKey: 'key-qa' }, { env });
+    // …and this one then writes: the file is re-read under the lock, so "qa" stays.
+    store.set('dev', { baseUrl: 'https://dev.example.com', apiKey: 'key-dev' });
+    expect(openProfileStore({ env }).names()).toEqual(['dev', 'prod', 'qa', 'staging']);
+    store.remove('staging');
+    expect(openProfileStore({ env }).names()).toEqual(['dev', 'prod', 'qa']);
+  });
+
+  it('takes over a lock left behind by a process that died mid-write, and leaves no lock behind', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k' }, { env });
+    const lock = join(env.LOANCTL_CONFIG_DIR, 'config.json.lock');
+    // A pid above the kernel's pid_max: surely no running process.
+    writeFileSync(lock, `999999999@${hostname()} crashed`);
+    writeProfile('qa', { baseUrl: 'https://qa.example.com', apiKey: 'k' }, { env });
+    expect(openProfileStore({ env }).names()).toEqual(['prod', 'qa']);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('refuses odd profile names', () => {
