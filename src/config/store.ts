@@ -5,7 +5,8 @@
  * Why not `conf` (the library first chosen for profiles): it imports ajv, ajv-formats, semver, dot-prop and
  * atomically at load time, and this file is read on *every* API command, so it sits on the
  * start-up path we want short; and we need exact control of the file's mode (written 0600 on
- * every write, a looser mode found on read tightened with a warning) and of the directory (0700).
+ * every write, a looser mode found tightened with a warning) and of the directory's (0700, the
+ * same).
  * A 100-line store with an atomic write (temp file + rename) does that with node:fs alone.
  *
  * Every change is a read-modify-write of the file under a lock (locked-write.ts): several loanctl
@@ -62,11 +63,13 @@ export class ProfileStore {
   readonly path: string;
   readonly dir: string;
   private data: ConfigData;
+  private readonly warn: (line: string) => void;
 
-  constructor(dir: string, data: ConfigData) {
+  constructor(dir: string, data: ConfigData, warn: (line: string) => void = warnOnStderr) {
     this.dir = dir;
     this.path = join(dir, CONFIG_FILE);
     this.data = data;
+    this.warn = warn;
   }
 
   get current(): string | undefined {
@@ -127,6 +130,8 @@ export class ProfileStore {
    */
   private update<T>(change: (data: ConfigData) => T): T {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // mkdir's mode applies only to a directory it creates: one made before, 0755, is tightened.
+    tightenMode(this.dir, 0o700, this.warn);
     return withFileLock(this.path, () => {
       this.data = readConfigFile(this.path) ?? { profiles: {} };
       const result = change(this.data);
@@ -145,24 +150,38 @@ export function unknownProfile(name: string, names: string[]): UsageError {
   );
 }
 
-/** Reads the store (a missing file is an empty store); tightens a loose file mode with a warning. */
+function warnOnStderr(line: string): void {
+  process.stderr.write(`loanctl: warning: ${line}\n`);
+}
+
+/**
+ * Reads the store (a missing file is an empty store). A file or directory found open to group or
+ * others is tightened (0600, 0700) with a warning, or the warning says how when it cannot be.
+ */
 export function openProfileStore(options: StoreOptions = {}): ProfileStore {
   const env = options.env ?? process.env;
-  const warn = options.warn ?? ((line: string) => process.stderr.write(`loanctl: warning: ${line}\n`));
+  const warn = options.warn ?? warnOnStderr;
   const dir = configDir(env);
   const path = join(dir, CONFIG_FILE);
   const data = readConfigFile(path);
-  if (!data) return new ProfileStore(dir, { profiles: {} });
-  if (process.platform !== 'win32') {
-    const mode = statSync(path).mode & 0o777;
-    if (mode & 0o077) {
-      chmodSync(path, 0o600);
-      warn(
-        `${path} was readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds API keys, so its mode is now 0600.`,
-      );
-    }
+  if (!data) return new ProfileStore(dir, { profiles: {} }, warn);
+  tightenMode(dir, 0o700, warn);
+  tightenMode(path, 0o600, warn);
+  return new ProfileStore(dir, data, warn);
+}
+
+function tightenMode(path: string, mode: number, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  const found = statSync(path).mode & 0o777;
+  if ((found & 0o077) === 0) return;
+  const octal = (bits: number) => bits.toString(8).padStart(4, '0');
+  const was = `${path} was open to others (mode ${octal(found)}) and holds API keys`;
+  try {
+    chmodSync(path, mode);
+    warn(`${was}; its mode is now ${octal(mode)}.`);
+  } catch (error) {
+    warn(`${was}; could not change it (${(error as NodeJS.ErrnoException).code}). Run: chmod ${octal(mode)} ${path}`);
   }
-  return new ProfileStore(dir, data);
 }
 
 /** The config file's content, or undefined when there is none yet. */

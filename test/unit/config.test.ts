@@ -70,6 +70,25 @@ describe('profile store', () => {
     expect(again).toHaveLength(0);
   });
 
+  it('tightens a config directory found 0755 to 0700, with a warning, on read and before the first write', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    mkdirSync(env.LOANCTL_CONFIG_DIR, { recursive: true, mode: 0o755 });
+    chmodSync(env.LOANCTL_CONFIG_DIR, 0o755);
+    const warnings: string[] = [];
+    writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k' }, { env, warn: (l) => warnings.push(l) });
+    expect(statSync(env.LOANCTL_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    expect(warnings).toEqual([
+      `${env.LOANCTL_CONFIG_DIR} was open to others (mode 0755) and holds API keys; its mode is now 0700.`,
+    ]);
+
+    chmodSync(env.LOANCTL_CONFIG_DIR, 0o755);
+    const onRead: string[] = [];
+    openProfileStore({ env, warn: (l) => onRead.push(l) });
+    expect(statSync(env.LOANCTL_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    expect(onRead).toHaveLength(1);
+    expect(onRead[0]).toContain('mode 0755');
+  });
+
   it('says clearly when the file is not JSON (exit 2)', () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
