@@ -13,11 +13,12 @@
  * processes (twelve `profile add` from a script, a `sandbox start` beside them) each keep what the
  * others wrote, instead of the last one writing back the file as it was when it started.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { MakeDirError, makeDir } from '../make-dir.js';
 import { checkBaseUrl } from './base-url.js';
 import { withFileLock, writeFileAtomic } from './locked-write.js';
 
@@ -129,7 +130,15 @@ export class ProfileStore {
    * store was opened), then replaces it atomically with mode 0600 in a 0700 directory.
    */
   private update<T>(change: (data: ConfigData) => T): T {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      makeDir(this.dir, 0o700);
+    } catch (error) {
+      if (!(error instanceof MakeDirError)) throw error;
+      throw new UsageError(
+        `Cannot write the config file: ${error.message}.`,
+        'Set LOANCTL_CONFIG_DIR to a directory you can write.',
+      );
+    }
     // mkdir's mode applies only to a directory it creates: one made before, 0755, is tightened.
     tightenMode(this.dir, 0o700, this.warn);
     return withFileLock(this.path, () => {

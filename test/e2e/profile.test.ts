@@ -19,6 +19,8 @@ function loanctl(args: string[], options: { dir: string; input?: string; env?: R
   return execa(process.execPath, [BIN, ...args], {
     input: options.input ?? '',
     reject: false,
+    // Only stops a run that hangs (a config dir under /proc once did) from outliving its test.
+    timeout: 25_000,
     extendEnv: false,
     env: {
       PATH: process.env.PATH ?? '',
@@ -162,6 +164,25 @@ describe('loanctl profile (end to end)', () => {
     expect(result.stderr).toContain('plain http:// is refused for api.example.com');
     expect(result.stderr).toContain('Use https://api.example.com');
   });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'a config dir that cannot be created (under /proc) is exit 2 with one line, at once',
+    async () => {
+      const result = await loanctl(
+        ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'],
+        {
+          dir: newHome(),
+          input: KEY,
+          env: { LOANCTL_CONFIG_DIR: '/proc/loanctl-config' },
+        },
+      );
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe(
+        'loanctl: Cannot write the config file: cannot create /proc/loanctl-config (no such file or directory). Set LOANCTL_CONFIG_DIR to a directory you can write.',
+      );
+    },
+  );
 
   it('an unknown profile is exit 2 listing the ones there are', async () => {
     const dir = newHome();

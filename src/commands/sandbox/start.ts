@@ -113,6 +113,7 @@ function listenError(error: unknown, host: string, port: number, dataDir: string
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new UsageError(`Cannot listen on host "${host}": no such local address.`, 'Try --host 127.0.0.1.');
   }
+  // MakeDirError ("cannot create …") and node:fs errors carry the path they failed on.
   if (failure?.path !== undefined || code === 'ERR_SQLITE_ERROR') {
     return new UsageError(`Cannot use the data dir ${dataDir}: ${failure?.message}.`, 'Pick another with --data-dir.');
   }
