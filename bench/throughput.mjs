@@ -28,7 +28,7 @@ const SETTLE_MS = 200;
  * One slice: `seconds` of load on `target`. Requests/s over the slice's own time, and the p99 of
  * every response's latency in ms (autocannon's own histogram keeps whole milliseconds).
  */
-function slice(name, target, connections, seconds) {
+export function slice(name, target, connections, seconds) {
   const latencies = [];
   return new Promise((resolve, reject) => {
     const options = { ...target, connections, duration: seconds, sampleInt: seconds * 1000 };
@@ -46,6 +46,29 @@ function slice(name, target, connections, seconds) {
   });
 }
 
+/** autocannon's `requests` for POSTs of new users: each body a new e-mail (`load-N@bench.example`). */
+export function newUserRequests() {
+  let serial = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        serial++;
+        return {
+          ...request,
+          body: JSON.stringify({
+            firstname: 'Load',
+            lastname: `User ${serial}`,
+            email: `load-${serial}@bench.example`,
+            password: 'correct horse battery staple',
+            phone: '+2348012345678',
+            gender: 'female',
+          }),
+        };
+      },
+    },
+  ];
+}
+
 const percent = (value) => `${value.toFixed(0)} %`;
 const latency = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 
@@ -58,7 +81,6 @@ export async function throughput({ quick }) {
   const server = await startServer({ seedLoans: 10_000 });
   try {
     const auth = { authorization: `Bearer ${server.api_key}` };
-    let serial = 0;
     const targets = {
       empty: { url: `${server.url}/__bench/empty`, method: 'GET', headers: auth },
       'GET loan_request': {
@@ -70,24 +92,7 @@ export async function throughput({ quick }) {
         url: `${server.url}/api/v1/user`,
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (request) => {
-              serial++;
-              return {
-                ...request,
-                body: JSON.stringify({
-                  firstname: 'Load',
-                  lastname: `User ${serial}`,
-                  email: `load-${serial}@bench.example`,
-                  password: 'correct horse battery staple',
-                  phone: '+2348012345678',
-                  gender: 'female',
-                }),
-              };
-            },
-          },
-        ],
+        requests: newUserRequests(),
       },
     };
     const names = Object.keys(targets);
