@@ -1,7 +1,9 @@
 // The sandbox's throughput: autocannon against POST /api/v1/user and GET /api/v1/loan_request at
 // 1, 16 and 64 connections, each next to GET /__bench/empty (an empty route of the same server,
 // registered by bench/sandbox-server.ts) in the same run. The server runs in its own process;
-// autocannon runs here. Goal: the list GET at least 40 % of the empty route's requests/s.
+// autocannon runs here. Reported, no longer a goal: issue #5 asked for the list GET at 40 % of
+// the empty route, which only a reply cache reached; issue 11 removed the cache and set the
+// sandbox's goal against json-server instead (versus.mjs).
 //
 // The machine's load changes from one second to the next (2 cores, shared), so the targets are
 // not measured one after another: each connection count is a number of rounds of 0.25 s slices,
@@ -144,8 +146,8 @@ export async function throughput({ quick }) {
       figures.push({
         figure: `GET loan_request req/s vs empty route, ${connections} conn`,
         measured: `${percent(list.share)} (${Math.round(list.rps)} vs ${Math.round(empty.rps)}; p99 ${latency(list.p99)} vs ${latency(empty.p99)})`,
-        goalText: '≥ 40 %',
-        holds: list.share >= 40,
+        goalText: '— (reported)',
+        holds: null,
       });
       const post = results['POST user'];
       figures.push({
