@@ -36,23 +36,28 @@ export const EMAIL_PATTERN =
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
-/** The envelope every reply is wrapped in (spec 2.1); other keys are kept. */
+/**
+ * The envelope every reply is wrapped in (spec 2.1); other keys are kept. `data` may be absent:
+ * the real service's published error replies carry only `status` and `message`.
+ */
 export interface Envelope {
   status: EnvelopeStatus;
   message: string;
-  data: unknown;
+  data?: unknown;
   data1?: unknown;
   [key: string]: unknown;
 }
 
 /**
- * True for a JSON value that is the API's envelope: a known status, a message, and a `data` key
- * (null allowed). ./schemas.ts `Envelope` accepts the same (test/unit/operations.test.ts).
+ * True for a JSON value that is the API's envelope: an object with a known status and a string
+ * message. `data` and `data1` may be absent, null or anything else: the real service's examples
+ * answer errors as `{"status":"error","message":"Product ID is required"}`, with no `data` key.
+ * ./schemas.ts `Envelope` accepts the same (test/unit/operations.test.ts).
  */
 export function isEnvelope(json: unknown): json is Envelope {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const { status, message } = json as Record<string, unknown>;
-  return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string' && 'data' in json;
+  return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string';
 }
 
 export const TENURED_IN = ['months', 'days', 'weeks'] as const;

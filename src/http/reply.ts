@@ -106,7 +106,7 @@ export function interpretReply(
   return {
     status: envelope.status as 'success' | 'exists',
     message: envelope.message,
-    data: envelope.data,
+    data: envelope.data ?? null,
     data1,
     payload: payloadOf(envelope),
     envelope,
@@ -150,7 +150,7 @@ function parseEnvelope(
   const cleaned = cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   json = cleaned.value;
-  if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
+  if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message)' };
   return { ok: true, envelope: json, ...(cleaned.changed ? { rawBody: JSON.stringify(json) } : {}) };
 }
 

@@ -66,7 +66,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}`, data: null });
+    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}` });
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -109,26 +109,25 @@ function send(reply: FastifyReply, outcome: Outcome): void {
 function frameworkError(error: FastifyError): Outcome {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB', data: null };
+      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         http: 415,
         status: 'error',
         message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-        data: null,
       };
   }
   const code = error.statusCode ?? 500;
-  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message, data: null };
-  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong, data: null };
+  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };
+  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong };
 }
 
 /** A path the router cannot take: a parameter over the length limit, or bad percent-encoding. */
 function routerError(error: FastifyError): Outcome {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers', data: null };
+    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers' };
   }
-  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding', data: null };
+  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding' };
 }
 
 /** The caller's organisation for the request's key (cached only while the database is unchanged: new keys work at once). */
@@ -183,7 +182,7 @@ function serve(
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];
     if (def.productId && (productIdText === undefined || productIdText === '')) {
-      return { status: 'error', message: MESSAGES.productRequired, data: null };
+      return { status: 'error', message: MESSAGES.productRequired };
     }
 
     handler.precheck?.(rawQuery);

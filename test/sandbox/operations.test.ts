@@ -119,7 +119,6 @@ describe('createUser (4.1)', () => {
       status: 'error',
       message:
         'Invalid fields: firstname (must be text), email (must be an e-mail address), password (is required), phone (must be a phone number in the +234 form, e.g. +2348012345678), gender (must not be empty)',
-      data: null,
     });
     expect(sql('SELECT id FROM users')).toHaveLength(0);
   });
@@ -278,7 +277,7 @@ describe('createLoanRequest (4.4)', () => {
       body: { amount: 10, purpose: 'x' },
     });
     expect(reply.http).toBe(200);
-    expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required', data: null });
+    expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required' });
     expect(sql('SELECT id FROM loan_requests')).toHaveLength(1);
   });
 
@@ -293,7 +292,6 @@ describe('createLoanRequest (4.4)', () => {
     expect(reply.json).toEqual({
       status: 'no-access',
       message: 'You do not have access to this user. Please verify the user id',
-      data: null,
     });
   });
 
@@ -331,7 +329,7 @@ describe('listLoanRequests (4.5)', () => {
     for (const query of [{}, { direction: '' }] as Array<Record<string, string>>) {
       const reply = await page(query);
       expect(reply.http).toBe(400);
-      expect(reply.json).toEqual({ status: 'error', message: 'Direction not specified', data: null });
+      expect(reply.json).toEqual({ status: 'error', message: 'Direction not specified' });
     }
   });
 
@@ -385,7 +383,6 @@ describe('listLoanRequests (4.5)', () => {
     expect(foreign.json).toEqual({
       status: 'no-access',
       message: 'You do not have access to this product. Please verify the product id',
-      data: null,
     });
   });
 });
@@ -437,7 +434,7 @@ describe('tokenizeLinker (4.8)', () => {
     expect(reply.http).toBe(500);
     expect(reply.json.status).toBe('error');
     expect(reply.json.message).toMatch(/^Something went wrong\. Please try again.+bank details/);
-    expect(reply.json.data).toBeNull();
+    expect(reply.json).not.toHaveProperty('data');
     expect((await lr(loanRequestId)).linker_tokenized).toBeUndefined();
   });
 
