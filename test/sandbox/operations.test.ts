@@ -64,7 +64,8 @@ describe('createUser (4.1)', () => {
       email: body.email,
       phone: '+2348012345678',
       gender: 'female',
-      reference: expect.stringMatching(/^USR-[0-9A-Z]{10}$/),
+      // The real service's shape: letters and digits, 13 for a user (`LNNPVUjVigzfA`).
+      reference: expect.stringMatching(/^[0-9A-Za-z]{13}$/),
       is_active: true,
       source: 'api',
       created_at: FIXED_NOW.toISOString(),
@@ -233,7 +234,8 @@ describe('createLoanRequest (4.4)', () => {
       product_name: 'First Lender Loan',
       product_slug: 'first-lender-loan',
       lender_name: 'First Lender',
-      reference: expect.stringMatching(/^LR-[0-9A-Z]{10}$/),
+      // The real service's shape: letters and digits, 16 for a loan request (`5dnpDwwn3dDwD14i`).
+      reference: expect.stringMatching(/^[0-9A-Za-z]{16}$/),
       fullname: 'Funke Adeyemi',
       amount: 125000.5,
       purpose: 'buy a freezer',
@@ -608,7 +610,7 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
       expect.objectContaining({
         loan_request_id: loanRequestId,
         type: 'passport',
-        reference: expect.stringMatching(/^DOC-/),
+        reference: expect.stringMatching(/^[0-9A-Za-z]{16}$/),
         has_custom_fields: false,
         custom_fields: null,
       }),
