@@ -76,11 +76,15 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     send(reply, outcome);
   });
 
-  for (const def of ENDPOINTS as readonly EndpointDef[]) {
+  // Each operation at its path, and at the paths the real service documents besides the spec's
+  // (tokenize_mono), with the same behaviour.
+  for (const [def, url] of (ENDPOINTS as readonly EndpointDef[]).flatMap((def) =>
+    [def.path, ...(def.otherPaths ?? [])].map((path) => [def, path] as const),
+  )) {
     const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey, unknown>;
     app.route({
       method: def.method,
-      url: def.path,
+      url,
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {

@@ -334,6 +334,14 @@ describe('HTTP client: faults', () => {
     expect(sleeps).toHaveLength(0);
   });
 
+  it("a raw POST to tokenize_mono (the real documentation's path) names the same check as tokenize_linker", async () => {
+    server.script((_req, res) => json(res, 500, envelope('error', null, 'Something went wrong. Please try again')));
+    const error = await failure(client().request('POST', '/api/v1/loan_request/2/tokenize_mono'));
+    expect(error.hint).toBe(
+      'It was sent and may or may not have been applied; before running it again, see whether it was: loanctl loan show 2 --product 12',
+    );
+  });
+
   it('status no-access is exit 4 with the API message', async () => {
     server.script((_req, res) =>
       json(res, 200, envelope('no-access', null, 'You do not have access to this user. Verify the user id')),

@@ -453,6 +453,29 @@ describe('tokenizeLinker (4.8)', () => {
     const again = await call(sandbox.app, 'tokenizeLinker', { key: org.api_key, params: { id: loanRequestId } });
     expect((again.json.data as Json).linker_ids).toEqual(data.linker_ids);
   });
+
+  it("answers at POST …/tokenize_mono, the real documentation's path, exactly as at tokenize_linker", async () => {
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
+    const mono = () =>
+      sandbox.app.inject({
+        method: 'POST',
+        url: `/api/v1/loan_request/${loanRequestId}/tokenize_mono`,
+        headers: { authorization: `Bearer ${org.api_key}` },
+      });
+    const before = await mono();
+    expect(before.statusCode).toBe(500);
+    expect(before.json().message).toMatch(/^Something went wrong\. Please try again.+bank details/);
+
+    await call(sandbox.app, 'addBankDetails', on(loanRequestId, sampleBody('addBankDetails', 0)));
+    const reply = await mono();
+    expect(reply.statusCode).toBe(200);
+    const data = reply.json().data as Json;
+    expect(data).toMatchObject({ id: loanRequestId, linker_tokenized: true });
+    expect(data.linker_ids).toHaveLength(1);
+    const linker = await call(sandbox.app, 'tokenizeLinker', { key: org.api_key, params: { id: loanRequestId } });
+    expect((linker.json.data as Json).linker_ids).toEqual(data.linker_ids);
+    expect(replyProblems('tokenizeLinker', reply.json())).toEqual([]);
+  });
 });
 
 describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4.10)', () => {
