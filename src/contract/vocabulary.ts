@@ -11,6 +11,11 @@
 /** The value the API uses for a timestamp that is not set. */
 export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';
 
+/** True for a timestamp that holds a time: not absent, empty, or the zero timestamp in any precision or zone. */
+export function isSetTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !value.startsWith('0001-01-01');
+}
+
 /** ISO 8601 date-time with an optional fractional second and `Z` or a numeric offset. */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 
