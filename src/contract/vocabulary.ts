@@ -19,6 +19,23 @@ export function isSetTimestamp(value: unknown): value is string {
 /** ISO 8601 date-time with an optional fractional second and `Z` or a numeric offset. */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 
+/**
+ * The instant an API timestamp names, or undefined when it is not one. The real service writes
+ * nanoseconds and numeric offsets (`2022-02-11T09:10:25.815412395+01:00`): that is outside
+ * ECMAScript's own date-time format (milliseconds, `±HH:mm`), where `Date.parse` is left to each
+ * engine. So the text is brought to that format first: the fraction cut to milliseconds (not
+ * rounded: 59.9996 s stays in its minute), the offset given its colon.
+ */
+export function parseTimestamp(value: string): Date | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}):?(\d{2})?$/.exec(value);
+  if (!match) return undefined;
+  const [, dateTime, fraction = '', zone, zoneMinutes] = match;
+  if (zone !== 'Z' && zoneMinutes === undefined) return undefined;
+  const millis = fraction.slice(0, 3).padEnd(3, '0');
+  const date = new Date(`${dateTime}.${millis}${zone === 'Z' ? 'Z' : `${zone}:${zoneMinutes}`}`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 /** A calendar date as the API writes dates: yyyy-mm-dd. */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 

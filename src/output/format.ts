@@ -1,7 +1,7 @@
 /**
  * Cell formatting for humans (tables only; JSON, NDJSON and CSV carry values unchanged).
  */
-import { isSetTimestamp } from '../contract/vocabulary.js';
+import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { CellFormat } from './columns.js';
 
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -19,8 +19,8 @@ export function formatMoney(value: number): string {
  */
 export function formatTimestamp(value: string): string {
   if (!isSetTimestamp(value)) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
+  const date = parseTimestamp(value);
+  if (date === undefined) return escapeControl(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
