@@ -305,9 +305,9 @@ class GuidedLoan {
     this.say(
       `Loan request ${found.id} (${found.reference}) for ${found.fullname}: ${formatMoney(found.amount)}, ${found.purpose}.`,
     );
-    const progressText = progress.data ?? found.progress;
-    const shown = typeof progressText === 'string' && progressText !== '' ? `Progress: ${progressText}; s` : 'S';
-    this.say(`${shown}tatus ${found.status}, lender status ${found.lender_status}.`);
+    const state = `status ${found.status}, lender status ${found.lender_status}.`;
+    const shown = progress.data ?? found.progress;
+    this.say(typeof shown === 'string' && shown !== '' ? `Progress: ${shown}; ${state}` : `Loan request ${state}`);
     this.showParts();
     if (!this.submitted) {
       const remaining = this.remainingSteps().map((step) => step.title.toLowerCase());
