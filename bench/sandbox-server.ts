@@ -53,7 +53,7 @@ function seed(count: number): void {
         gender: 'female',
         // Never logged in with: any stored text will do (the sandbox only writes scrypt hashes).
         password_hash: 'bench-seed-no-login',
-        reference: newReference('USR'),
+        reference: newReference('user'),
         source: 'api',
         now,
       });
@@ -63,7 +63,7 @@ function seed(count: number): void {
           org_id: demo.org_id,
           user_id: userId,
           product_id: demo.product_id,
-          reference: newReference('LR'),
+          reference: newReference('loanRequest'),
           amount: 50_000 + (i % 1000),
           purpose: `Seeded loan request ${i + 1}`,
           now,

@@ -64,7 +64,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}`, data: null });
+    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}` });
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -74,11 +74,15 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     send(reply, outcome);
   });
 
-  for (const def of ENDPOINTS as readonly EndpointDef[]) {
+  // Each operation at its path, and at the paths the real service documents besides the spec's
+  // (tokenize_mono), with the same behaviour.
+  for (const [def, url] of (ENDPOINTS as readonly EndpointDef[]).flatMap((def) =>
+    [def.path, ...(def.otherPaths ?? [])].map((path) => [def, path] as const),
+  )) {
     const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey, unknown>;
     app.route({
       method: def.method,
-      url: def.path,
+      url,
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {
@@ -107,26 +111,25 @@ function send(reply: FastifyReply, outcome: Outcome): void {
 function frameworkError(error: FastifyError): Outcome {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB', data: null };
+      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         http: 415,
         status: 'error',
         message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-        data: null,
       };
   }
   const code = error.statusCode ?? 500;
-  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message, data: null };
-  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong, data: null };
+  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };
+  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong };
 }
 
 /** A path the router cannot take: a parameter over the length limit, or bad percent-encoding. */
 function routerError(error: FastifyError): Outcome {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers', data: null };
+    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers' };
   }
-  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding', data: null };
+  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding' };
 }
 
 /** The caller's organisation for the request's key, looked up on every request: new keys work at once. */
@@ -170,7 +173,7 @@ function serve(
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];
     if (def.productId && (productIdText === undefined || productIdText === '')) {
-      return { status: 'error', message: MESSAGES.productRequired, data: null };
+      return { status: 'error', message: MESSAGES.productRequired };
     }
 
     handler.precheck?.(rawQuery);
