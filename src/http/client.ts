@@ -25,6 +25,7 @@ import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, inputError, LoanctlError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
+import { proxyFailure, tlsFailure } from './failure.js';
 import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
 import { redactText } from './redact.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
@@ -414,9 +415,6 @@ interface TransportFailure {
   retryable: boolean;
 }
 
-const TLS_CODES =
-  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
-
 export function transportFailure(error: unknown, url: URL, settings: Settings): TransportFailure {
   const code = errorCode(error);
   const host = url.host;
@@ -446,6 +444,9 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
       false,
     );
   }
+  // Through a proxy, a refused or unknown host is the proxy's; and TLS failures have their own words.
+  const known = proxyFailure(error, code, url) ?? tlsFailure(error, code, url);
+  if (known) return make(known.message, known.hint, known.short, known.neverSent, known.retryable);
   if (code === CONNECT_TIMEOUT) {
     return make(`Could not connect to ${host}: the connection timed out.`, check, 'connect timed out', true, true);
   }
@@ -469,15 +470,6 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
     return make(`Could not reach ${host} (${code}).`, check, `host unreachable`, true, true);
-  }
-  if (code && TLS_CODES.test(code)) {
-    return make(
-      `TLS error talking to ${host}: ${(error as Error).message} (${code}).`,
-      'Check the base URL and the server certificate.',
-      'TLS error',
-      true,
-      false,
-    );
   }
   const detail = code ?? (error instanceof Error ? error.message : String(error));
   return make(

@@ -73,6 +73,14 @@ export interface TransportOptions {
 
 export type ProxyMechanism = 'node' | 'library';
 
+/** What every error of a proxied request carries as `proxy`: how to name the proxy, never its credentials. */
+export interface ProxyLabel {
+  /** `host:port (HTTPS_PROXY)` */
+  label: string;
+  /** The variable it came from, as spelled in the environment. */
+  variable: string;
+}
+
 /** The code of an error from the proxy: it refused the CONNECT (statusCode) or the tunnel failed. */
 export const PROXY_TUNNEL = 'ERR_PROXY_TUNNEL';
 
@@ -195,7 +203,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
       done();
     };
     const rejectWith = (error: Error) =>
-      settle(() => reject(pool.proxy ? Object.assign(error, { proxy: pool.proxy.label }) : error));
+      settle(() => reject(pool.proxy ? Object.assign(error, { proxy: labelOf(pool.proxy) }) : error));
     // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
     // pool) reports a destroy only when the socket comes, if ever.
     fail = (error) => {
@@ -209,6 +217,10 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     request.end(exchange.body);
   });
   return { reply, fail };
+}
+
+function labelOf({ label, variable }: ProxyChoice): ProxyLabel {
+  return { label, variable };
 }
 
 function timeoutError(ms: number): Error {

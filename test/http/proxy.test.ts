@@ -176,7 +176,10 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
     forward.refuse(407);
     const through = transport(mechanism, { HTTPS_PROXY: `http://ops:s3cret@127.0.0.1:${forward.port}` });
     const error = await rejection(get(through));
-    expect(error).toMatchObject({ code: 'ERR_PROXY_TUNNEL', proxy: `127.0.0.1:${forward.port} (HTTPS_PROXY)` });
+    expect(error).toMatchObject({
+      code: 'ERR_PROXY_TUNNEL',
+      proxy: { label: `127.0.0.1:${forward.port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
+    });
     expect(String(error.message)).toContain('407');
     expect(forward.seen).toHaveLength(1);
   });
@@ -184,7 +187,10 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
   it('a proxy that is down fails with ECONNREFUSED and its label', async () => {
     const port = await closedPort();
     const error = await rejection(get(transport(mechanism, { https_proxy: `127.0.0.1:${port}` })));
-    expect(error).toMatchObject({ code: 'ECONNREFUSED', proxy: `127.0.0.1:${port} (https_proxy)` });
+    expect(error).toMatchObject({
+      code: 'ECONNREFUSED',
+      proxy: { label: `127.0.0.1:${port} (https_proxy)`, variable: 'https_proxy' },
+    });
   });
 
   it('a proxy that never answers the CONNECT is a connect timeout', async () => {
@@ -199,6 +205,9 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
     const port = (silent.address() as { port: number }).port;
     const through = transport(mechanism, { HTTPS_PROXY: `http://127.0.0.1:${port}` }, 300);
     const error = await rejection(get(through));
-    expect(error).toMatchObject({ code: CONNECT_TIMEOUT, proxy: `127.0.0.1:${port} (HTTPS_PROXY)` });
+    expect(error).toMatchObject({
+      code: CONNECT_TIMEOUT,
+      proxy: { label: `127.0.0.1:${port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
+    });
   });
 });
