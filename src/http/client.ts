@@ -27,6 +27,7 @@ import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
 import { proxyFailure, tlsFailure } from './failure.js';
 import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
+import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
 import { CONNECT_TIMEOUT, createTransport, REPLY_TOO_LARGE, type Transport } from './transport.js';
@@ -75,6 +76,8 @@ export interface ClientOptions {
   /** The pool to send through (a bulk run shares one); its owner closes it. Default: the client's own. */
   transport?: Transport | undefined;
   retry?: Partial<RetryPolicy>;
+  /** Where the proxy variables are read (./proxy.ts); default process.env. */
+  env?: Env;
 }
 
 export interface RetryPolicy {
@@ -113,7 +116,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
 
   const pool = (): Transport => {
     if (!transport) {
-      ownTransport = createPool(settings);
+      ownTransport = createPool(settings, undefined, options.env);
       transport = ownTransport;
     }
     return transport;
@@ -354,8 +357,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  * The keep-alive pool of a run: at most `connections` sockets per origin (opened only as needed).
  * Bulk runs (src/bulk) size it to their concurrency and share it between their clients.
  */
-export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Transport {
-  return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000) });
+export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8, env?: Env): Transport {
+  return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000), env });
 }
 
 let schemasLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;

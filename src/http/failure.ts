@@ -79,10 +79,13 @@ export function proxyFailure(error: unknown, code: string | undefined, url: URL)
     );
   }
   if (code === PROXY_TUNNEL && tunnel.statusCode !== undefined) {
+    const status = tunnel.statusCode;
     const hint =
-      tunnel.statusCode === 407
+      status === 407
         ? `The proxy wants credentials: give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT.`
-        : `Ask the proxy's administrators to allow ${url.host}, ${direct}.`;
+        : status >= 500
+          ? `The proxy could not reach ${url.host}: check the base URL, ${direct}.`
+          : `Ask the proxy's administrators to allow ${url.host}, ${direct}.`;
     return fact(
       `The proxy ${proxy.label} refused to connect to ${url.host} (HTTP ${tunnel.statusCode}).`,
       hint,

@@ -35,8 +35,8 @@ export function proxyFor(target: URL, env: Env): ProxyChoice | undefined {
   const variable = firstSet(env, `${scheme}_proxy`, `${scheme.toUpperCase()}_PROXY`);
   if (!variable) return undefined;
   if (isLoopbackHost(target.hostname)) return undefined;
-  const noProxy = env[firstSet(env, 'no_proxy', 'NO_PROXY') ?? ''] ?? '';
-  if (bypasses(noProxy, target)) return undefined;
+  const noProxy = firstSet(env, 'no_proxy', 'NO_PROXY');
+  if (noProxy && bypasses(env[noProxy] as string, target)) return undefined;
   const url = parseProxyUrl(env[variable] as string, variable);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return { url, variable, label: `${url.hostname}:${port} (${variable})` };

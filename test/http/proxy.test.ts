@@ -7,8 +7,12 @@
  */
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/config/settings.js';
+import { LoanctlError } from '../../src/errors.js';
+import { createApiClient } from '../../src/http/client.js';
 import { bypasses, nodeHasProxyEnv, PROXY_UNUSABLE, proxyFor } from '../../src/http/proxy.js';
 import { CONNECT_TIMEOUT, createTransport, type ProxyMechanism, type Transport } from '../../src/http/transport.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { type ForwardProxy, forwardProxy, type TlsApi, tlsApi } from '../helpers/forward-proxy.js';
 import { closedPort } from '../helpers/ports.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-certs.js';
@@ -209,5 +213,30 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
       code: CONNECT_TIMEOUT,
       proxy: { label: `127.0.0.1:${port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
     });
+  });
+});
+
+describe('the client through a proxy (the environment it is given)', () => {
+  it('a proxy that cannot reach the API (502) is exit 5, naming the proxy, not retried, even for a GET', async () => {
+    const forward = await proxy();
+    forward.refuse(502);
+    const io = fakeIo();
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 5_000,
+    } as Settings;
+    const client = createApiClient(settings, { io, env: { https_proxy: forward.url }, sleep: async () => {} });
+    cleanups.push(() => client.close());
+    const error = await rejection(client.request('GET', '/api/v1/user'));
+    expect(error).toBeInstanceOf(LoanctlError);
+    expect((error as unknown as LoanctlError).exitCode).toBe(5);
+    expect(error.message).toBe(
+      `The proxy 127.0.0.1:${forward.port} (https_proxy) refused to connect to api.example.test (HTTP 502).`,
+    );
+    expect((error as unknown as LoanctlError).hint).toContain('The proxy could not reach api.example.test');
+    expect(forward.seen).toHaveLength(1);
   });
 });
