@@ -4,8 +4,8 @@
  * (exit 5) and decides about retries from `neverSent` and `retryable`.
  */
 import { isLoopbackHost } from '../config/base-url.js';
-import { PROXY_UNUSABLE } from './proxy.js';
-import { CONNECT_TIMEOUT, PROXY_TUNNEL, type ProxyLabel } from './transport.js';
+import { PROXY_TUNNEL, PROXY_UNUSABLE, type ProxyLabel } from './proxy.js';
+import { CONNECT_TIMEOUT } from './transport.js';
 
 export interface Failure {
   message: string;

@@ -1,6 +1,7 @@
 /**
  * Which proxy a request goes through, from the environment as curl reads it (README, "Network
- * behaviour"), and how it is reached on this Node.
+ * behaviour"), how it is reached on this Node, and the shape of a proxy's errors (./transport.ts
+ * attaches them, ./failure.ts words them).
  *
  * - `https_proxy`/`HTTPS_PROXY` for https:// URLs, `http_proxy`/`HTTP_PROXY` for http:// ones; the
  *   lower-case name wins when both are set (curl, Node, Python), an empty value is unset. A proxy
@@ -13,6 +14,7 @@
  *   corporate proxy cannot reach the operator's own machine (the sandbox), and plain http:// is
  *   allowed only there because the key then never crosses the network in clear (../config/base-url.ts).
  */
+import type { ClientRequest } from 'node:http';
 import { isLoopbackHost } from '../config/base-url.js';
 
 export type Env = Record<string, string | undefined>;
@@ -127,4 +129,32 @@ export function nodeHasProxyEnv(version = process.versions.node): boolean {
   if (major === 22) return minor >= 21;
   if (major === 24) return minor >= 5;
   return major >= 25;
+}
+
+/** The code of an error from the proxy: it refused the CONNECT (statusCode) or the tunnel failed. */
+export const PROXY_TUNNEL = 'ERR_PROXY_TUNNEL';
+
+/** What every error of a proxied request carries as `proxy`: how to name the proxy, never its credentials. */
+export interface ProxyLabel {
+  /** `host:port (HTTPS_PROXY)` */
+  label: string;
+  /** The variable it came from, as spelled in the environment. */
+  variable: string;
+}
+
+export function labelOf({ label, variable }: ProxyChoice): ProxyLabel {
+  return { label, variable };
+}
+
+/**
+ * https-proxy-agent hands a proxy's refusal (407, 403, 502…) on as if the API had answered it; it
+ * is a failure to connect, with the code Node's own proxy support gives it.
+ */
+export function refuseFailedTunnel(request: ClientRequest, fail: (error: Error) => void): void {
+  request.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
+    if (connect.statusCode === 200) return;
+    const status = `${connect.statusCode} ${connect.statusText ?? ''}`.trim();
+    const error = new Error(`the proxy refused the tunnel: HTTP ${status}`);
+    fail(Object.assign(error, { code: PROXY_TUNNEL, statusCode: connect.statusCode }));
+  });
 }

@@ -27,7 +27,7 @@
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { type Env, nodeHasProxyEnv, type ProxyChoice, proxyFor } from './proxy.js';
+import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 
 export interface Exchange {
   method: string;
@@ -72,17 +72,6 @@ export interface TransportOptions {
 }
 
 export type ProxyMechanism = 'node' | 'library';
-
-/** What every error of a proxied request carries as `proxy`: how to name the proxy, never its credentials. */
-export interface ProxyLabel {
-  /** `host:port (HTTPS_PROXY)` */
-  label: string;
-  /** The variable it came from, as spelled in the environment. */
-  variable: string;
-}
-
-/** The code of an error from the proxy: it refused the CONNECT (statusCode) or the tunnel failed. */
-export const PROXY_TUNNEL = 'ERR_PROXY_TUNNEL';
 
 /** The largest reply body loanctl reads (README, "Network behaviour"). */
 export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
@@ -219,10 +208,6 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   return { reply, fail };
 }
 
-function labelOf({ label, variable }: ProxyChoice): ProxyLabel {
-  return { label, variable };
-}
-
 function timeoutError(ms: number): Error {
   return Object.assign(new Error(`no complete reply within ${ms} ms`), { name: 'TimeoutError' });
 }
@@ -257,19 +242,6 @@ function limitConnect(
     if (!proxied) arm();
     socket.once(secure ? 'secureConnect' : 'connect', clear);
     socket.once('close', clear);
-  });
-}
-
-/**
- * https-proxy-agent hands a proxy's refusal (407, 403, 502…) on as if the API had answered it; it
- * is a failure to connect, with the code Node's own proxy support gives it.
- */
-function refuseFailedTunnel(request: ClientRequest, fail: (error: Error) => void): void {
-  request.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
-    if (connect.statusCode === 200) return;
-    const status = `${connect.statusCode} ${connect.statusText ?? ''}`.trim();
-    const error = new Error(`the proxy refused the tunnel: HTTP ${status}`);
-    fail(Object.assign(error, { code: PROXY_TUNNEL, statusCode: connect.statusCode }));
   });
 }
 
