@@ -56,7 +56,7 @@ afterEach(() => {
 });
 
 /** `loanctl api GET /api/v1/user` with the test's CA trusted, no proxy, and `env` on top. */
-function loanctl(baseUrl: string, env: RunOptions['env'] = {}) {
+function loanctl(baseUrl: string, env: RunOptions['env'] = {}, extra: string[] = []) {
   const clean = {
     PATH: process.env.PATH ?? '',
     NO_COLOR: '1',
@@ -67,7 +67,7 @@ function loanctl(baseUrl: string, env: RunOptions['env'] = {}) {
     // The machine may set it to its own bundle: the test's CA alone is what these runs trust.
     NODE_EXTRA_CA_CERTS: ca.caFile,
   };
-  return run({ env: clean }, ['api', 'GET', '/api/v1/user'], { env });
+  return run({ env: clean }, ['api', 'GET', '/api/v1/user', ...extra], { env });
 }
 
 function expectOneLine(stderr: string) {
@@ -181,6 +181,14 @@ describe('a corporate proxy', () => {
     expect(forward.seen).toHaveLength(1);
     expectNoCredentials(result.stderr + result.stdout);
     expectOneLine(result.stderr);
+    // --debug adds the cause's stack: still no credentials.
+    const debug = await loanctl(
+      'https://api.example.test',
+      { HTTPS_PROXY: `http://${CREDENTIALS}@127.0.0.1:${forward.port}` },
+      ['--debug'],
+    );
+    expect(debug.stderr).toContain('at ');
+    expectNoCredentials(debug.stderr);
   });
 
   it('a proxy that asks for credentials (407) says where to put them', async () => {
