@@ -2,16 +2,18 @@
  * The networks operators sit on, through the real built CLI (a process: NODE_EXTRA_CA_CERTS and
  * the proxy variables are read at start-up): a real local forward proxy
  * (../helpers/forward-proxy.ts), real https servers whose certificates come from the test's own CA
- * (../helpers/tls-certs.ts), and a plain-http server behind an https:// base URL. Each case checks
+ * (../helpers/tls-certs.ts), and the plain-http sandbox behind an https:// base URL. Each case checks
  * the exit code, the one line on stderr, and what reached the proxy or the server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type RunOptions, run } from '../helpers/cli.js';
 import { type ForwardProxy, forwardProxy, type TlsApi, tlsApi } from '../helpers/forward-proxy.js';
 import { closedPort } from '../helpers/ports.js';
+import { openSandbox } from '../helpers/sandbox.js';
 import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-certs.js';
 
@@ -55,8 +57,9 @@ afterEach(() => {
   forward.refuse(undefined);
 });
 
-/** `loanctl api GET /api/v1/user` with the test's CA trusted, no proxy, and `env` on top. */
-function loanctl(baseUrl: string, env: RunOptions['env'] = {}, extra: string[] = []) {
+/** The built CLI with the test's CA trusted, no proxy, and `env` on top. */
+/** `args` replace `api GET /api/v1/user`, except flags alone (`--debug`), which are added to it. */
+function loanctl(baseUrl: string, env: RunOptions['env'] = {}, args: string[] = []) {
   const clean = {
     PATH: process.env.PATH ?? '',
     NO_COLOR: '1',
@@ -67,7 +70,8 @@ function loanctl(baseUrl: string, env: RunOptions['env'] = {}, extra: string[] =
     // The machine may set it to its own bundle: the test's CA alone is what these runs trust.
     NODE_EXTRA_CA_CERTS: ca.caFile,
   };
-  return run({ env: clean }, ['api', 'GET', '/api/v1/user', ...extra], { env });
+  const command = args.every((arg) => arg.startsWith('--')) ? ['api', 'GET', '/api/v1/user', ...args] : args;
+  return run({ env: clean }, command, { env });
 }
 
 function expectOneLine(stderr: string) {
@@ -112,13 +116,26 @@ describe('private CAs and TLS failures', () => {
     expectOneLine(result.stderr);
   });
 
-  it('an https:// base URL pointed at a plain-http server says so in one line, with no retries', async () => {
-    const result = await loanctl(`https://127.0.0.1:${plain.port}`);
-    expect(result.code).toBe(5);
-    expect(result.stderr).toContain(`127.0.0.1:${plain.port} answered in plain HTTP, not TLS`);
-    expect(result.stderr).toContain(`Use http://127.0.0.1:${plain.port} as the base URL`);
-    expect(result.stderr).not.toContain('retrying');
-    expectOneLine(result.stderr);
+  it('an https:// base URL pointed at the plain-http sandbox says so in one line, with no retries', async () => {
+    const sandbox = await openSandbox();
+    try {
+      await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = sandbox.app.server.address() as AddressInfo;
+      const args = ['user', 'exists', '--email', 'ada@example.com', '-o', 'json'];
+      const env = { LOANCTL_API_KEY: sandbox.org.api_key, LOANCTL_PRODUCT_ID: String(sandbox.org.product_id) };
+      const result = await loanctl(`https://127.0.0.1:${port}`, env, args);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain(`127.0.0.1:${port} answered in plain HTTP, not TLS`);
+      expect(result.stderr).toContain(`Use http://127.0.0.1:${port} as the base URL`);
+      expect(result.stderr).not.toContain('retrying');
+      expectOneLine(result.stderr);
+      // And the URL it suggests answers.
+      const fixed = await loanctl(`http://127.0.0.1:${port}`, env, args);
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect(fixed.stdout.trim()).toBe('false');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
