@@ -98,6 +98,8 @@ interface Pool {
   agent: Agent;
   secure: boolean;
   proxy: ProxyChoice | undefined;
+  /** Destroys the proxy connections still opening their tunnel, which the agent does not track. */
+  stop?: AbortController;
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -148,7 +150,9 @@ export function createTransport(options: TransportOptions): Transport {
       }
       await Promise.allSettled([...inFlight.keys()]);
       for (const settled of await Promise.allSettled(pools.values())) {
-        if (settled.status === 'fulfilled') settled.value.agent.destroy();
+        if (settled.status !== 'fulfilled') continue;
+        settled.value.stop?.abort();
+        settled.value.agent.destroy();
       }
       pools.clear();
       routes.clear();
@@ -171,9 +175,13 @@ function makePool(secure: boolean, proxy: ProxyChoice | undefined, options: Tran
     return { ...pool, agent: new module.Agent({ ...agentOptions, proxyEnv }) };
   }
   // It tunnels with CONNECT for http:// URLs too (those go to loopback hosts only, never proxied).
+  // Its options go to net.connect as well: the signal ends a CONNECT left unanswered when the run
+  // ends, which would otherwise keep the process alive until the proxy hangs up.
+  const stop = new AbortController();
   return import('https-proxy-agent').then(({ HttpsProxyAgent }) => ({
     ...pool,
-    agent: new HttpsProxyAgent(proxy.url, agentOptions),
+    stop,
+    agent: new HttpsProxyAgent(proxy.url, { ...agentOptions, signal: stop.signal }),
   }));
 }
 
@@ -181,12 +189,16 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   let fail!: (error: Error) => void;
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
+    // Node's own proxy support gives up on a tunnel after the request's `timeout` (else the agent's
+    // idle timeout): the connect timeout, so no unanswered CONNECT outlives the run.
+    if (pool.proxy) requestOptions.timeout = options.connectTimeoutMs;
     const request = pool.module.request(exchange.url, requestOptions, (response) => {
       readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
         (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
         (error: unknown) => settle(() => reject(error)),
       );
     });
+    let timer: NodeJS.Timeout | undefined;
     const settle = (done: () => void) => {
       clearTimeout(timer);
       done();
@@ -199,10 +211,12 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
       rejectWith(error);
       request.destroy(error);
     };
-    const timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
     request.on('error', rejectWith);
     if (pool.proxy) refuseFailedTunnel(request, fail);
+    // Before the whole-exchange timer: when both are equal (--timeout under 10 s), an unopened
+    // tunnel is a connect timeout (never sent, safe to repeat), not a request without a reply.
     limitConnect(request, options.connectTimeoutMs, pool.secure, pool.proxy !== undefined, fail);
+    timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
     request.end(exchange.body);
   });
   return { reply, fail };

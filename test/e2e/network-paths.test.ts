@@ -6,7 +6,7 @@
  * the exit code, the one line on stderr, and what reached the proxy or the server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -227,6 +227,34 @@ describe('a corporate proxy', () => {
     );
     expectNoCredentials(result.stderr + result.stdout);
     expectOneLine(result.stderr);
+  });
+
+  it('a proxy that never answers the CONNECT is a connect timeout naming it; a write is retried, never "may have been applied"', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket.on('error', () => {})));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      // --timeout 1: the connect timeout and the whole request's are both 1 s.
+      const result = await loanctl('https://api.example.test', { HTTPS_PROXY: `http://127.0.0.1:${port}` }, [
+        'api',
+        'POST',
+        '/api/v1/user',
+        '--data',
+        '{}',
+        '--timeout',
+        '1',
+      ]);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain('proxy connect timed out; retrying');
+      expect(result.stderr).toContain(
+        `The proxy 127.0.0.1:${port} (HTTPS_PROXY) did not open a connection to api.example.test in time.`,
+      );
+      expect(result.stderr).not.toContain('may or may not have been applied');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
   });
 
   it('a SOCKS proxy is refused in one line naming the variable', async () => {
