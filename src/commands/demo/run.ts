@@ -25,8 +25,8 @@ import { buildSchedule } from '../../repayment/index.js';
 import { DEMO_ORGANISATION_NAME, DEMO_PRODUCT_NAME } from '../../sandbox/admin.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { scheduleTerms } from '../../schedule/run.js';
-import { onSandboxListening, SANDBOX_PROFILE } from '../sandbox/after-listen.js';
-import { sandboxErrorLine } from '../sandbox/error-line.js';
+import { sandboxErrorLine } from '../common/sandbox-error-line.js';
+import { onSandboxListening, SANDBOX_PROFILE } from '../common/sandbox-listening.js';
 import { DEMO_STEPS, type DemoContext, SCHEDULE, shellLine, TERMS } from './steps.js';
 
 export interface DemoOptions {
