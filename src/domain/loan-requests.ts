@@ -60,6 +60,12 @@ export async function findLoanRequest(api: ApiClient, productId: number, id: num
   return loanRequestIn(await lookUpLoanRequest(api, productId, id), productId, id);
 }
 
+/** The product's newest loan request (the highest id), or undefined when it has none. */
+export async function newestLoanRequest(api: ApiClient, productId: number): Promise<LoanRequest | undefined> {
+  const result = await api.call('listLoanRequests', { productId, query: { direction: 'DESC', limit: 1 } });
+  return (result.data as LoanRequestPage).loan_requests[0];
+}
+
 /** The four GETs of what is attached to loan request `id`, sent at once (one promise each). */
 export function requestAttachments(api: ApiClient, productId: number, id: number): Promise<ApiResult>[] {
   const on = { params: { id }, productId };
