@@ -82,6 +82,9 @@ await build({
     ].join(' '),
   },
   plugins: [lazyBuiltins],
+  // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
+  // node_modules, and only by src/config/keyring.ts's lazy import.
+  external: ['@napi-rs/keyring'],
   logLevel: 'warning',
 });
 

@@ -113,6 +113,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
   const env = options.env ?? process.env;
   let store: Promise<ProfileStore> | undefined;
   let client: Promise<ApiClient> | undefined;
+  let keyringKey: Promise<string> | undefined;
 
   const deps: Deps = {
     io,
@@ -127,7 +128,16 @@ export function createDeps(options: DepsOptions = {}): Deps {
     },
     async settings() {
       const { resolveSettings } = await import('./config/settings.js');
-      return resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+      const settings = resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+      const { keyringAccount, profile } = settings;
+      // --dry-run sends nothing, so it needs no key: it does not touch the keyring either.
+      if (keyringAccount !== undefined && profile && !settings.dryRun) {
+        keyringKey ??= import('./config/key-storage.js').then(({ readKeyringKey }) =>
+          readKeyringKey(profile.name, keyringAccount),
+        );
+        settings.apiKey = await keyringKey;
+      }
+      return settings;
     },
     api() {
       client ??= (async () => {

@@ -9,6 +9,8 @@ export function profileRow(name: string, profile: Profile, current: boolean) {
     base_url: profile.baseUrl,
     product_id: profile.productId ?? null,
     org_id: profile.orgId ?? null,
-    api_key: redactKey(profile.apiKey),
+    // A key in the keyring is not read just to be shown redacted (that could ask to unlock it).
+    api_key: profile.apiKey === undefined ? null : redactKey(profile.apiKey),
+    key_storage: profile.keyringAccount === undefined ? 'file' : 'keyring',
   };
 }
