@@ -267,6 +267,44 @@ describe.skipIf(secretServiceMissing !== undefined)(
       expect(await session.secret(again.keyringAccount)).toBeNull();
     });
 
+    it('sandbox start keeps its own key in the file and deletes the one a profile add sandbox put in the keyring', async () => {
+      await loanctl(home, ['profile', 'add', 'sandbox', '--base-url', server.url, '--api-key-stdin'], {
+        input: OTHER_KEY,
+        bus: session.bus,
+      });
+      const account = profileOnDisk(home, 'sandbox').keyringAccount;
+      expect(await session.secret(account)).toBe(OTHER_KEY);
+      const sandbox = spawn(
+        process.execPath,
+        [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', join(home, 'sandbox-data')],
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: home,
+            LOANCTL_CONFIG_DIR: join(home, 'config'),
+            DBUS_SESSION_BUS_ADDRESS: session.bus,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      try {
+        const banner = createInterface({ input: sandbox.stderr });
+        const written = new Promise<void>((resolve) =>
+          banner.on('line', (line) => line.includes('Profile "sandbox" points at this sandbox') && resolve()),
+        );
+        const info = JSON.parse(
+          await new Promise<string>((resolve) => createInterface({ input: sandbox.stdout }).once('line', resolve)),
+        );
+        await written;
+        expect(profileOnDisk(home, 'sandbox')).toMatchObject({ apiKey: info.api_key });
+        expect(profileOnDisk(home, 'sandbox').keyringAccount).toBeUndefined();
+        expect(await session.secret(account)).toBeNull();
+      } finally {
+        sandbox.kill('SIGTERM');
+        await new Promise((resolve) => sandbox.once('close', resolve));
+      }
+    });
+
     it('profile remove deletes the key from the keyring', async () => {
       const account = profileOnDisk(home, 'prod').keyringAccount;
       expect(await session.secret(account)).toBe(KEY);
