@@ -21,8 +21,8 @@ export interface Settings extends OutputSettings {
   apiKey: string | undefined;
   apiKeySource: Source | undefined;
   /**
-   * Where the profile keeps the key in the OS keyring, when that is where it comes from: `deps`
-   * reads it then (async, and only then, so other runs never load the keyring library).
+   * Where the profile keeps the key in the OS keyring, when that is where it comes from:
+   * `deps.settings({ withKey: true })` reads it then (so other runs never load the keyring library).
    */
   keyringAccount?: string;
   productId: number | undefined;

@@ -202,6 +202,10 @@ describe.skipIf(secretServiceMissing !== undefined)(
           /^loanctl: The API key of profile "prod" is in the OS keyring, which did not answer: .*set LOANCTL_API_KEY\.$/,
         ),
       ]);
+      // A usage error is found without the key: still exit 2, whatever the keyring says.
+      const noProduct = await loanctl(home, ['loan', 'list', '--profile', 'prod']);
+      expect(noProduct.exitCode).toBe(2);
+      expect(noProduct.stderr).toContain('Missing --product');
       server.script((_req, res) => json(res, 200, { status: 'success', message: 'ok', data: false }));
       const fromEnv = await loanctl(home, ['profile', 'test', 'prod', '-o', 'json'], {
         env: { LOANCTL_API_KEY: OTHER_KEY },
