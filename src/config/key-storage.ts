@@ -8,16 +8,12 @@
  */
 import { AuthError } from '../errors.js';
 import { KEYRING_SERVICE, KeyringUnavailable, keyringDelete, keyringGet, keyringSet } from './keyring.js';
-import type { Profile, ProfileStore } from './store.js';
+import { keyStorageOf, type Profile, type ProfileStore } from './store.js';
 
-export type KeyStorage = 'keyring' | 'file';
+export type KeyStorage = ReturnType<typeof keyStorageOf>;
 
 /** A profile without its key: what is written next to the key, wherever the key goes. */
 export type ProfileFields = Omit<Profile, 'apiKey' | 'keyringAccount'>;
-
-export function keyStorageOf(profile: Profile): KeyStorage {
-  return profile.keyringAccount !== undefined ? 'keyring' : 'file';
-}
 
 /**
  * The keyring account of a profile: its name and config file, so two config directories (a test's,

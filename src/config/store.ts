@@ -32,6 +32,11 @@ export interface Profile {
   orgId?: number;
 }
 
+/** Where a profile's key is; the file's copy wins, as it does when settings are resolved. */
+export function keyStorageOf(profile: Profile): 'keyring' | 'file' {
+  return profile.apiKey !== undefined ? 'file' : 'keyring';
+}
+
 export interface ConfigData {
   current?: string;
   profiles: Record<string, Profile>;

@@ -6,6 +6,8 @@
  * Exit codes are the usual ones (conventions.md): 0 the key was accepted, 3 rejected (or not
  * readable from the keyring), 5 the server could not be reached.
  */
+
+import { keyStorageOf } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
@@ -25,11 +27,9 @@ export async function runProfileTest(options: ProfileTestOptions, deps: Deps): P
   const profile = store.require(name);
   // The same settings every command of this profile gets: a flag or LOANCTL_* still wins.
   deps.globals = { ...deps.globals, profile: name };
-  const { keyStorageOf } = await import('../../config/key-storage.js');
-  const envKey = Boolean(deps.env.LOANCTL_API_KEY?.trim());
-  const storage = envKey ? 'env' : keyStorageOf(profile);
-  deps.io.stderr.write(`Profile "${name}": ${describe(storage)}. Checking it with one read…\n`);
   const settings = await deps.settings();
+  const storage = settings.apiKeySource === 'env' ? 'env' : keyStorageOf(profile);
+  deps.io.stderr.write(`Profile "${name}": ${describe(storage)}. Checking it with one read…\n`);
   const api = await deps.api();
   await api.call('userExists', { query: { email: PROBE_EMAIL, action: 'exists' } });
   await render({ profile: name, base_url: settings.baseUrl ?? null, key_storage: storage, result: 'ok' }, {}, deps);
