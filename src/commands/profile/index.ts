@@ -17,6 +17,7 @@ export function registerProfileCommands(program: Command, deps: Deps): void {
         'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --product-id 12 --api-key-stdin',
         'loanctl profile list',
         'loanctl profile use prod',
+        'loanctl profile test prod',
       ),
     );
 
