@@ -66,7 +66,8 @@ export interface Deps {
   settings(options?: { withKey?: boolean }): Promise<Settings>;
   /**
    * The API client, built on first use (loads the HTTP stack then). Asking for it never fails for a
-   * missing key: the first call does, with an AuthError (and `--dry-run` needs no key).
+   * missing key: the first call does, with an AuthError (and `--dry-run` needs no key). A key the
+   * profile keeps in the OS keyring is read here: a keyring that does not answer is an AuthError.
    */
   api(): Promise<ApiClient>;
   /** Masked and plain prompts (inquirer, loaded on first use); prompts draw on stderr. */
