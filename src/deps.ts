@@ -154,6 +154,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
           sleep: deps.sleep,
           random: options.random ?? Math.random,
           transport: options.transport,
+          env,
         });
       })();
       return client;

@@ -143,6 +143,14 @@ describe('profile store', () => {
 });
 
 describe('base URL', () => {
+  it('takes a base URL given with the version path as the API root, so no request goes to /api/v1/api/v1', () => {
+    expect(checkBaseUrl('https://api.example.com/api/v1')).toBe('https://api.example.com');
+    expect(checkBaseUrl('https://api.example.com/API/V1/')).toBe('https://api.example.com');
+    expect(checkBaseUrl('https://api.example.com/lending/api/v1/')).toBe('https://api.example.com/lending');
+    expect(checkBaseUrl('http://127.0.0.1:4010/api/v1/api/v1')).toBe('http://127.0.0.1:4010');
+    expect(checkBaseUrl('https://api.example.com/api/v10')).toBe('https://api.example.com/api/v10');
+  });
+
   it('accepts https anywhere and http only on loopback', () => {
     expect(checkBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
     expect(checkBaseUrl('https://api.example.com/lending/')).toBe('https://api.example.com/lending');
