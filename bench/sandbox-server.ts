@@ -91,7 +91,7 @@ function seedBorrowers(count: number): void {
           phone: '+2348012345678',
           gender: i % 2 ? 'male' : 'female',
           password_hash: 'bench-seed-no-login',
-          reference: newReference('USR'),
+          reference: newReference('user'),
           source: 'api',
           now,
         });

@@ -213,9 +213,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     };
     request.on('error', rejectWith);
     if (pool.proxy) refuseFailedTunnel(request, fail);
-    // Before the whole-exchange timer: when both are equal (--timeout under 10 s), an unopened
-    // tunnel is a connect timeout (never sent, safe to repeat), not a request without a reply.
-    limitConnect(request, options.connectTimeoutMs, pool.secure, pool.proxy !== undefined, fail);
+    limitConnect(request, options.connectTimeoutMs, pool.secure, fail);
     timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
     request.end(exchange.body);
   });
@@ -229,31 +227,22 @@ function timeoutError(ms: number): Error {
 /**
  * Destroys the request with CONNECT_TIMEOUT if its connection is not ready after `ms`: connected,
  * and for https through the TLS handshake (a server that accepts and never answers TLS counts).
- * Through a proxy the clock starts with the request: the socket is handed over only once the
- * proxy has opened its tunnel, and a proxy that never answers the CONNECT must count too.
+ * The clock starts with the request, before the whole-exchange timer: through a proxy the socket
+ * is handed over only once the tunnel is open (a proxy that never answers the CONNECT must count),
+ * and when both bounds are equal (--timeout under 10 s) a connection never made must be reported
+ * as such (never sent, safe to repeat), not as a request without a reply.
  */
-function limitConnect(
-  request: ClientRequest,
-  ms: number,
-  secure: boolean,
-  proxied: boolean,
-  fail: (error: Error) => void,
-): void {
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    timer = setTimeout(() => {
-      fail(Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT }));
-    }, ms);
-  };
+function limitConnect(request: ClientRequest, ms: number, secure: boolean, fail: (error: Error) => void): void {
+  const timer = setTimeout(() => {
+    fail(Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT }));
+  }, ms);
   const clear = () => clearTimeout(timer);
-  if (proxied) arm();
   request.once('close', clear);
   request.once('socket', (socket) => {
     // A kept-alive socket is connected, and through its handshake, already; so is the TLS socket
     // Node's own proxy support hands over (it shakes hands inside the tunnel before).
     const ready = secure ? (socket as TLSSocket).authorized : !socket.connecting;
     if (request.reusedSocket || ready) return clear();
-    if (!proxied) arm();
     socket.once(secure ? 'secureConnect' : 'connect', clear);
     socket.once('close', clear);
   });
