@@ -10,6 +10,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
+import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
@@ -28,10 +29,12 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Told about unexpected errors (answered with a 500 envelope). Default: one line on stderr. */
   onError?: (error: unknown) => void;
+  /** How long a write waits for another process's write lock before answering 503 (busy.ts). */
+  lockWaitMs?: number;
 }
 
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
-  const db = SandboxDb.open(options.dbPath);
+  const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
   const cache = new ReadCache(db);
   const now = options.now ?? (() => new Date());
@@ -84,7 +87,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {
-        const outcome = serve(def, handler, request, repos, cache, db, now);
+        const outcome = retryWhileBusy(() => serve(def, handler, request, repos, cache, db, now), options.lockWaitMs);
         if (outcome instanceof Promise) {
           return outcome.then((settled) => {
             send(reply, settled);
