@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
 import type { BusinessRequest } from '../contract/schemas.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
+import { createdRange } from './created-range.js';
 import { fail, MESSAGES, type Outcome, successWithJson } from './envelope.js';
 import type { ReadCache } from './read-cache.js';
 import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from './repos/index.js';
@@ -140,8 +141,6 @@ function businessRow(body: BusinessRequest) {
   };
 }
 
-const DAY_MS = 86_400_000;
-
 function isDate(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
@@ -192,8 +191,7 @@ export const HANDLERS: HandlerMap = {
       const { start, end, pages = 1 } = ctx.query;
       const offset = (pages - 1) * USERS_PAGE_SIZE;
       if (!Number.isSafeInteger(offset)) return ok('Users retrieved successfully', []);
-      const from = start ? `${start}T00:00:00.000Z` : '';
-      const before = end ? new Date(Date.parse(`${end}T00:00:00.000Z`) + DAY_MS).toISOString() : '~';
+      const { from, before } = createdRange(start, end);
       const rows = ctx.repos.users.list(ctx.caller.org_id, from, before, USERS_PAGE_SIZE, offset);
       return ok('Users retrieved successfully', rows.map(serialize.userListItem));
     },
