@@ -17,7 +17,7 @@ import { type Checkable, HANDLERS, type Handler } from './handlers.js';
 import { ReadCache } from './read-cache.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
-import { describeIssues, invalidFieldsMessage } from './validation.js';
+import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -190,12 +190,10 @@ function serve(
     }
 
     handler.precheck?.(rawQuery);
-    const input = validate(
-      def,
-      rawQuery,
-      request.body,
-      handler.inspect?.({ query: rawQuery, body: request.body, caller }),
-    );
+    const input = validate(def, rawQuery, request.body, [
+      ...productIdProblems(def, request.query),
+      ...(handler.inspect?.({ query: rawQuery, body: request.body, caller }) ?? []),
+    ]);
     const checkable = { ...input, caller } as Checkable<EndpointKey>;
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
