@@ -4,6 +4,7 @@
  * A cell is quoted when it holds a comma, a quote, CR/LF or leading/trailing spaces; quotes are
  * doubled. Values are written unchanged (numbers as numbers, timestamps as the API sent them).
  */
+import { escapeControl } from './escape.js';
 
 export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -13,4 +14,13 @@ export function csvCell(value: unknown): string {
 
 export function csvRow(values: readonly unknown[]): string {
   return `${values.map(csvCell).join(',')}\n`;
+}
+
+/**
+ * The header row. Its names may be keys the server chose: their control characters are escaped
+ * (`\x1b`), so a CSV printed to a terminal or opened in a viewer cannot run an escape sequence
+ * from a field name. The values below stay as the API sent them.
+ */
+export function csvHeader(names: readonly string[]): string {
+  return csvRow(names.map(escapeControl));
 }
