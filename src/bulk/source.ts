@@ -18,6 +18,7 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../input/exact-json.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
@@ -148,7 +149,12 @@ async function* ndjsonRows(chunks: AsyncIterable<string>): AsyncGenerator<RawRow
     row++;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      const parsed = parseExactJson(text);
+      if (!parsed.ok) {
+        yield { row, error: `has a number that cannot be sent as written (${parsed.number}): ${INEXACT_NUMBER_RULE}` };
+        continue;
+      }
+      value = parsed.value;
     } catch (error) {
       yield { row, error: `is not valid JSON (${(error as Error).message.replace(/\.$/, '')})` };
       continue;

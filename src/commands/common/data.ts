@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../../input/exact-json.js';
 import { readStdin } from './stdin.js';
 
 /** Parses `--data`: inline JSON, `@path` (a file), or `-` / `@-` (stdin). Any JSON value. */
@@ -29,36 +30,22 @@ export async function readDataValue(value: string, deps: Pick<Deps, 'io'>): Prom
     text = value;
     source = '--data';
   }
-  let inexact: string | undefined;
-  let parsed: unknown;
+  let parsed: ReturnType<typeof parseExactJson>;
   try {
-    parsed = JSON.parse(text, (key, value, context?: { source?: string }) => {
-      inexact ??= isInexactNumber(value) ? `"${key}": ${context?.source ?? value}` : undefined;
-      return value;
-    });
+    parsed = parseExactJson(text);
   } catch (error) {
     throw new UsageError(
       `${source} is not valid JSON: ${(error as Error).message}.`,
       `Give an object like '{"purpose":"stock"}', @file.json, or - to read stdin.`,
     );
   }
-  if (inexact !== undefined) {
+  if (!parsed.ok) {
     throw new UsageError(
-      `${source} has a number that cannot be sent as written: ${inexact}.`,
-      `Numbers must be finite, and whole numbers at most ${Number.MAX_SAFE_INTEGER}.`,
+      `${source} has a number that cannot be sent as written: ${parsed.number}.`,
+      `${INEXACT_NUMBER_RULE[0]?.toUpperCase()}${INEXACT_NUMBER_RULE.slice(1)}.`,
     );
   }
-  return parsed;
-}
-
-/**
- * A number JSON.parse could not keep: `1e999` becomes Infinity (and would be sent as `null`),
- * `99999999999999999999` becomes 100000000000000000000 (and would be sent changed).
- */
-function isInexactNumber(value: unknown): boolean {
-  return (
-    typeof value === 'number' && (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
-  );
+  return parsed.value;
 }
 
 /** `--data` for a request body: must be a JSON object. Undefined when the flag was not given. */
