@@ -11,6 +11,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One file at a time: each load test wants the machine to itself (the soak's restarts and its
+    // RSS figures, the mixed load's throughput), and CI runs them on two cores.
+    fileParallelism: false,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -5,25 +5,22 @@
  * Why not `conf` (the library first chosen for profiles): it imports ajv, ajv-formats, semver, dot-prop and
  * atomically at load time, and this file is read on *every* API command, so it sits on the
  * start-up path we want short; and we need exact control of the file's mode (written 0600 on
- * every write, a looser mode found on read tightened with a warning) and of the directory (0700).
+ * every write, a looser mode found tightened with a warning) and of the directory's (0700, the
+ * same).
  * A 100-line store with an atomic write (temp file + rename) does that with node:fs alone.
+ *
+ * Every change is a read-modify-write of the file under a lock (locked-write.ts): several loanctl
+ * processes (twelve `profile add` from a script, a `sandbox start` beside them) each keep what the
+ * others wrote, instead of the last one writing back the file as it was when it started.
  */
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { MakeDirError, makeDir } from '../make-dir.js';
 import { checkBaseUrl } from './base-url.js';
+import { withFileLock, writeFileAtomic } from './locked-write.js';
 
 export interface Profile {
   baseUrl: string;
@@ -67,11 +64,13 @@ export class ProfileStore {
   readonly path: string;
   readonly dir: string;
   private data: ConfigData;
+  private readonly warn: (line: string) => void;
 
-  constructor(dir: string, data: ConfigData) {
+  constructor(dir: string, data: ConfigData, warn: (line: string) => void = warnOnStderr) {
     this.dir = dir;
     this.path = join(dir, CONFIG_FILE);
     this.data = data;
+    this.warn = warn;
   }
 
   get current(): string | undefined {
@@ -100,49 +99,54 @@ export class ProfileStore {
     const clean: Profile = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey: profile.apiKey };
     if (profile.productId !== undefined) clean.productId = profile.productId;
     if (profile.orgId !== undefined) clean.orgId = profile.orgId;
-    this.data.profiles[name] = clean;
-    const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
-    if (makeCurrent) this.data.current = name;
-    this.save();
-    return Boolean(makeCurrent) || this.current === name;
+    return this.update((data) => {
+      data.profiles[name] = clean;
+      const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
+      if (makeCurrent) data.current = name;
+      return Boolean(makeCurrent) || this.current === name;
+    });
   }
 
   use(name: string): void {
-    this.require(name);
-    this.data.current = name;
-    this.save();
+    this.update((data) => {
+      this.require(name);
+      data.current = name;
+    });
   }
 
   /** Removes a profile; returns whether it was the current one (which then leaves no current). */
   remove(name: string): boolean {
-    this.require(name);
-    delete this.data.profiles[name];
-    const wasCurrent = this.data.current === name;
-    if (wasCurrent) delete this.data.current;
-    this.save();
-    return wasCurrent;
+    return this.update((data) => {
+      this.require(name);
+      delete data.profiles[name];
+      const wasCurrent = data.current === name;
+      if (wasCurrent) delete data.current;
+      return wasCurrent;
+    });
   }
 
-  /** Writes the whole file atomically with mode 0600 (directory 0700). */
-  save(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
+  /**
+   * Applies `change` to the file as it is now (re-read under the lock, not as it was when this
+   * store was opened), then replaces it atomically with mode 0600 in a 0700 directory.
+   */
+  private update<T>(change: (data: ConfigData) => T): T {
     try {
-      writeSync(fd, `${JSON.stringify(this.data, null, 2)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      // The mode given to open() is filtered by the umask; say it again, exactly.
-      if (process.platform !== 'win32') chmodSync(temp, 0o600);
-      renameSync(temp, this.path);
+      makeDir(this.dir, 0o700);
     } catch (error) {
-      try {
-        unlinkSync(temp);
-      } catch {}
-      throw error;
+      if (!(error instanceof MakeDirError)) throw error;
+      throw new UsageError(
+        `Cannot write the config file: ${error.message}.`,
+        'Set LOANCTL_CONFIG_DIR to a directory you can write.',
+      );
     }
+    // mkdir's mode applies only to a directory it creates: one made before, 0755, is tightened.
+    tightenMode(this.dir, 0o700, this.warn);
+    return withFileLock(this.path, () => {
+      this.data = readConfigFile(this.path) ?? { profiles: {} };
+      const result = change(this.data);
+      writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
+      return result;
+    });
   }
 }
 
@@ -155,29 +159,50 @@ export function unknownProfile(name: string, names: string[]): UsageError {
   );
 }
 
-/** Reads the store (a missing file is an empty store); tightens a loose file mode with a warning. */
+function warnOnStderr(line: string): void {
+  process.stderr.write(`loanctl: warning: ${line}\n`);
+}
+
+/**
+ * Reads the store (a missing file is an empty store). A file or directory found open to group or
+ * others is tightened (0600, 0700) with a warning, or the warning says how when it cannot be.
+ */
 export function openProfileStore(options: StoreOptions = {}): ProfileStore {
   const env = options.env ?? process.env;
-  const warn = options.warn ?? ((line: string) => process.stderr.write(`loanctl: warning: ${line}\n`));
+  const warn = options.warn ?? warnOnStderr;
   const dir = configDir(env);
   const path = join(dir, CONFIG_FILE);
+  const data = readConfigFile(path);
+  if (!data) return new ProfileStore(dir, { profiles: {} }, warn);
+  tightenMode(dir, 0o700, warn);
+  tightenMode(path, 0o600, warn);
+  return new ProfileStore(dir, data, warn);
+}
+
+function tightenMode(path: string, mode: number, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  const found = statSync(path).mode & 0o777;
+  if ((found & 0o077) === 0) return;
+  const octal = (bits: number) => bits.toString(8).padStart(4, '0');
+  const was = `${path} was open to others (mode ${octal(found)}) and holds API keys`;
+  try {
+    chmodSync(path, mode);
+    warn(`${was}; its mode is now ${octal(mode)}.`);
+  } catch (error) {
+    warn(`${was}; could not change it (${(error as NodeJS.ErrnoException).code}). Run: chmod ${octal(mode)} ${path}`);
+  }
+}
+
+/** The config file's content, or undefined when there is none yet. */
+function readConfigFile(path: string): ConfigData | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ProfileStore(dir, { profiles: {} });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`Cannot read the config file ${path}: ${(error as Error).message}.`);
   }
-  if (process.platform !== 'win32') {
-    const mode = statSync(path).mode & 0o777;
-    if (mode & 0o077) {
-      chmodSync(path, 0o600);
-      warn(
-        `${path} was readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds API keys, so its mode is now 0600.`,
-      );
-    }
-  }
-  return new ProfileStore(dir, parseConfig(text, path));
+  return parseConfig(text, path);
 }
 
 function parseConfig(text: string, path: string): ConfigData {

@@ -5,8 +5,9 @@
  * They work while a server serves the same data dir: SQLite's WAL lets them write beside it, and
  * the server looks keys up per request, so a new key is honoured at once.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MakeDirError, makeDir } from '../make-dir.js';
 import { dbPathFor, SandboxDb } from './db.js';
 import { createRepos, type Repos } from './repos/index.js';
 import { hashApiKey, newApiKey } from './secrets.js';
@@ -46,7 +47,12 @@ export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 
 function withDb<T>(target: SandboxTarget, work: (repos: Repos, db: SandboxDb) => T): T {
   if (typeof target !== 'string') return target.transaction(() => work(createRepos(target), target));
-  mkdirSync(target, { recursive: true, mode: 0o700 });
+  try {
+    makeDir(target, 0o700);
+  } catch (error) {
+    if (error instanceof MakeDirError) throw new SandboxAdminError(`cannot use the data dir: ${error.message}`);
+    throw error;
+  }
   const db = SandboxDb.open(dbPathFor(target));
   try {
     return db.transaction(() => work(createRepos(db), db));
@@ -146,7 +152,7 @@ function writeDemoCredentials(dataDir: string, demo: DemoCredentials): void {
  * one product is made and the file (re)written.
  */
 export function ensureDemo(dataDir: string, options: AdminOptions = {}): DemoCredentials & { created: boolean } {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDir(dataDir, 0o700);
   const db = SandboxDb.open(dbPathFor(dataDir));
   try {
     const existing = readDemoCredentials(dataDir);

@@ -3,9 +3,10 @@
  * up to date (versioned migrations under `PRAGMA user_version`), and running work in a transaction.
  * Every other statement lives in ./repos.
  */
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { makeDir } from '../make-dir.js';
 import { MIGRATIONS } from './repos/migrations.js';
 
 /** The database file's name inside a data dir. */
@@ -38,7 +39,7 @@ export class SandboxDb {
    */
   static open(path: string, options: { failFastOnLock?: boolean } = {}): SandboxDb {
     if (path !== ':memory:') {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      makeDir(dirname(path), 0o700);
       // Created 0600 before SQLite opens it (its -wal and -shm files take the same mode): it holds
       // password and API key hashes. An existing file keeps its mode.
       closeSync(openSync(path, 'a', 0o600));

@@ -2,13 +2,14 @@
  * `loanctl profile …` and the global behaviour around it, end to end: the built bin run by Node
  * 24 through execa, with a temporary LOANCTL_CONFIG_DIR. (`npm test` builds first.)
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/ports.js';
+import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/loanctl.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../../dist/loanctl.js', import.meta.url));
@@ -18,6 +19,8 @@ function loanctl(args: string[], options: { dir: string; input?: string; env?: R
   return execa(process.execPath, [BIN, ...args], {
     input: options.input ?? '',
     reject: false,
+    // Only stops a run that hangs (a config dir under /proc once did) from outliving its test.
+    timeout: 25_000,
     extendEnv: false,
     env: {
       PATH: process.env.PATH ?? '',
@@ -162,6 +165,25 @@ describe('loanctl profile (end to end)', () => {
     expect(result.stderr).toContain('Use https://api.example.com');
   });
 
+  it.skipIf(!existsSync('/proc/self'))(
+    'a config dir that cannot be created (under /proc) is exit 2 with one line, at once',
+    async () => {
+      const result = await loanctl(
+        ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'],
+        {
+          dir: newHome(),
+          input: KEY,
+          env: { LOANCTL_CONFIG_DIR: '/proc/loanctl-config' },
+        },
+      );
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe(
+        'loanctl: Cannot write the config file: cannot create /proc/loanctl-config (no such file or directory). Set LOANCTL_CONFIG_DIR to a directory you can write.',
+      );
+    },
+  );
+
   it('an unknown profile is exit 2 listing the ones there are', async () => {
     const dir = newHome();
     await loanctl(['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'], {
@@ -230,6 +252,54 @@ describe('loanctl profile (end to end)', () => {
     );
     expect(lines.slice(0, -1).every((line) => line.includes('retrying'))).toBe(true);
     expect(result.stdout + result.stderr).not.toContain(KEY);
+  });
+});
+
+describe('several loanctl processes writing profiles at once', () => {
+  const NAMES = Array.from({ length: 12 }, (_, i) => `p${i + 1}`);
+  const addAll = (dir: string) =>
+    Promise.all(
+      NAMES.map((name) =>
+        loanctl(['profile', 'add', name, '--base-url', `https://${name}.example.com`, '--api-key-stdin'], {
+          dir,
+          input: `key-of-${name}-0123456789`,
+        }),
+      ),
+    );
+  const savedProfiles = (dir: string) =>
+    JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')).profiles as Record<
+      string,
+      { baseUrl: string; apiKey: string }
+    >;
+
+  it('twelve `profile add` started together all survive, each with its own key; no temp or lock file is left', async () => {
+    const dir = newHome();
+    const results = await addAll(dir);
+    for (const result of results) {
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toContain('Added profile');
+    }
+    const profiles = savedProfiles(dir);
+    expect(Object.keys(profiles).sort()).toEqual([...NAMES].sort());
+    for (const name of NAMES) expect(profiles[name]?.apiKey).toBe(`key-of-${name}-0123456789`);
+    expect(statSync(join(dir, 'config', 'config.json')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(dir, 'config'))).toEqual(['config.json']);
+  });
+
+  it('a `sandbox start` writing its profile while twelve `profile add` run keeps all thirteen', async () => {
+    const dir = newHome();
+    const dataDir = join(dir, 'data');
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, LOANCTL_CONFIG_DIR: join(dir, 'config') };
+    const [sandbox, results] = await Promise.all([startSandboxProcess(dataDir, env), addAll(dir)]);
+    try {
+      for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
+      const profiles = savedProfiles(dir);
+      expect(Object.keys(profiles).sort()).toEqual([...NAMES, 'sandbox'].sort());
+      expect(profiles.sandbox).toMatchObject({ baseUrl: sandbox.line.url, apiKey: sandbox.line.api_key });
+    } finally {
+      sandbox.process.kill('SIGTERM');
+      await sandbox.process;
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * HTTP, a new organisation's key honoured at once, a clean exit on SIGTERM, and a `--help` that
  * never loads the sandbox.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +202,31 @@ describe('loanctl sandbox start --json --port 0', () => {
     } finally {
       first.process.kill('SIGTERM');
       await first.process;
+    }
+  });
+});
+
+// Node's recursive mkdir spins forever on /proc/x (mkdir answers ENOENT though /proc exists).
+describe.skipIf(!existsSync('/proc/self'))('a data dir that cannot be created', () => {
+  it('`sandbox start --data-dir /proc/x` (and `org create`) stop at once: exit 2, one line naming it', async () => {
+    const { execa } = await import('execa');
+    for (const args of [
+      ['sandbox', 'start', '--port', '0', '--no-profile', '--data-dir', '/proc/x'],
+      ['sandbox', 'org', 'create', '--name', 'Acme', '--data-dir', '/proc/x/y'],
+    ]) {
+      // The timeout only stops a hung run (the bug) from outliving the test.
+      const result = await execa(process.execPath, [BIN, ...args], {
+        env,
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 20_000,
+      });
+      expect(result.timedOut, args.join(' ')).toBe(false);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      const lines = String(result.stderr).trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('cannot create /proc/x (no such file or directory)');
     }
   });
 });

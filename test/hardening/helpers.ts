@@ -104,12 +104,16 @@ export interface SandboxProc {
   stop(): Promise<void>;
 }
 
-/** `loanctl sandbox start --json --port 0 --data-dir D --no-profile`, once it printed its JSON line. */
-export async function startSandbox(dataDir: string, env: Record<string, string>): Promise<SandboxProc> {
+/**
+ * `loanctl sandbox start --json --port P --data-dir D --no-profile`, once it printed its JSON line.
+ * `port` 0 (the default) picks a free one; a restart passes the port of the first start, so its
+ * clients find it where it was.
+ */
+export async function startSandbox(dataDir: string, env: Record<string, string>, port = 0): Promise<SandboxProc> {
   assertBuilt();
   const child = execa(
     process.execPath,
-    [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', dataDir, '--no-profile'],
+    [BIN, 'sandbox', 'start', '--json', '--port', String(port), '--data-dir', dataDir, '--no-profile'],
     { env, extendEnv: false, reject: false, stdin: 'ignore', buffer: false, cwd: ROOT },
   );
   let stderr = '';

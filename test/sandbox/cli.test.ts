@@ -142,10 +142,25 @@ describe('sandbox start', () => {
       /Sandbox listening on http:\/\/127\.0\.0\.1:\d+\n {2}API key: +sk_sandbox_\w+\n/,
     );
     expect(started.stdout.text).toMatch(/product id: +1/);
-    expect(started.stderr.text).toMatch(/Try it: +curl -H "Authorization: Bearer sk_sandbox_/);
     expect(started.stderr.text).toMatch(/Ctrl-C/);
     started.stop.abort();
     await started.running;
+  });
+
+  it('suggests commands to paste that hold no key: the profile, or $LOANCTL_API_KEY for curl', async () => {
+    const withProfile = await startInProcess({ dataDir: dir() });
+    const withoutProfile = await startInProcess({ dataDir: dir(), profile: false });
+    for (const started of [withProfile, withoutProfile]) {
+      started.stop.abort();
+      await started.running;
+    }
+    const key = (text: string) => /API key: +(sk_sandbox_\w+)/.exec(text)?.[1] as string;
+    expect(withProfile.stderr.text).toMatch(/^Try it: +loanctl loan list$/m);
+    expect(withoutProfile.stderr.text).toMatch(/^Try it: +curl -H "Authorization: Bearer \$LOANCTL_API_KEY" "http:/m);
+    for (const started of [withProfile, withoutProfile]) {
+      expect(started.stderr.text).toMatch(/Bearer \$LOANCTL_API_KEY/);
+      expect(started.stderr.text).not.toContain(key(started.stdout.text));
+    }
   });
 
   it('answers one clear usage error (exit 2) for a port in use, and for a bad --port', async () => {

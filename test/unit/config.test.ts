@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, isLoopbackHost } from '../../src/config/base-url.js';
@@ -70,6 +70,25 @@ describe('profile store', () => {
     expect(again).toHaveLength(0);
   });
 
+  it('tightens a config directory found 0755 to 0700, with a warning, on read and before the first write', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    mkdirSync(env.LOANCTL_CONFIG_DIR, { recursive: true, mode: 0o755 });
+    chmodSync(env.LOANCTL_CONFIG_DIR, 0o755);
+    const warnings: string[] = [];
+    writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k' }, { env, warn: (l) => warnings.push(l) });
+    expect(statSync(env.LOANCTL_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    expect(warnings).toEqual([
+      `${env.LOANCTL_CONFIG_DIR} was open to others (mode 0755) and holds API keys; its mode is now 0700.`,
+    ]);
+
+    chmodSync(env.LOANCTL_CONFIG_DIR, 0o755);
+    const onRead: string[] = [];
+    openProfileStore({ env, warn: (l) => onRead.push(l) });
+    expect(statSync(env.LOANCTL_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    expect(onRead).toHaveLength(1);
+    expect(onRead[0]).toContain('mode 0755');
+  });
+
   it('says clearly when the file is not JSON (exit 2)', () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
@@ -90,6 +109,29 @@ describe('profile store', () => {
       expect(error).toBeInstanceOf(UsageError);
       expect((error as UsageError).hint).toContain('Profiles: prod');
     }
+  });
+
+  it('a change made through one opened store keeps what another process wrote since it was opened', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    const { store } = storeWith(env);
+    // Another process adds a profile after this one read the file…
+    writeProfile('qa', { baseUrl: 'https://qa.example.com', apiKey: 'key-qa' }, { env });
+    // …and this one then writes: the file is re-read under the lock, so "qa" stays.
+    store.set('dev', { baseUrl: 'https://dev.example.com', apiKey: 'key-dev' });
+    expect(openProfileStore({ env }).names()).toEqual(['dev', 'prod', 'qa', 'staging']);
+    store.remove('staging');
+    expect(openProfileStore({ env }).names()).toEqual(['dev', 'prod', 'qa']);
+  });
+
+  it('takes over a lock left behind by a process that died mid-write, and leaves no lock behind', () => {
+    const env = { LOANCTL_CONFIG_DIR: tempDir() };
+    writeProfile('prod', { baseUrl: 'https://p.example.com', apiKey: 'k' }, { env });
+    const lock = join(env.LOANCTL_CONFIG_DIR, 'config.json.lock');
+    // A pid above the kernel's pid_max: surely no running process.
+    writeFileSync(lock, `999999999@${hostname()} crashed`);
+    writeProfile('qa', { baseUrl: 'https://qa.example.com', apiKey: 'k' }, { env });
+    expect(openProfileStore({ env }).names()).toEqual(['prod', 'qa']);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('refuses odd profile names', () => {

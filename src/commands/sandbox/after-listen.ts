@@ -19,8 +19,18 @@ export type SandboxStartFlags = Record<string, unknown>;
 
 export const SANDBOX_PROFILE = 'sandbox';
 
-export async function onSandboxListening(info: SandboxListening, flags: SandboxStartFlags, deps: Deps): Promise<void> {
-  if (flags.profile === false) return;
+/** The profile written, for the banner to suggest; undefined when none was (`--no-profile`, or an error). */
+export interface WrittenProfile {
+  name: string;
+  current: boolean;
+}
+
+export async function onSandboxListening(
+  info: SandboxListening,
+  flags: SandboxStartFlags,
+  deps: Deps,
+): Promise<WrittenProfile | undefined> {
+  if (flags.profile === false) return undefined;
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
   try {
     const { writeProfile } = await import('../../config/store.js');
@@ -31,9 +41,11 @@ export async function onSandboxListening(info: SandboxListening, flags: SandboxS
     );
     const use = written.current ? 'it is the current profile' : `use it with --profile ${SANDBOX_PROFILE}`;
     deps.io.stderr.write(`Profile "${SANDBOX_PROFILE}" points at this sandbox (${use}).\n`);
+    return { name: SANDBOX_PROFILE, current: written.current };
   } catch (error) {
     // The sandbox itself works without a profile: say why there is none, and keep serving.
     warn(`could not write the "${SANDBOX_PROFILE}" profile: ${error instanceof Error ? error.message : error}`);
+    return undefined;
   }
 }
 

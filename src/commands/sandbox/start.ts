@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
-import { onSandboxListening, type SandboxListening } from './after-listen.js';
+import { onSandboxListening, type SandboxListening, type WrittenProfile } from './after-listen.js';
 import { sandboxErrorLine } from './error-line.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
@@ -44,8 +44,9 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
     product_id: running.demo.product_id,
     dataDir,
   };
+  let profile: WrittenProfile | undefined;
   try {
-    await onSandboxListening(info, options, deps);
+    profile = await onSandboxListening(info, options, deps);
   } catch (error) {
     await running.close();
     throw error;
@@ -55,7 +56,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
     const { url, api_key, org_id, product_id } = info;
     deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id })}\n`);
   } else {
-    printBanner(info, running.demo.created, deps);
+    printBanner(info, running.demo.created, profile, deps);
   }
 
   await waitForStop(options.stopSignal);
@@ -64,7 +65,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   if (!options.json) deps.io.stderr.write('Sandbox stopped.\n');
 }
 
-function printBanner(info: SandboxListening, created: boolean, deps: Deps): void {
+function printBanner(info: SandboxListening, created: boolean, profile: WrittenProfile | undefined, deps: Deps): void {
   const { stdout, stderr } = deps.io;
   if (created) stderr.write(`Created a demo organisation and product in ${info.dataDir}.\n`);
   stdout.write(
@@ -79,11 +80,22 @@ function printBanner(info: SandboxListening, created: boolean, deps: Deps): void
   stderr.write(
     [
       `Data dir: ${info.dataDir} (demo credentials kept in ${join(info.dataDir, DEMO_CREDENTIALS_FILE)}, mode 0600)`,
-      `Try it:   curl -H "Authorization: Bearer ${info.api_key}" "${info.url}/api/v1/loan_request?product-id=${info.product_id}&direction=DESC"`,
+      ...tryItLines(info, profile),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Commands to paste. None holds the key itself: a pasted key stays in the shell's history (and
+ * curl's argv), so they name the profile, or `$LOANCTL_API_KEY` for the shell to fill in.
+ */
+function tryItLines(info: SandboxListening, profile: WrittenProfile | undefined): string[] {
+  const curl = `curl -H "Authorization: Bearer $LOANCTL_API_KEY" "${info.url}/api/v1/loan_request?product-id=${info.product_id}&direction=DESC"`;
+  const lines = [`${curl}   (LOANCTL_API_KEY: the API key above)`];
+  if (profile) lines.unshift(`loanctl ${profile.current ? '' : `--profile ${profile.name} `}loan list`);
+  return lines.map((line, index) => `${index === 0 ? 'Try it:' : ''}`.padEnd(10) + line);
 }
 
 function listenError(error: unknown, host: string, port: number, dataDir: string): unknown {
@@ -101,6 +113,7 @@ function listenError(error: unknown, host: string, port: number, dataDir: string
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new UsageError(`Cannot listen on host "${host}": no such local address.`, 'Try --host 127.0.0.1.');
   }
+  // MakeDirError ("cannot create …") and node:fs errors carry the path they failed on.
   if (failure?.path !== undefined || code === 'ERR_SQLITE_ERROR') {
     return new UsageError(`Cannot use the data dir ${dataDir}: ${failure?.message}.`, 'Pick another with --data-dir.');
   }
