@@ -76,7 +76,8 @@ export function parseAmount(raw: string, source: Source): number {
   const value = Number(text);
   if (value > MONEY_MAX) fail(source, `is too large: the most is ${MONEY_MAX}`, raw);
   if (value === 0) fail(source, 'must be more than 0', raw, '50000');
-  if (!isMoney(value)) fail(source, `must have at most two decimals (the least is ${MONEY_MIN})`, raw, '1250.50');
+  if (value < MONEY_MIN) fail(source, `must be at least ${MONEY_MIN}`, raw, '1250.50');
+  if (!isMoney(value)) fail(source, 'must have at most two decimals', raw, '1250.50');
   return value;
 }
 

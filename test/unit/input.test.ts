@@ -92,7 +92,7 @@ describe('amounts', () => {
     ['', /positive amount/],
     ['9'.repeat(400), /too large/],
     ['1000000000000.01', /too large: the most is 1000000000000/],
-    ['0.001', /at most two decimals \(the least is 0.01\)/],
+    ['0.001', /must be at least 0.01/],
     ['1250.505', /at most two decimals/],
     ['5e-324', /positive amount/],
   ])('rejects %j', (raw, problem) => {
