@@ -84,3 +84,20 @@ it('escapes a progress marker printed in a table', async () => {
   expect(await run(['loan', 'progress', '7', '-o', 'table'])).toBe(0);
   expect(io.stdout.text()).toBe(`sub${SHOWN_TITLE}\n`);
 });
+
+it.each([
+  ['text with an escape sequence', `"${'\\u001b'}]0;x${'\\u0007'}"`],
+  ['1e999, read as Infinity', '1e999'],
+])('never echoes a reply cursor that is %s into a next: hint or a request', async (_what, cursor) => {
+  const reply = `{"status":"success","message":"ok","data":{"loan_requests":[{"id":7,"amount":5}],"cursor":${cursor}}}`;
+  server.script((_req, res) => json(res, 200, reply));
+  expect(await run(['loan', 'list', '-o', 'json'])).toBe(0);
+  expect(io.stderr.text()).toBe(
+    "warning: the reply's cursor is not a whole number, so the next page cannot be asked for.\n",
+  );
+  expect(server.requests).toHaveLength(1);
+  expect(await run(['loan', 'list', '--all', '-o', 'ndjson'])).toBe(0);
+  expect(io.stdout.text()).toBe('{"id":7,"amount":5}\n');
+  expect(server.requests).toHaveLength(2);
+  expect(printed()).not.toMatch(TERMINAL_CONTROL);
+});

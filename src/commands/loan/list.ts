@@ -43,7 +43,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     for (;;) {
       const { result, page: current } = await next;
       if (current.loan_requests.length === 0) break;
-      if (current.cursor === cursor) {
+      if (current.cursor === cursor || !followable(current.cursor, deps)) {
         // A server that ignores the cursor would loop forever: print this page and stop.
         await stream.page(current.loan_requests, result);
         break;
@@ -60,11 +60,22 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
   await printRows(deps, result, current.loan_requests, 'loanRequest');
-  if (current.loan_requests.length > 0 && current.cursor !== cursor) {
+  if (current.loan_requests.length > 0 && current.cursor !== cursor && followable(current.cursor, deps)) {
     const { page: ahead } = await page(current.cursor, 1);
     if (ahead.loan_requests.length > 0) {
       const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
       notice(deps, `next: --cursor ${current.cursor}${extra}`);
     }
   }
+}
+
+/**
+ * Whether the reply's cursor can be sent back for the next page: a whole number of 0 or more.
+ * Anything else (text, `1e999` read as Infinity) is never echoed into a `next:` hint or a request;
+ * the operator is told the list stops there.
+ */
+function followable(cursor: unknown, deps: Deps): cursor is number {
+  if (typeof cursor === 'number' && Number.isSafeInteger(cursor) && cursor >= 0) return true;
+  notice(deps, "warning: the reply's cursor is not a whole number, so the next page cannot be asked for.");
+  return false;
 }
