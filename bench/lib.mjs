@@ -49,18 +49,22 @@ async function serverScript() {
 
 /**
  * Starts the sandbox (bench/sandbox-server.ts) in its own process on a fresh data dir. Resolves
- * with its JSON line plus `stop()`. `seedLoans` loan requests are written before it listens.
+ * with its JSON line plus `stop()`. `seedLoans` loan requests and `seedUsers` borrowers are
+ * written before it listens; `exportJson` is a file to write them to as a json-server database.
  */
-export async function startServer({ seedLoans = 0, env = {} } = {}) {
+export async function startServer({ seedLoans = 0, seedUsers = 0, exportJson, env = {} } = {}) {
   const script = await serverScript();
   const data = tempDir('data');
-  const child = spawn(NODE, [script, '--data-dir', data.dir, '--seed-loans', String(seedLoans)], {
+  const args = ['--data-dir', data.dir, '--seed-loans', String(seedLoans), '--seed-users', String(seedUsers)];
+  if (exportJson) args.push('--export-json', exportJson);
+  const child = spawn(NODE, [script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { PATH: process.env.PATH ?? '', HOME: data.dir, ...env },
   });
   const lines = createInterface({ input: child.stdout });
   const line = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the bench sandbox did not start in 120 s')), 120_000);
+    // Seeding 1,000,000 borrowers (--huge) takes most of a minute on a busy machine.
+    const timer = setTimeout(() => reject(new Error('the bench sandbox did not start in 600 s')), 600_000);
     child.once('exit', (code) => reject(new Error(`the bench sandbox exited (${code}) before listening`)));
     lines.once('line', (text) => {
       clearTimeout(timer);

@@ -1,7 +1,8 @@
 // `npm run bench`: every figure of issue #5, measured side by side in one run, next to its goal.
 //   npm run bench                         all sections (about 3-4 minutes on 2 cores)
-//   npm run bench -- --only startup,bulk  some sections (startup, bulk, stream, throughput)
+//   npm run bench -- --only startup,bulk  some sections (startup, bulk, stream, throughput, paging, versus)
 //   npm run bench -- --quick              fewer rounds and shorter loads, for a quick look
+//   npm run bench -- --huge               paging also at 1,000,000 borrowers (about a minute more)
 //   npm run bench -- --save               also write the table into bench/README.md
 // Exit 0 when every goal holds, 1 when one does not (✗ in the table), 2 when the bench failed.
 import { execFileSync } from 'node:child_process';
@@ -11,16 +12,19 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bulk } from './bulk.mjs';
 import { ROOT } from './lib.mjs';
+import { paging } from './paging.mjs';
 import { startup } from './startup.mjs';
 import { stream } from './stream.mjs';
 import { throughput } from './throughput.mjs';
+import { versus } from './versus.mjs';
 
-const SECTIONS = { startup, bulk, stream, throughput };
+const SECTIONS = { startup, bulk, stream, throughput, paging, versus };
 
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    huge: { type: 'boolean', default: false },
     save: { type: 'boolean', default: false },
   },
 });
@@ -50,7 +54,7 @@ for (const name of chosen) {
   const sectionStart = Date.now();
   console.log(`\n## ${name}`);
   try {
-    const result = await SECTIONS[name]({ quick: values.quick });
+    const result = await SECTIONS[name]({ quick: values.quick, huge: values.huge });
     for (const line of result.lines) console.log(line);
     figures.push(...result.figures.map((figure) => ({ section: name, ...figure })));
   } catch (error) {
@@ -75,7 +79,7 @@ if (values.save) {
   const text = readFileSync(readme, 'utf8');
   const block = [
     '<!-- bench:results -->',
-    `Measured ${machine.date} UTC on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, load average ${machine.load} at the start${values.quick ? ', --quick' : ''}; ${total} s.`,
+    `Measured ${machine.date} UTC on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, load average ${machine.load} at the start${values.quick ? ', --quick' : ''}${values.huge ? ', --huge' : ''}; ${total} s.`,
     '',
     table,
     '<!-- /bench:results -->',

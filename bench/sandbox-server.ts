@@ -4,28 +4,36 @@
  *   - `GET /__bench/empty`: the cheapest reply the same Fastify server can give, the yardstick of
  *     the throughput ratios (registered here, never in production code);
  *   - `--seed-loans N`: N loan requests written straight through the repositories in one
- *     transaction (seconds, where N HTTP calls would take minutes).
+ *     transaction (seconds, where N HTTP calls would take minutes);
+ *   - `--seed-users N`: N more borrowers of the demo organisation, the same way;
+ *   - `--export-json FILE`: everything seeded written as a json-server database (`users` and
+ *     `loan_requests`, each item exactly as the API returns it), for the side-by-side comparison.
  *
  * bench/run.mjs bundles this file with esbuild and runs it as a child process, so the load
  * generator and the CLI under test never share the server's event loop. Prints one JSON line
- * (url, api_key, org_id, product_id, seeded), then serves until SIGTERM/SIGINT or stdin closes.
+ * (url, api_key, org_id, product_id, seeded, users), then serves until SIGTERM/SIGINT or stdin closes.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureDemo } from '../src/sandbox/admin.js';
 import { buildSandbox } from '../src/sandbox/app.js';
 import { dbPathFor, SandboxDb } from '../src/sandbox/db.js';
 import { createRepos } from '../src/sandbox/repos/index.js';
 import { newReference } from '../src/sandbox/secrets.js';
+import * as serialize from '../src/sandbox/serialize.js';
 
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
     'seed-loans': { type: 'string', default: '0' },
+    'seed-users': { type: 'string', default: '0' },
+    'export-json': { type: 'string' },
   },
 });
 const dataDir = values['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const seedLoans = Number(values['seed-loans']);
+const seedUsers = Number(values['seed-users']);
 
 const demo = ensureDemo(dataDir);
 
@@ -45,7 +53,7 @@ function seed(count: number): void {
         gender: 'female',
         // Never logged in with: any stored text will do (the sandbox only writes scrypt hashes).
         password_hash: 'bench-seed-no-login',
-        reference: newReference('USR'),
+        reference: newReference('user'),
         source: 'api',
         now,
       });
@@ -55,7 +63,7 @@ function seed(count: number): void {
           org_id: demo.org_id,
           user_id: userId,
           product_id: demo.product_id,
-          reference: newReference('LR'),
+          reference: newReference('loanRequest'),
           amount: 50_000 + (i % 1000),
           purpose: `Seeded loan request ${i + 1}`,
           now,
@@ -67,7 +75,52 @@ function seed(count: number): void {
   }
 }
 
+/** `count` borrowers of the demo organisation (one statement each, in one transaction). */
+function seedBorrowers(count: number): void {
+  const db = SandboxDb.open(dbPathFor(dataDir as string));
+  try {
+    const repos = createRepos(db);
+    const now = new Date().toISOString();
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const created = repos.users.create({
+          org_id: demo.org_id,
+          firstname: 'Borrower',
+          lastname: `Number ${i + 1}`,
+          email: `borrower-${i + 1}@bench.example`,
+          phone: '+2348012345678',
+          gender: i % 2 ? 'male' : 'female',
+          password_hash: 'bench-seed-no-login',
+          reference: newReference('user'),
+          source: 'api',
+          now,
+        });
+        if (created === undefined) throw new Error(`borrower ${i + 1} exists`);
+      }
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** The demo organisation's users and loan requests as a json-server database file. */
+function exportJson(file: string): void {
+  const db = SandboxDb.open(dbPathFor(dataDir as string));
+  try {
+    const repos = createRepos(db);
+    const users = repos.users.page(demo.org_id, 0, Number.MAX_SAFE_INTEGER).map(serialize.userListItem);
+    const loanRequests = repos.loanRequests
+      .page(demo.org_id, demo.product_id, 'ASC', 0, Number.MAX_SAFE_INTEGER)
+      .map(serialize.loanRequest);
+    writeFileSync(file, JSON.stringify({ users, loan_requests: loanRequests }));
+  } finally {
+    db.close();
+  }
+}
+
 if (seedLoans > 0) seed(seedLoans);
+if (seedUsers > 0) seedBorrowers(seedUsers);
+if (values['export-json']) exportJson(values['export-json']);
 
 const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
 app.get('/__bench/empty', (_request, reply) => {
@@ -77,7 +130,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans })}\n`,
+  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans, users: seedUsers })}\n`,
 );
 
 let closing = false;

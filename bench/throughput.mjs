@@ -1,7 +1,9 @@
 // The sandbox's throughput: autocannon against POST /api/v1/user and GET /api/v1/loan_request at
 // 1, 16 and 64 connections, each next to GET /__bench/empty (an empty route of the same server,
 // registered by bench/sandbox-server.ts) in the same run. The server runs in its own process;
-// autocannon runs here. Goal: the list GET at least 40 % of the empty route's requests/s.
+// autocannon runs here. Reported, no longer a goal: issue #5 asked for the list GET at 40 % of
+// the empty route, which only a reply cache reached; issue 11 removed the cache and set the
+// sandbox's goal against json-server instead (versus.mjs).
 //
 // The machine's load changes from one second to the next (2 cores, shared), so the targets are
 // not measured one after another: each connection count is a number of rounds of 0.25 s slices,
@@ -28,7 +30,7 @@ const SETTLE_MS = 200;
  * One slice: `seconds` of load on `target`. Requests/s over the slice's own time, and the p99 of
  * every response's latency in ms (autocannon's own histogram keeps whole milliseconds).
  */
-function slice(name, target, connections, seconds) {
+export function slice(name, target, connections, seconds) {
   const latencies = [];
   return new Promise((resolve, reject) => {
     const options = { ...target, connections, duration: seconds, sampleInt: seconds * 1000 };
@@ -46,6 +48,29 @@ function slice(name, target, connections, seconds) {
   });
 }
 
+/** autocannon's `requests` for POSTs of new users: each body a new e-mail (`load-N@bench.example`). */
+export function newUserRequests() {
+  let serial = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        serial++;
+        return {
+          ...request,
+          body: JSON.stringify({
+            firstname: 'Load',
+            lastname: `User ${serial}`,
+            email: `load-${serial}@bench.example`,
+            password: 'correct horse battery staple',
+            phone: '+2348012345678',
+            gender: 'female',
+          }),
+        };
+      },
+    },
+  ];
+}
+
 const percent = (value) => `${value.toFixed(0)} %`;
 const latency = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 
@@ -58,7 +83,6 @@ export async function throughput({ quick }) {
   const server = await startServer({ seedLoans: 10_000 });
   try {
     const auth = { authorization: `Bearer ${server.api_key}` };
-    let serial = 0;
     const targets = {
       empty: { url: `${server.url}/__bench/empty`, method: 'GET', headers: auth },
       'GET loan_request': {
@@ -70,24 +94,7 @@ export async function throughput({ quick }) {
         url: `${server.url}/api/v1/user`,
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (request) => {
-              serial++;
-              return {
-                ...request,
-                body: JSON.stringify({
-                  firstname: 'Load',
-                  lastname: `User ${serial}`,
-                  email: `load-${serial}@bench.example`,
-                  password: 'correct horse battery staple',
-                  phone: '+2348012345678',
-                  gender: 'female',
-                }),
-              };
-            },
-          },
-        ],
+        requests: newUserRequests(),
       },
     };
     const names = Object.keys(targets);
@@ -139,8 +146,8 @@ export async function throughput({ quick }) {
       figures.push({
         figure: `GET loan_request req/s vs empty route, ${connections} conn`,
         measured: `${percent(list.share)} (${Math.round(list.rps)} vs ${Math.round(empty.rps)}; p99 ${latency(list.p99)} vs ${latency(empty.p99)})`,
-        goalText: '≥ 40 %',
-        holds: list.share >= 40,
+        goalText: '— (reported)',
+        holds: null,
       });
       const post = results['POST user'];
       figures.push({

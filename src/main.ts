@@ -23,8 +23,7 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
   // Commander and the command tree (src/entry.ts answers --version and a piped --help without them).
   const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
-  // Only the noun this run uses, when argv names one (the whole tree for help, completion, typos).
-  const program = buildProgram(deps, argv);
+  const program = buildProgram(deps);
   let code: number = ExitCode.ok;
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -5,12 +5,6 @@
  *
  * Global options live on the root and are accepted before or after the subcommand; a preAction
  * hook copies them into `deps.globals`, where settings, the client and the renderers read them.
- *
- * A run of one noun's command (`loanctl user exists …`) builds the root and that noun only
- * (`buildProgram(deps, argv)`): the other nouns' subtrees would only be built to be ignored, and
- * building the tree is a large part of a network command's start-up (bench/README.md). Anything
- * else — root help, `help`, `completion`, an unknown word (for its "Did you mean …?") — builds the
- * full tree, as `buildProgram(deps)` always does.
  */
 import { Command, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
@@ -23,21 +17,8 @@ import { registerUserCommands } from './commands/user/index.js';
 import { type Deps, type GlobalOptions, OUTPUT_FORMATS } from './deps.js';
 import { VERSION } from './version.js';
 
-/** The nouns a run can build alone; `completion` is not one: it prints the whole tree. */
-const NOUNS: Record<string, (program: Command, deps: Deps) => void> = {
-  demo: registerDemoCommand,
-  profile: registerProfileCommands,
-  api: registerApiCommand,
-  sandbox: registerSandboxCommands,
-  user: registerUserCommands,
-  loan: registerLoanCommands,
-};
-
-/**
- * The commander tree. With `argv` (the run's arguments), only the noun they run is registered
- * when that can be told for certain (see `nounOf`); without it, or otherwise, every command is.
- */
-export function buildProgram(deps: Deps, argv?: readonly string[]): Command {
+/** The commander tree: every command, with the global options on the root. */
+export function buildProgram(deps: Deps): Command {
   const program = new Command('loanctl')
     .description('Run the loan origination flow of a Lending Origination API from your terminal.')
     .version(VERSION, '-v, --version', 'print the version')
@@ -86,47 +67,15 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
       }
     });
 
-  const noun = argv && nounOf(program, argv);
-  if (noun) {
-    NOUNS[noun]?.(program, deps);
-  } else {
-    registerDemoCommand(program, deps);
-    registerProfileCommands(program, deps);
-    registerApiCommand(program, deps);
-    registerSandboxCommands(program, deps);
-    registerUserCommands(program, deps);
-    registerLoanCommands(program, deps);
-    registerCompletionCommand(program, deps);
-  }
+  registerDemoCommand(program, deps);
+  registerProfileCommands(program, deps);
+  registerApiCommand(program, deps);
+  registerSandboxCommands(program, deps);
+  registerUserCommands(program, deps);
+  registerLoanCommands(program, deps);
+  registerCompletionCommand(program, deps);
   oneLineUsageErrors(program, ['loanctl']);
   return program;
-}
-
-/**
- * The noun `argv` runs, read the way commander will read it: the first operand, after the root's
- * own options (and the values of those that take one). Undefined — build everything — for any
- * doubt: no operand, an operand that is not a noun, `--`, an option the root does not have, or
- * `--help`/`--version` (not root options here: commander handles them itself).
- */
-export function nounOf(root: Command, argv: readonly string[]): string | undefined {
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (!arg.startsWith('-') || arg === '-') return Object.hasOwn(NOUNS, arg) ? arg : undefined;
-    const flag = arg.startsWith('--') ? arg.split('=', 1)[0] : arg;
-    const option = root.options.find((candidate) => candidate.long === flag || candidate.short === flag);
-    if (option) {
-      if (option.long === '--version' || option.optional) return undefined;
-      // `--output json`: the value is the next argument; `--output=json` carries its own.
-      if (option.required && !arg.includes('=')) index++;
-      continue;
-    }
-    // `-ojson`: a short option with its value attached.
-    const short = root.options.find(
-      (candidate) => candidate.required && candidate.short && arg.length > 2 && arg.startsWith(candidate.short),
-    );
-    if (!short || arg.startsWith('--')) return undefined;
-  }
-  return undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  * a loan request gets `--product N` when the product is known.
  */
 import { shellQuote } from '../http/curl.js';
-import { type HttpMethod, OPERATIONS } from './operations.js';
+import { type HttpMethod, OPERATIONS, type OperationDef } from './operations.js';
 
 type Write = Exclude<(typeof OPERATIONS)[number], { method: 'GET' }>;
 export type WriteOperationKey = Write['key'];
@@ -68,17 +68,19 @@ export function matchOperation(
   method: HttpMethod,
   path: string,
 ): { key: string; params: Record<string, string> } | undefined {
-  for (const candidate of OPERATIONS) {
+  for (const candidate of OPERATIONS as readonly OperationDef[]) {
     if (candidate.method !== method) continue;
-    const names: string[] = [];
-    const pattern = candidate.path.replace(/:([a-z_]+)/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    const found = new RegExp(`^${pattern}/?$`).exec(path);
-    if (!found) continue;
-    const params = Object.fromEntries(names.map((name, index) => [name, decoded(found[index + 1] ?? '')]));
-    return { key: candidate.key, params };
+    for (const template of [candidate.path, ...(candidate.otherPaths ?? [])]) {
+      const names: string[] = [];
+      const pattern = template.replace(/:([a-z_]+)/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      const found = new RegExp(`^${pattern}/?$`).exec(path);
+      if (!found) continue;
+      const params = Object.fromEntries(names.map((name, index) => [name, decoded(found[index + 1] ?? '')]));
+      return { key: candidate.key, params };
+    }
   }
   return undefined;
 }

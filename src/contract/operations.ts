@@ -40,6 +40,11 @@ export interface OperationDef {
   /** It carries a JSON body (validated with ./endpoints.ts before sending). */
   body: boolean;
   query: QuerySpec;
+  /**
+   * Other paths the real service's documentation gives the same operation. The sandbox serves
+   * them with the same behaviour and `loanctl api` knows them; the CLI sends `path`.
+   */
+  otherPaths?: readonly string[];
 }
 
 const NO_QUERY = {} as const;
@@ -137,6 +142,8 @@ export const OPERATIONS = [
     spec: '4.8',
     method: 'POST',
     path: '/api/v1/loan_request/:id/tokenize_linker',
+    // The real documentation calls it "Tokenize Mono" at this path; the spec's name is kept for sending.
+    otherPaths: ['/api/v1/loan_request/:id/tokenize_mono'],
     pathParams: LOAN_REQUEST_ID,
     productId: false,
     body: false,

@@ -67,7 +67,8 @@ export type EnvelopeStatus = z.infer<typeof EnvelopeStatus>;
 export const Envelope = z.looseObject({
   status: EnvelopeStatus,
   message: Text,
-  data: z.unknown(),
+  // Absent on the real service's error replies (./vocabulary.ts isEnvelope).
+  data: z.unknown().optional(),
   data1: z.unknown().optional(),
 });
 export type Envelope = z.infer<typeof Envelope>;

@@ -11,8 +11,30 @@
 /** The value the API uses for a timestamp that is not set. */
 export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';
 
+/** True for a timestamp that holds a time: not absent, empty, or the zero timestamp in any precision or zone. */
+export function isSetTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !value.startsWith('0001-01-01');
+}
+
 /** ISO 8601 date-time with an optional fractional second and `Z` or a numeric offset. */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The instant an API timestamp names, or undefined when it is not one. The real service writes
+ * nanoseconds and numeric offsets (`2022-02-11T09:10:25.815412395+01:00`): that is outside
+ * ECMAScript's own date-time format (milliseconds, `±HH:mm`), where `Date.parse` is left to each
+ * engine. So the text is brought to that format first: the fraction cut to milliseconds (not
+ * rounded: 59.9996 s stays in its minute), the offset given its colon.
+ */
+export function parseTimestamp(value: string): Date | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}):?(\d{2})?$/.exec(value);
+  if (!match) return undefined;
+  const [, dateTime, fraction = '', zone, zoneMinutes] = match;
+  if (zone !== 'Z' && zoneMinutes === undefined) return undefined;
+  const millis = fraction.slice(0, 3).padEnd(3, '0');
+  const date = new Date(`${dateTime}.${millis}${zone === 'Z' ? 'Z' : `${zone}:${zoneMinutes}`}`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
 
 /** A calendar date as the API writes dates: yyyy-mm-dd. */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -36,23 +58,28 @@ export const EMAIL_PATTERN =
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
-/** The envelope every reply is wrapped in (spec 2.1); other keys are kept. */
+/**
+ * The envelope every reply is wrapped in (spec 2.1); other keys are kept. `data` may be absent:
+ * the real service's published error replies carry only `status` and `message`.
+ */
 export interface Envelope {
   status: EnvelopeStatus;
   message: string;
-  data: unknown;
+  data?: unknown;
   data1?: unknown;
   [key: string]: unknown;
 }
 
 /**
- * True for a JSON value that is the API's envelope: a known status, a message, and a `data` key
- * (null allowed). ./schemas.ts `Envelope` accepts the same (test/unit/operations.test.ts).
+ * True for a JSON value that is the API's envelope: an object with a known status and a string
+ * message. `data` and `data1` may be absent, null or anything else: the real service's examples
+ * answer errors as `{"status":"error","message":"Product ID is required"}`, with no `data` key.
+ * ./schemas.ts `Envelope` accepts the same (test/unit/operations.test.ts).
  */
 export function isEnvelope(json: unknown): json is Envelope {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const { status, message } = json as Record<string, unknown>;
-  return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string' && 'data' in json;
+  return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string';
 }
 
 export const TENURED_IN = ['months', 'days', 'weeks'] as const;

@@ -123,8 +123,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   };
 
   const where = describeBaseUrl(settings);
-  const context = (url: URL): ReplyContext => ({
+  const context = (url: URL, method: HttpMethod): ReplyContext => ({
     origin: url.origin,
+    reading: method === 'GET',
     baseUrlHint: `Check the base URL (${where}) and that it points at the API.`,
     authHint: authHint(settings),
     redact: (text) => redactText(text, settings.apiKey),
@@ -260,7 +261,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
-      return interpretReply(statusCode, contentType, redactText(text, key), context(url));
+      return interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
     }
   }
 

@@ -25,12 +25,23 @@ export function mayHaveApplied(error: unknown, sentForSure: boolean): boolean {
   return sentForSure;
 }
 
-/** Marks `error` as a write that may have been applied, and makes its hint say how to check. */
+/**
+ * Marks `error` as a write that may have been applied, and makes its hint say how to check. A
+ * write that timed out also learns that `--timeout` gives a slow server longer next time: the
+ * advice a read gets, without its "try again".
+ */
 export function markUnknownOutcome(error: LoanctlError, check: string | undefined): void {
   UNKNOWN.set(error, { check });
+  // The check command stays last on the line, where it is easy to copy.
+  const slow = timedOut(error) ? ' (if the server is slow, --timeout SECONDS gives it longer next time)' : '';
   error.hint = check
-    ? `It was sent and may or may not have been applied; before running it again, see whether it was: ${check}`
-    : 'It was sent and may or may not have been applied; see whether it was before running it again.';
+    ? `It was sent and may or may not have been applied${slow}; before running it again, see whether it was: ${check}`
+    : `It was sent and may or may not have been applied${slow}; see whether it was before running it again.`;
+}
+
+/** The whole-request timeout (`--timeout`), as the transport reports it (the error's cause). */
+function timedOut(error: LoanctlError): boolean {
+  return (error.cause as Error | undefined)?.name === 'TimeoutError';
 }
 
 /** Set when the error is a write that may or may not have been applied. */

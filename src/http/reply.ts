@@ -4,16 +4,21 @@
  *
  * | answer                                            | outcome                     | exit |
  * |---------------------------------------------------|-----------------------------|------|
+ * | a body over 32 MiB (MAX_REPLY_BYTES in            | NetworkError; reading stops | 5    |
+ * |   ./transport.ts: by Content-Length or as read)   |   there (memory bounded)    |      |
  * | HTTP 401/403 (any body)                           | AuthError                   | 3    |
  * | a body that is not the API's JSON envelope        | NetworkError (one line)     | 5    |
  * |   (HTML error page, truncated or malformed JSON,  |                             |      |
- * |   JSON without status/message) — except 429       | ApiError (rate limited)     | 1    |
+ * |   JSON nested deeper than 256 levels              |                             |      |
+ * |   (MAX_REPLY_DEPTH, ./parsed-reply.ts), JSON      |                             |      |
+ * |   without status/message) — except 429            | ApiError (rate limited)     | 1    |
  * | status `no-access`, or HTTP 404 with an envelope  | NoAccessError               | 4    |
  * | status `error`, or any other HTTP ≥ 400           | ApiError with the message   | 1    |
  * | status `success` / `exists`                       | the result                  | 0    |
  *
- * An empty body on a 2xx (e.g. 204 to a delete, whose reply the spec leaves open) is taken as
- * success with `data: null`.
+ * The envelope is any JSON object with a known status and a string message; `data` and `data1`
+ * may be absent (the real service's error replies have neither). An empty body on a 2xx (e.g. 204
+ * to a delete, whose reply the spec leaves open) is taken as success with `data: null`.
  */
 import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
@@ -38,6 +43,8 @@ export interface ReplyContext {
   baseUrlHint: string;
   /** What to do about a rejected key. */
   authHint: string;
+  /** True for a GET: it changed nothing, so a failed one is safe to run again. */
+  reading: boolean;
   /**
    * Hides the API key in a text (./redact.ts). Applied again to every string of the parsed JSON,
    * where escapes are decoded; when that finds anything, `rawBody` becomes the redacted JSON.
@@ -98,7 +105,7 @@ export function interpretReply(
       new ApiError(sentence(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`), {
         httpStatus,
         envelope,
-        hint: errorHint(httpStatus),
+        hint: errorHint(httpStatus, context.reading),
       }),
     );
   }
@@ -106,7 +113,7 @@ export function interpretReply(
   return {
     status: envelope.status as 'success' | 'exists',
     message: envelope.message,
-    data: envelope.data,
+    data: envelope.data ?? null,
     data1,
     payload: payloadOf(envelope),
     envelope,
@@ -150,21 +157,24 @@ function parseEnvelope(
   const cleaned = cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   json = cleaned.value;
-  if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message, data)' };
+  if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message)' };
   return { ok: true, envelope: json, ...(cleaned.changed ? { rawBody: JSON.stringify(json) } : {}) };
 }
 
-/** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */
 /**
  * What to do after an API error. Below 500 the API refused the request as sent: its message
- * names what to change. A 5xx may or may not have applied a change, so look before repeating it.
+ * names what to change. A 5xx is the server failing: a read changed nothing and can simply run
+ * again later; a write may or may not have been applied, so look before repeating it (the client
+ * replaces this hint with the command that shows whether it was, ./outcome.ts).
  */
-function errorHint(httpStatus: number): string {
-  return httpStatus >= 500
-    ? 'Check whether the change was applied before running it again; --debug shows the exchange.'
-    : 'Change what it names and run the command again.';
+function errorHint(httpStatus: number, reading: boolean): string {
+  if (httpStatus < 500) return 'Change what it names and run the command again.';
+  return reading
+    ? 'The server failed to answer; this read changed nothing, so try again later. --debug shows the exchange.'
+    : 'Check whether the change was applied before running it again; --debug shows the exchange.';
 }
 
+/** Ends a message with exactly one full stop (the API's messages sometimes bring their own). */
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

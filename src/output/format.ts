@@ -1,7 +1,7 @@
 /**
  * Cell formatting for humans (tables only; JSON, NDJSON and CSV carry values unchanged).
  */
-import { ZERO_TIMESTAMP } from '../contract/vocabulary.js';
+import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { CellFormat } from './columns.js';
 import { escapeControl } from './escape.js';
 
@@ -21,9 +21,9 @@ export function formatMoney(value: number): string {
  * way an operator reads a date.
  */
 export function formatTimestamp(value: string): string {
-  if (value === ZERO_TIMESTAMP || value.startsWith('0001-01-01')) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
+  if (!isSetTimestamp(value)) return '—';
+  const date = parseTimestamp(value);
+  if (date === undefined) return escapeControl(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

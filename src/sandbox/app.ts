@@ -14,7 +14,6 @@ import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
-import { ReadCache } from './read-cache.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
@@ -36,7 +35,6 @@ export interface SandboxOptions {
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
-  const cache = new ReadCache(db);
   const now = options.now ?? (() => new Date());
   const onError =
     options.onError ??
@@ -69,7 +67,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}`, data: null });
+    send(reply, { http: 404, status: 'error', message: `No such operation: ${request.method} ${path}` });
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -79,15 +77,19 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     send(reply, outcome);
   });
 
-  for (const def of ENDPOINTS as readonly EndpointDef[]) {
+  // Each operation at its path, and at the paths the real service documents besides the spec's
+  // (tokenize_mono), with the same behaviour.
+  for (const [def, url] of (ENDPOINTS as readonly EndpointDef[]).flatMap((def) =>
+    [def.path, ...(def.otherPaths ?? [])].map((path) => [def, path] as const),
+  )) {
     const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey, unknown>;
     app.route({
       method: def.method,
-      url: def.path,
+      url,
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {
-        const outcome = retryWhileBusy(() => serve(def, handler, request, repos, cache, db, now), options.lockWaitMs);
+        const outcome = retryWhileBusy(() => serve(def, handler, request, repos, db, now), options.lockWaitMs);
         if (outcome instanceof Promise) {
           return outcome.then((settled) => {
             send(reply, settled);
@@ -112,36 +114,33 @@ function send(reply: FastifyReply, outcome: Outcome): void {
 function frameworkError(error: FastifyError): Outcome {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB', data: null };
+      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         http: 415,
         status: 'error',
         message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-        data: null,
       };
   }
   const code = error.statusCode ?? 500;
-  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message, data: null };
-  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong, data: null };
+  if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };
+  return { http: 500, status: 'error', message: MESSAGES.somethingWentWrong };
 }
 
 /** A path the router cannot take: a parameter over the length limit, or bad percent-encoding. */
 function routerError(error: FastifyError): Outcome {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers', data: null };
+    return { http: 414, status: 'error', message: 'A path parameter is too long: ids are whole numbers' };
   }
-  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding', data: null };
+  return { http: 400, status: 'error', message: 'The path is not a valid URL: check its percent-encoding' };
 }
 
-/** The caller's organisation for the request's key (cached only while the database is unchanged: new keys work at once). */
-function authenticate(request: FastifyRequest, repos: Repos, cache: ReadCache): KeyOwner {
+/** The caller's organisation for the request's key, looked up on every request: new keys work at once. */
+function authenticate(request: FastifyRequest, repos: Repos): KeyOwner {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') throw fail(401, MESSAGES.keyMissing);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const owner = match?.[1]
-    ? cache.keyOwner(hashApiKey(match[1]), (digest) => repos.organisations.keyOwner(digest))
-    : undefined;
+  const owner = match?.[1] ? repos.organisations.keyOwner(hashApiKey(match[1])) : undefined;
   if (!owner) throw fail(401, MESSAGES.keyInvalid);
   return owner;
 }
@@ -168,25 +167,16 @@ function serve(
   handler: Handler<EndpointKey, unknown>,
   request: FastifyRequest,
   repos: Repos,
-  cache: ReadCache,
   db: SandboxDb,
   clock: () => Date,
 ): Outcome | Promise<Outcome> {
   try {
-    cache.refresh();
-    // A cacheable GET that succeeded since the database last changed, with the same key and URL:
-    // the same reply, without running the checks again (on the same input they would pass again).
-    const replyKey = handler.cacheable && def.method === 'GET' ? replyKeyOf(def, request) : undefined;
-    if (replyKey !== undefined) {
-      const seen = cache.reply(replyKey);
-      if (seen) return seen;
-    }
-    const caller = authenticate(request, repos, cache);
+    const caller = authenticate(request, repos);
     const rawQuery = { ...(request.query as Record<string, unknown>) };
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];
     if (def.productId && (productIdText === undefined || productIdText === '')) {
-      return { status: 'error', message: MESSAGES.productRequired, data: null };
+      return { status: 'error', message: MESSAGES.productRequired };
     }
 
     handler.precheck?.(rawQuery);
@@ -198,23 +188,18 @@ function serve(
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
 
-    // A GET runs from cache.refresh() to its reply without awaiting; a write may await `prepare`
-    // (another request may write meanwhile), so it reads inside its own transaction.
+    // A GET runs to its reply without awaiting; a write may await `prepare` (another request may
+    // write meanwhile), so it reads inside its own transaction.
     const reading = def.method === 'GET';
     const finish = (prepared: unknown): Outcome => {
       const now = clock();
       const work = (): Outcome => {
-        const ctx: Record<string, unknown> = { repos, cache, caller, now, stamp: now.toISOString(), ...input };
+        const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
         // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
         const denied = () => noAccess(noAccessMessage(def));
         if (def.productId) {
           const productId = parseId(productIdText);
-          ctx.product =
-            productId === undefined
-              ? undefined
-              : reading
-                ? cache.product(caller.org_id, productId, (org, id) => repos.products.findForOrg(org, id))
-                : repos.products.findForOrg(caller.org_id, productId);
+          ctx.product = productId === undefined ? undefined : repos.products.findForOrg(caller.org_id, productId);
           if (!ctx.product) throw denied();
         }
         const params = request.params as Record<string, string>;
@@ -232,23 +217,13 @@ function serve(
         }
         return handler.run(ctx as never, prepared);
       };
-      if (!reading) return db.transaction(work);
-      const outcome = work();
-      if (replyKey !== undefined) cache.rememberReply(replyKey, outcome);
-      return outcome;
+      return reading ? work() : db.transaction(work);
     };
     if (handler.prepare) return handler.prepare(checkable).then(finish).catch(replyOf);
     return finish(undefined);
   } catch (error) {
     return replyOf(error);
   }
-}
-
-/** What a cacheable GET's reply is kept under: the endpoint, the Authorization header and the URL. */
-function replyKeyOf(def: EndpointDef, request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  // Neither a header value nor a URL can hold a line feed (the HTTP parser refuses them).
-  return header === undefined ? undefined : `${def.key}\n${header}\n${request.url}`;
 }
 
 /** A SandboxReply thrown anywhere in a request is its reply; anything else stays an error. */

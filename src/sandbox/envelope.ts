@@ -6,7 +6,8 @@ export interface Outcome {
   http?: number;
   status: EnvelopeStatus;
   message: string;
-  data: unknown;
+  /** The payload of a success or `exists`; an error or no-access reply has none (see `envelope`). */
+  data?: unknown;
   /** Present only on the replies where the spec carries it. */
   data1?: unknown;
   /** The whole envelope already as UTF-8 JSON (then the fields above are not serialised again). */
@@ -19,8 +20,14 @@ export function successWithJson(message: string, dataJson: string): Outcome {
   return { status: 'success', message, data: undefined, body };
 }
 
+/**
+ * The reply's JSON. An `error` or `no-access` reply carries only `status` and `message`, as the
+ * real service's published examples do (`{"status":"error","message":"Product ID is required"}`),
+ * so a client tested against the sandbox copes with the replies it will meet.
+ */
 export function envelope(outcome: Outcome) {
   const { status, message, data } = outcome;
+  if (status === 'error' || status === 'no-access') return { status, message };
   return 'data1' in outcome ? { status, message, data, data1: outcome.data1 } : { status, message, data };
 }
 
@@ -35,7 +42,7 @@ export class SandboxReply extends Error {
 }
 
 export function fail(http: number, message: string): SandboxReply {
-  return new SandboxReply({ http, status: 'error', message, data: null });
+  return new SandboxReply({ http, status: 'error', message });
 }
 
 export const MESSAGES = {
@@ -50,5 +57,5 @@ export const MESSAGES = {
 } as const;
 
 export function noAccess(message: string): SandboxReply {
-  return new SandboxReply({ status: 'no-access', message, data: null });
+  return new SandboxReply({ status: 'no-access', message });
 }

@@ -10,8 +10,7 @@ import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
 import type { BusinessRequest } from '../contract/schemas.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
 import { createdRange } from './created-range.js';
-import { fail, MESSAGES, type Outcome, successWithJson } from './envelope.js';
-import type { ReadCache } from './read-cache.js';
+import { fail, MESSAGES, type Outcome } from './envelope.js';
 import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from './repos/index.js';
 import { hashPassword, newLinkerId, newReference } from './secrets.js';
 import * as serialize from './serialize.js';
@@ -49,8 +48,6 @@ type PathParam<K extends EndpointKey> = Endpoint<K>['pathParams'][number];
 
 export type Context<K extends EndpointKey> = {
   repos: Repos;
-  /** What reads may reuse while the database has not changed (see read-cache.ts). */
-  cache: ReadCache;
   caller: KeyOwner;
   now: Date;
   /** `now` as the API writes a set timestamp. */
@@ -85,12 +82,6 @@ export interface Handler<K extends EndpointKey, P = undefined> {
   /** Asynchronous work done before the transaction opens (e.g. hashing a password). */
   prepare?: (input: Checkable<K>) => Promise<P>;
   run: (ctx: Context<K>, prepared: P) => Outcome;
-  /**
-   * A GET whose reply depends only on the URL, the caller's key and the database, never on the
-   * clock: its successes are kept by the read cache (by Authorization header and URL) until the
-   * database changes, and a request that matches one is answered without running the checks again.
-   */
-  cacheable?: true;
 }
 
 /** What each handler's `prepare` hands to its `run`: only createUser prepares (the password hash). */
@@ -158,7 +149,7 @@ export const HANDLERS: HandlerMap = {
         phone: body.phone,
         gender: body.gender,
         password_hash: passwordHash,
-        reference: newReference('USR'),
+        reference: newReference('user'),
         source: 'api',
         now: ctx.stamp,
       });
@@ -191,6 +182,12 @@ export const HANDLERS: HandlerMap = {
       const { start, end, pages = 1 } = ctx.query;
       const offset = (pages - 1) * USERS_PAGE_SIZE;
       if (!Number.isSafeInteger(offset)) return ok('Users retrieved successfully', []);
+      // Without a window a page is a seek, the same cost at any page and any size; only a window,
+      // when one is given, pays for the users inside it.
+      if (start === undefined && end === undefined) {
+        const page = ctx.repos.users.page(ctx.caller.org_id, offset, USERS_PAGE_SIZE);
+        return ok('Users retrieved successfully', page.map(serialize.userListItem));
+      }
       const { from, before } = createdRange(start, end);
       const rows = ctx.repos.users.list(ctx.caller.org_id, from, before, USERS_PAGE_SIZE, offset);
       return ok('Users retrieved successfully', rows.map(serialize.userListItem));
@@ -203,7 +200,7 @@ export const HANDLERS: HandlerMap = {
         org_id: ctx.caller.org_id,
         user_id: ctx.user.id,
         product_id: ctx.product.id,
-        reference: newReference('LR'),
+        reference: newReference('loanRequest'),
         amount: ctx.body.amount,
         purpose: ctx.body.purpose,
         now: ctx.stamp,
@@ -213,8 +210,6 @@ export const HANDLERS: HandlerMap = {
   },
 
   listLoanRequests: {
-    // The page's bytes are kept by the read cache anyway (below); nothing in them comes from the clock.
-    cacheable: true,
     precheck: (raw) => {
       if (raw.direction === undefined || raw.direction === '') throw fail(400, MESSAGES.directionMissing);
     },
@@ -228,37 +223,11 @@ export const HANDLERS: HandlerMap = {
       const given = ctx.query.cursor ?? 0;
       // No cursor (or 0) starts at the beginning of the chosen order.
       const cursor = given === 0 && direction === 'DESC' ? Number.MAX_SAFE_INTEGER : given;
-      const orgId = ctx.caller.org_id;
-      const productId = ctx.product.id;
-      // A page seen since the database last changed is answered with the same bytes.
-      const pageKey = `${orgId}:${productId}:${direction}:${cursor}:${limit}`;
-      const seen = ctx.cache.page(pageKey);
-      if (seen) return seen;
-      // Else each loan request's text from the cache when known: the ids first (an index range),
-      // and the full rows only when one of them is not cached.
-      const ids = ctx.repos.loanRequests.pageIds(orgId, productId, direction, cursor, limit);
-      let texts: string[] = [];
-      for (const id of ids) {
-        const text = ctx.cache.loanRequestJson(id);
-        if (text === undefined) break;
-        texts.push(text);
-      }
-      let last = ids.at(-1) ?? 0;
-      if (texts.length < ids.length) {
-        const rows = ctx.repos.loanRequests.page(orgId, productId, direction, cursor, limit);
-        texts = rows.map((row) => {
-          const text = JSON.stringify(serialize.loanRequest(row));
-          ctx.cache.rememberLoanRequestJson(row.id, text);
-          return text;
-        });
-        last = rows.at(-1)?.id ?? 0;
-      }
-      const outcome = successWithJson(
-        'Loan requests retrieved successfully',
-        `{"loan_requests":[${texts.join(',')}],"cursor":${last}}`,
-      );
-      ctx.cache.rememberPage(pageKey, outcome);
-      return outcome;
+      const rows = ctx.repos.loanRequests.page(ctx.caller.org_id, ctx.product.id, direction, cursor, limit);
+      return ok('Loan requests retrieved successfully', {
+        loan_requests: rows.map(serialize.loanRequest),
+        cursor: rows.at(-1)?.id ?? 0,
+      });
     },
   },
 
@@ -302,7 +271,7 @@ export const HANDLERS: HandlerMap = {
         loan_request_id: lr.id,
         type: ctx.body.type,
         title: ctx.body.title,
-        reference: newReference('DOC'),
+        reference: newReference('document'),
         number: ctx.body.number,
         document_url: ctx.body.document_url,
         now: ctx.stamp,

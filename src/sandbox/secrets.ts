@@ -6,7 +6,6 @@
 import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const UPPER_ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 /** `length` characters drawn uniformly from `alphabet` (rejection sampling: no modulo bias). */
 export function randomString(length: number, alphabet: string = BASE62): string {
@@ -32,9 +31,16 @@ export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
-/** A generated reference such as `LR-7KQ2M9XW4T`. */
-export function newReference(prefix: string): string {
-  return `${prefix}-${randomString(10, UPPER_ALNUM)}`;
+/**
+ * How long a generated reference is, per kind. The real service's references are letters and
+ * digits, mixed case: `LNNPVUjVigzfA` (13, a user), `5dnpDwwn3dDwD14i` (16, a loan request).
+ * Documents have no published example; they take the loan request's shape.
+ */
+export const REFERENCE_LENGTH = { user: 13, loanRequest: 16, document: 16 } as const;
+
+/** A generated reference of the real service's shape, e.g. `5dnpDwwn3dDwD14i` for a loan request. */
+export function newReference(kind: keyof typeof REFERENCE_LENGTH): string {
+  return randomString(REFERENCE_LENGTH[kind]);
 }
 
 /** An opaque id for a tokenized bank account. */

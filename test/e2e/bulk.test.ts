@@ -71,7 +71,7 @@ describe('user create --from', () => {
     expect(first.code, first.stderr).toBe(0);
     const rows = results(first.stdout);
     expect(rows.map((row) => row.row)).toEqual([1, 2, 3, 4, 5]);
-    expect(rows.every((row) => row.status === 'success' && /^USR-/.test(row.reference ?? ''))).toBe(true);
+    expect(rows.every((row) => row.status === 'success' && /^[0-9A-Za-z]{13}$/.test(row.reference ?? ''))).toBe(true);
     expect(rows[0]?.email).toBe('nd1@bulk.example');
     expect(first.stderr).toMatch(/^5 rows: 5 created, 0 existed, 0 failed in \d+(\.\d+)? s$/m);
 
@@ -133,7 +133,7 @@ describe('user create --from', () => {
     });
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe('row,status,id,reference,email,user_id,message');
-    expect(csv.stdout.split('\n')[1]).toMatch(/^1,exists,,USR-\w+,stdin1@bulk\.example,,/);
+    expect(csv.stdout.split('\n')[1]).toMatch(/^1,exists,,[0-9A-Za-z]{13},stdin1@bulk\.example,,/);
   });
 
   it('refuses single-row flags with --from, and a bad --concurrency, before sending anything', async () => {

@@ -143,7 +143,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
 
     await pty.answer('Amount requested', '50,000');
     await pty.answer('Purpose of the loan', 'Shop stock');
-    screen = await pty.waitFor(/Created loan request (\d+) \(LR-\w+\) for Ada Obi\./);
+    screen = await pty.waitFor(/Created loan request (\d+) \([0-9A-Za-z]{16}\) for Ada Obi\./);
     const id = Number(/Created loan request (\d+)/.exec(screen)?.[1]);
 
     await pick(pty, 'What next?', 'Add bank details');

@@ -132,7 +132,7 @@ describe('loanctl sandbox start --json --port 0', () => {
     const missingDirection = await http('listLoanRequests', { query: { 'product-id': productId } });
     expect(missingDirection).toEqual({
       status: 400,
-      json: { status: 'error', message: 'Direction not specified', data: null },
+      json: { status: 'error', message: 'Direction not specified' },
     });
   });
 

@@ -1,9 +1,8 @@
 /**
- * The start-up shortcuts of src/main.ts print exactly what commander would: `--version` alone, and
+ * The start-up shortcuts of src/entry.ts print exactly what commander would: `--version` alone, and
  * `--help` alone to a pipe (the root help rendered by scripts/build.mjs into dist/root-help.txt).
- * And the builtins that only some commands need stay unloaded at start-up (scripts/build.mjs's
- * lazy builtins, src/deps.ts's lazy stdio). Runs the built CLI (npm test builds); timings are in
- * `npm run bench`, never here.
+ * And they load none of the builtins that only some commands need. Runs the built CLI (npm test
+ * builds); timings are in `npm run bench`, never here.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +39,7 @@ describe('start-up shortcuts', () => {
   });
 
   it('loads neither child_process nor the fs promises API for --version and --help', async () => {
-    for (const args of [['--version'], ['--help'], ['--help', '--no-color']]) {
+    for (const args of [['--version'], ['--help']]) {
       const modules = (await loadedBy(args, env)).loaded.builtins;
       expect(modules, args.join(' ')).toContain('NativeModule stream');
       expect(modules, args.join(' ')).not.toContain('NativeModule child_process');

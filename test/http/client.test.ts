@@ -193,6 +193,18 @@ describe('HTTP client: faults', () => {
     expect(sleeps).toHaveLength(0);
   });
 
+  it('a GET still answered 5xx after its retries: the server failed, try again later (a read changed nothing)', async () => {
+    server.script((_req, res) => json(res, 503, envelope('error', null, 'Service unavailable')));
+    const error = await failure(client().call('listUsers'));
+    expect(error.exitCode).toBe(ExitCode.api);
+    expect(error.message).toBe('The API answered with an error (HTTP 503): Service unavailable.');
+    expect(error.hint).toBe(
+      'The server failed to answer; this read changed nothing, so try again later. --debug shows the exchange.',
+    );
+    expect(error.hint).not.toMatch(/applied/);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('a GET answered 503 then 200 succeeds after one retry', async () => {
     server.script((_req, res, n) =>
       n === 0 ? json(res, 503, envelope('error', null, 'busy')) : json(res, 200, envelope('success', [{ id: 1 }])),
@@ -322,6 +334,14 @@ describe('HTTP client: faults', () => {
     expect(sleeps).toHaveLength(0);
   });
 
+  it("a raw POST to tokenize_mono (the real documentation's path) names the same check as tokenize_linker", async () => {
+    server.script((_req, res) => json(res, 500, envelope('error', null, 'Something went wrong. Please try again')));
+    const error = await failure(client().request('POST', '/api/v1/loan_request/2/tokenize_mono'));
+    expect(error.hint).toBe(
+      'It was sent and may or may not have been applied; before running it again, see whether it was: loanctl loan show 2 --product 12',
+    );
+  });
+
   it('status no-access is exit 4 with the API message', async () => {
     server.script((_req, res) =>
       json(res, 200, envelope('no-access', null, 'You do not have access to this user. Verify the user id')),
@@ -443,6 +463,10 @@ describe('HTTP client: which transport failures are repeated', () => {
     const error = await failure(client({ timeoutMs: 300 }).call('tokenizeLinker', { params: { id: 2 } }));
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toBe(`No complete reply from ${host()} within 300 ms.`);
+    // It may have been applied: the check, and --timeout for a slow server, but no "try again".
+    expect(error.hint).toBe(
+      'It was sent and may or may not have been applied (if the server is slow, --timeout SECONDS gives it longer next time); before running it again, see whether it was: loanctl loan show 2 --product 12',
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.requests.map((r) => r.method)).toEqual(['POST']);
     expect(sleeps).toHaveLength(0);

@@ -96,10 +96,10 @@ describe.each(ALL_ENDPOINTS.map((def) => [def.key, def] as const))('%s', (_name,
     };
     const missing = await call(app, key(def), { ...options, key: null });
     expect(missing.http).toBe(401);
-    expect(missing.json).toEqual({ status: 'error', message: expect.stringMatching(/API key is missing/), data: null });
+    expect(missing.json).toEqual({ status: 'error', message: expect.stringMatching(/API key is missing/) });
     const unknown = await call(app, key(def), { ...options, key: 'sk_sandbox_not-a-real-key' });
     expect(unknown.http).toBe(401);
-    expect(unknown.json).toEqual({ status: 'error', message: expect.stringMatching(/API key is invalid/), data: null });
+    expect(unknown.json).toEqual({ status: 'error', message: expect.stringMatching(/API key is invalid/) });
     const malformed = await call(app, key(def), { ...options, key: null, headers: { authorization: org.api_key } });
     expect(malformed.http).toBe(401);
     expect(malformed.json.status).toBe('error');
@@ -120,7 +120,7 @@ describe.each(withProductId.map((def) => [def.key, def] as const))('%s without p
         body: sampleBody(key(def), org.org_id),
       });
       expect(reply.http).toBe(200);
-      expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required', data: null });
+      expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required' });
     }
     expect(snapshot(sandbox.dbPath)).toEqual(before);
   });
@@ -189,7 +189,7 @@ describe.each(withBody.map((def) => [def.key, def] as const))('%s with a bad bod
     const reply = await call(app, key(def), { ...base(), body: {} });
     expect(reply.http).toBe(400);
     expect(reply.json.status).toBe('error');
-    expect(reply.json.data).toBeNull();
+    expect(reply.json).not.toHaveProperty('data');
     expect(reply.json.message).toMatch(/^Invalid fields: /);
     for (const field of required) expect(reply.json.message).toContain(`${field} (is required)`);
   });
@@ -217,7 +217,7 @@ describe.each(withBody.map((def) => [def.key, def] as const))('%s with a bad bod
       payload: '{"amount": 5,',
     });
     expect(reply.statusCode).toBe(400);
-    expect(reply.json()).toEqual({ status: 'error', message: expect.stringMatching(/^Malformed JSON/), data: null });
+    expect(reply.json()).toEqual({ status: 'error', message: expect.stringMatching(/^Malformed JSON/) });
   });
 
   it('answers 413 for a body over 1 MiB', async () => {
@@ -228,7 +228,7 @@ describe.each(withBody.map((def) => [def.key, def] as const))('%s with a bad bod
       payload: JSON.stringify({ purpose: 'x'.repeat(1024 * 1024) }),
     });
     expect(reply.statusCode).toBe(413);
-    expect(reply.json()).toEqual({ status: 'error', message: expect.stringMatching(/too large/), data: null });
+    expect(reply.json()).toEqual({ status: 'error', message: expect.stringMatching(/too large/) });
   });
 });
 
@@ -242,7 +242,7 @@ describe('the envelope everywhere', () => {
     ] as const) {
       const reply = await app.inject({ method, url, headers: { authorization: `Bearer ${org.api_key}` } });
       expect(reply.statusCode).toBe(404);
-      expect(reply.json()).toEqual({ status: 'error', message: `No such operation: ${method} ${url}`, data: null });
+      expect(reply.json()).toEqual({ status: 'error', message: `No such operation: ${method} ${url}` });
     }
   });
 
@@ -254,7 +254,8 @@ describe('the envelope everywhere', () => {
       payload: '<user/>',
     });
     expect(reply.statusCode).toBe(415);
-    expect(reply.json()).toMatchObject({ status: 'error', data: null });
+    expect(reply.json()).toMatchObject({ status: 'error' });
+    expect(reply.json()).not.toHaveProperty('data');
   });
 
   it('accepts an empty JSON body where an operation takes none (curl -X PUT -H "Content-Type: application/json")', async () => {

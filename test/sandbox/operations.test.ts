@@ -64,7 +64,8 @@ describe('createUser (4.1)', () => {
       email: body.email,
       phone: '+2348012345678',
       gender: 'female',
-      reference: expect.stringMatching(/^USR-[0-9A-Z]{10}$/),
+      // The real service's shape: letters and digits, 13 for a user (`LNNPVUjVigzfA`).
+      reference: expect.stringMatching(/^[0-9A-Za-z]{13}$/),
       is_active: true,
       source: 'api',
       created_at: FIXED_NOW.toISOString(),
@@ -119,7 +120,6 @@ describe('createUser (4.1)', () => {
       status: 'error',
       message:
         'Invalid fields: firstname (must be text), email (must be an e-mail address), password (is required), phone (must be a phone number in the +234 form, e.g. +2348012345678), gender (must not be empty)',
-      data: null,
     });
     expect(sql('SELECT id FROM users')).toHaveLength(0);
   });
@@ -234,7 +234,8 @@ describe('createLoanRequest (4.4)', () => {
       product_name: 'First Lender Loan',
       product_slug: 'first-lender-loan',
       lender_name: 'First Lender',
-      reference: expect.stringMatching(/^LR-[0-9A-Z]{10}$/),
+      // The real service's shape: letters and digits, 16 for a loan request (`5dnpDwwn3dDwD14i`).
+      reference: expect.stringMatching(/^[0-9A-Za-z]{16}$/),
       fullname: 'Funke Adeyemi',
       amount: 125000.5,
       purpose: 'buy a freezer',
@@ -278,7 +279,7 @@ describe('createLoanRequest (4.4)', () => {
       body: { amount: 10, purpose: 'x' },
     });
     expect(reply.http).toBe(200);
-    expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required', data: null });
+    expect(reply.json).toEqual({ status: 'error', message: 'Product ID is required' });
     expect(sql('SELECT id FROM loan_requests')).toHaveLength(1);
   });
 
@@ -293,7 +294,6 @@ describe('createLoanRequest (4.4)', () => {
     expect(reply.json).toEqual({
       status: 'no-access',
       message: 'You do not have access to this user. Please verify the user id',
-      data: null,
     });
   });
 
@@ -333,7 +333,7 @@ describe('listLoanRequests (4.5)', () => {
     for (const query of [{}, { direction: '' }] as Array<Record<string, string>>) {
       const reply = await page(query);
       expect(reply.http).toBe(400);
-      expect(reply.json).toEqual({ status: 'error', message: 'Direction not specified', data: null });
+      expect(reply.json).toEqual({ status: 'error', message: 'Direction not specified' });
     }
   });
 
@@ -391,7 +391,6 @@ describe('listLoanRequests (4.5)', () => {
     expect(foreign.json).toEqual({
       status: 'no-access',
       message: 'You do not have access to this product. Please verify the product id',
-      data: null,
     });
   });
 });
@@ -443,7 +442,7 @@ describe('tokenizeLinker (4.8)', () => {
     expect(reply.http).toBe(500);
     expect(reply.json.status).toBe('error');
     expect(reply.json.message).toMatch(/^Something went wrong\. Please try again.+bank details/);
-    expect(reply.json.data).toBeNull();
+    expect(reply.json).not.toHaveProperty('data');
     expect((await lr(loanRequestId)).linker_tokenized).toBeUndefined();
   });
 
@@ -459,6 +458,29 @@ describe('tokenizeLinker (4.8)', () => {
     expect(new Set(data.linker_ids).size).toBe(2);
     const again = await call(sandbox.app, 'tokenizeLinker', { key: org.api_key, params: { id: loanRequestId } });
     expect((again.json.data as Json).linker_ids).toEqual(data.linker_ids);
+  });
+
+  it("answers at POST …/tokenize_mono, the real documentation's path, exactly as at tokenize_linker", async () => {
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
+    const mono = () =>
+      sandbox.app.inject({
+        method: 'POST',
+        url: `/api/v1/loan_request/${loanRequestId}/tokenize_mono`,
+        headers: { authorization: `Bearer ${org.api_key}` },
+      });
+    const before = await mono();
+    expect(before.statusCode).toBe(500);
+    expect(before.json().message).toMatch(/^Something went wrong\. Please try again.+bank details/);
+
+    await call(sandbox.app, 'addBankDetails', on(loanRequestId, sampleBody('addBankDetails', 0)));
+    const reply = await mono();
+    expect(reply.statusCode).toBe(200);
+    const data = reply.json().data as Json;
+    expect(data).toMatchObject({ id: loanRequestId, linker_tokenized: true });
+    expect(data.linker_ids).toHaveLength(1);
+    const linker = await call(sandbox.app, 'tokenizeLinker', { key: org.api_key, params: { id: loanRequestId } });
+    expect((linker.json.data as Json).linker_ids).toEqual(data.linker_ids);
+    expect(replyProblems('tokenizeLinker', reply.json())).toEqual([]);
   });
 });
 
@@ -617,7 +639,7 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
       expect.objectContaining({
         loan_request_id: loanRequestId,
         type: 'passport',
-        reference: expect.stringMatching(/^DOC-/),
+        reference: expect.stringMatching(/^[0-9A-Za-z]{16}$/),
         has_custom_fields: false,
         custom_fields: null,
       }),

@@ -761,20 +761,53 @@ describe('loan new --resume', () => {
     expect(stderr).toContain('Nothing new was sent in this run.');
   });
 
-  it('business information and documents, which the API does not show back, are known by the progress marker', async () => {
-    for (const [progress, row, offered] of [
-      ['business_information', /Business information\s+added \(the API does not show it back\)/, 'document'],
-      ['document', /Documents\s+added \(the API does not show them back\)/, 'business'],
-    ] as const) {
+  it('the progress string decides nothing: what is attached comes from the records, the state from the loan request', async () => {
+    // The spec never defines the markers' values: whatever the real service says, even a marker
+    // that reads like a state, changes neither what is shown nor what is offered.
+    for (const progress of ['approved', 'submitted', 'business_information', 'document', 'STAGE_3', '']) {
       const { api, loan } = existing();
       Object.assign(loan, { progress });
       const { deps, io, asked } = setup([[/What next\?/, 'later']], { api });
       await runLoanNew({ resume: '13' }, deps);
-      expect(io.stderr.text()).toMatch(row);
+      const stderr = io.stderr.text();
+      expect(stderr, progress).not.toContain('already approved');
       const menu = asked.find((entry) => entry.kind === 'select')?.choices ?? [];
-      expect(menu.map((choice) => choice.value)).toContain(offered);
-      if (progress === 'business_information') expect(menu.map((choice) => choice.value)).not.toContain('business');
+      expect(menu.map((choice) => choice.value)).toEqual(['business', 'guarantor', 'document', 'review', 'later']);
+      // Business information and documents are not shown back: unknown, never "added".
+      expect(stderr).toMatch(/Business information\s+not known \(the API does not show it back\)/);
+      expect(stderr).toMatch(/Documents\s+not known \(the API does not show it back\)/);
+      expect(stderr).toMatch(/Bank details\s+058 · Ada Obi/);
+      expect(stderr).not.toContain('Approve loan request 13 now?');
+      if (progress !== '') expect(stderr).toContain(`Progress: ${progress};`);
     }
+  });
+
+  it('records decide what is attached whatever the progress says: none found, every step offered', async () => {
+    const api = fakeApi();
+    const user = api.addUser({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.com' });
+    api.addLoan(user.id, { progress: 'employment' }); // 12: says employment, has nothing
+    const { deps, io, asked } = setup([[/What next\?/, 'later']], { api });
+    await runLoanNew({ resume: '12' }, deps);
+    const menu = asked.find((entry) => entry.kind === 'select')?.choices ?? [];
+    expect(menu.map((choice) => choice.value)).toEqual(
+      expect.arrayContaining(['bank', 'employment', 'business', 'guarantor', 'document']),
+    );
+    expect(io.stderr.text()).toMatch(/Employment\s+—/);
+  });
+
+  it('submitted and approved are read from the loan request (status or its timestamps), not from progress', async () => {
+    const { api, loan } = existing();
+    // Submitted: only submitted_at says so (in the real service's nanosecond form).
+    Object.assign(loan, { progress: 'STAGE_3', submitted_at: '2022-02-11T09:10:25.815412395+01:00' });
+    const { deps } = setup([[/Approve loan request 13 now\?/, false]], { api });
+    await runLoanNew({ resume: '13' }, deps);
+    expect(keys(api)).not.toContain('submitLoanRequest');
+
+    // Approved: only approved_at says so.
+    Object.assign(loan, { approved_at: '2022-02-12T10:00:00.123456789+01:00' });
+    const again = setup([], { api });
+    await runLoanNew({ resume: '13' }, again.deps);
+    expect(again.io.stderr.text()).toContain('already approved');
   });
 
   it('a submitted loan request goes straight to the approval question; an approved one has nothing left', async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
+import { parseTimestamp } from '../../src/contract/vocabulary.js';
 import type { GlobalOptions } from '../../src/deps.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { payloadOf } from '../../src/http/reply.js';
@@ -125,6 +126,41 @@ describe('--fields', () => {
     expect(error.message).toBe('--fields: unknown field "colour".');
     expect(error.hint).toMatch(/^Valid fields: id, fullname, amount, /);
     expect(d.io.stdout.text()).toBe('');
+  });
+});
+
+describe("the real service's timestamps: nanoseconds and numeric offsets", () => {
+  const NANO = '2022-02-11T09:10:25.815412395+01:00';
+  const real = {
+    ...loan,
+    created_at: NANO,
+    approved_at: '2022-02-12T23:59:59.999999999-0500',
+    submitted_at: ZERO_TIMESTAMP,
+  };
+
+  it('parseTimestamp reads them to the millisecond, cut not rounded; anything else is not a timestamp', () => {
+    expect(parseTimestamp(NANO)?.toISOString()).toBe('2022-02-11T08:10:25.815Z');
+    expect(parseTimestamp('2022-02-12T23:59:59.999999999-0500')?.toISOString()).toBe('2022-02-13T04:59:59.999Z');
+    expect(parseTimestamp('2022-02-11T09:10:25+0100')?.toISOString()).toBe('2022-02-11T08:10:25.000Z');
+    expect(parseTimestamp('2022-02-11T09:10:25.5Z')?.toISOString()).toBe('2022-02-11T09:10:25.500Z');
+    for (const bad of ['2022-02-11', '2022-02-11T09:10:25.8+01', 'soon', '2022-13-45T09:10:25Z']) {
+      expect(parseTimestamp(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('a table shows them in local time (TZ=UTC here); CSV and --fields JSON pass them through unchanged', async () => {
+    const table = deps({ output: 'table', fields: 'id,created_at,approved_at,submitted_at' });
+    await render([real], { kind: 'loanRequest' }, table);
+    const [, row] = table.io.stdout.text().split('\n');
+    expect(row?.trim().split(/\s{2,}/)).toEqual(['172', '2022-02-11 08:10', '2022-02-13 04:59', '—']);
+
+    const csv = deps({ output: 'csv', fields: 'id,created_at,approved_at' });
+    await render([real], { kind: 'loanRequest' }, csv);
+    expect(csv.io.stdout.text()).toBe(`id,created_at,approved_at\n172,${NANO},2022-02-12T23:59:59.999999999-0500\n`);
+
+    const json = deps({ output: 'json', fields: 'created_at' });
+    await render([real], { kind: 'loanRequest' }, json);
+    expect(JSON.parse(json.io.stdout.text())).toEqual([{ created_at: NANO }]);
   });
 });
 

@@ -53,10 +53,12 @@ export interface StepDef {
   /** Offered until done once (the API keeps one employment, one business record). Others repeat. */
   once: boolean;
   /**
-   * The progress marker the API sets when this step is added: on `--resume` it is the only sign
-   * of business information or documents, which the API does not show back.
+   * The API can read this step's records back (bank details, employment, guarantors), so
+   * `--resume` knows whether it was added. Business information and documents it does not show
+   * back: `--resume` cannot know, and says so. (Never the progress string: the spec does not
+   * define its values, so the real service's are unknown.)
    */
-  marker: string;
+  shownBack: boolean;
   fields: StepField[];
   /** One line for the review screen and the summary, from the body sent. */
   describe(body: Record<string, unknown>): string;
@@ -109,7 +111,7 @@ export const STEPS: readonly StepDef[] = [
     endpoint: 'addBankDetails',
     schema: BankDetailsRequest,
     once: true,
-    marker: 'bank_details',
+    shownBack: true,
     fields: [
       { key: 'code', label: 'Bank code', hint: 'e.g. 058', parse: text },
       { key: 'account_name', label: 'Account name', parse: text, default: (context) => context.borrowerName },
@@ -125,7 +127,7 @@ export const STEPS: readonly StepDef[] = [
     endpoint: 'addEmployment',
     schema: EmploymentRequest,
     once: true,
-    marker: 'employment',
+    shownBack: true,
     fields: [
       { key: 'status', label: 'Employment status', hint: 'e.g. employed', parse: text },
       { key: 'company_name', label: "Employer's name", parse: text },
@@ -146,7 +148,7 @@ export const STEPS: readonly StepDef[] = [
     endpoint: 'addBusinessInfo',
     schema: BusinessRequest,
     once: true,
-    marker: 'business_information',
+    shownBack: false,
     fields: [
       { key: 'name', label: 'Business name', parse: text },
       { key: 'org_id', label: 'Organisation id', fixed: (context) => context.orgId },
@@ -189,7 +191,7 @@ export const STEPS: readonly StepDef[] = [
     endpoint: 'addGuarantor',
     schema: GuarantorRequest,
     once: false,
-    marker: 'guarantor',
+    shownBack: true,
     fields: [
       { key: 'firstname', label: "Guarantor's first name", parse: text },
       { key: 'lastname', label: "Guarantor's last name", parse: text },
@@ -208,7 +210,7 @@ export const STEPS: readonly StepDef[] = [
     endpoint: 'uploadDocument',
     schema: DocumentRequest,
     once: false,
-    marker: 'document',
+    shownBack: false,
     fields: [
       { key: 'type', label: 'Document type', hint: 'e.g. passport, national-id', parse: text },
       { key: 'title', label: 'Document title', parse: text },

@@ -36,6 +36,7 @@ import {
   UserCreateRequest,
   type UserListItem,
 } from '../../contract/schemas.js';
+import { isSetTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, CancelledError, formatError, NoAccessError, UsageError } from '../../errors.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../http/client.js';
@@ -104,6 +105,8 @@ class GuidedLoan {
   private readonly created: string[] = [];
   private submitted = false;
   private approved = false;
+  /** Picked up with --resume: what the API does not show back is unknown, not absent. */
+  private resumed = false;
   private interrupted = false;
   /**
    * While a request that changes something is out: what it is and the command that shows whether
@@ -287,28 +290,24 @@ class GuidedLoan {
         this.api.call('getEmployment', { ...on, productId: this.productId }),
       ]),
     );
-    const marker = String(progress.data ?? found.progress ?? 'new');
+    // What was attached comes from the records themselves. The progress string is only shown:
+    // the spec never defines its values, so the real service's markers are unknown.
     for (const record of (banks.data ?? []) as BankDetailsRecord[])
       this.lines('bank').push(describeExisting.bank(record));
     for (const record of (guarantors.data ?? []) as GuarantorRecord[])
       this.lines('guarantor').push(describeExisting.guarantor(record));
     const work = employment.data as EmploymentRecord | null;
     if (work) this.lines('employment').push(describeExisting.employment(work));
-    // The API has no GET for business information or documents: the progress marker tells when
-    // one of them was the latest thing added.
-    for (const [id, unseen] of [
-      ['business', 'added (the API does not show it back)'],
-      ['document', 'added (the API does not show them back)'],
-    ] as const) {
-      if (marker === (STEPS.find((step) => step.id === id) as StepDef).marker) this.lines(id).push(unseen);
-    }
-    this.submitted = found.user_status === 'submitted' || marker === 'submitted' || marker === 'approved';
-    this.approved = found.lender_status === 'approved' || marker === 'approved';
+    this.resumed = true;
+    this.submitted = found.user_status === 'submitted' || isSetTimestamp(found.submitted_at);
+    this.approved = found.lender_status === 'approved' || isSetTimestamp(found.approved_at);
 
     this.say(
       `Loan request ${found.id} (${found.reference}) for ${found.fullname}: ${formatMoney(found.amount)}, ${found.purpose}.`,
     );
-    this.say(`Progress: ${marker}; status ${found.status}, lender status ${found.lender_status}.`);
+    const state = `status ${found.status}, lender status ${found.lender_status}.`;
+    const shown = progress.data ?? found.progress;
+    this.say(typeof shown === 'string' && shown !== '' ? `Progress: ${shown}; ${state}` : `Loan request ${state}`);
     this.showParts();
     if (!this.submitted) {
       const remaining = this.remainingSteps().map((step) => step.title.toLowerCase());
@@ -618,7 +617,9 @@ class GuidedLoan {
   private showParts(): void {
     for (const step of STEPS) {
       const lines = this.lines(step.id);
-      this.row(step.id === 'guarantor' || step.id === 'document' ? `${step.title}s` : step.title, lines[0] ?? '—');
+      // On --resume, what the API does not show back may have been added by an earlier run.
+      const none = this.resumed && !step.shownBack ? 'not known (the API does not show it back)' : '—';
+      this.row(step.id === 'guarantor' || step.id === 'document' ? `${step.title}s` : step.title, lines[0] ?? none);
       for (const line of lines.slice(1)) this.row('', line);
     }
   }

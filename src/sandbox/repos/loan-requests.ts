@@ -83,8 +83,6 @@ export class LoanRequestsRepo {
   private readonly byOrgAndId: StatementSync;
   private readonly pageAsc: StatementSync;
   private readonly pageDesc: StatementSync;
-  private readonly pageIdsAsc: StatementSync;
-  private readonly pageIdsDesc: StatementSync;
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
@@ -103,14 +101,6 @@ export class LoanRequestsRepo {
     const page = `${VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
     this.pageAsc = db.prepare(`${page} AND lr.id > :cursor ORDER BY lr.id ASC LIMIT :limit`);
     this.pageDesc = db.prepare(`${page} AND lr.id < :cursor ORDER BY lr.id DESC LIMIT :limit`);
-    // The same pages, ids only (the joins above are inner joins on required foreign keys, so they
-    // drop no row): what a page costs when every loan request's JSON is already known.
-    const ids =
-      'SELECT lr.id FROM loan_requests lr WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL';
-    this.pageIdsAsc = db.prepare(`${ids} AND lr.id > :cursor ORDER BY lr.id ASC LIMIT :limit`);
-    this.pageIdsDesc = db.prepare(`${ids} AND lr.id < :cursor ORDER BY lr.id DESC LIMIT :limit`);
-    this.pageIdsAsc.setReturnArrays(true);
-    this.pageIdsDesc.setReturnArrays(true);
     this.setPurpose = db.prepare('UPDATE loan_requests SET purpose = :purpose, updated_at = :now WHERE id = :id');
     this.setDeleted = db.prepare(
       'UPDATE loan_requests SET deleted_at = :now, active = 0, updated_at = :now WHERE id = :id',
@@ -151,13 +141,6 @@ export class LoanRequestsRepo {
   page(orgId: number, productId: number, direction: 'ASC' | 'DESC', cursor: number, limit: number): LoanRequestRow[] {
     const stmt = direction === 'ASC' ? this.pageAsc : this.pageDesc;
     return stmt.all({ org_id: orgId, product_id: productId, cursor, limit }) as unknown as LoanRequestRow[];
-  }
-
-  /** The ids of `page(…)` with the same arguments, in the same order. */
-  pageIds(orgId: number, productId: number, direction: 'ASC' | 'DESC', cursor: number, limit: number): number[] {
-    const stmt = direction === 'ASC' ? this.pageIdsAsc : this.pageIdsDesc;
-    const rows = stmt.all({ org_id: orgId, product_id: productId, cursor, limit }) as unknown as [number][];
-    return rows.map((row) => row[0]);
   }
 
   updatePurpose(id: number, purpose: string, now: string): void {

@@ -173,4 +173,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX documents_loan_request ON documents (loan_request_id);
   `,
+
+  // 2: pages that cost the same at any depth and any size.
+  //   - users.org_seq numbers each organisation's users 1, 2, 3… in id order, so that page N of the
+  //     user list is a seek (org_seq > (N-1) × size) instead of an OFFSET that walks every user
+  //     before it. Users are never deleted, so the numbers stay dense.
+  //   - the loan request list's index holds only the rows it lists (not deleted), so that a page
+  //     never steps over deleted rows.
+  `
+  ALTER TABLE users ADD COLUMN org_seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE users SET org_seq = numbered.seq
+    FROM (SELECT id, row_number() OVER (PARTITION BY org_id ORDER BY id) AS seq FROM users) AS numbered
+   WHERE users.id = numbered.id;
+  CREATE UNIQUE INDEX users_org_seq ON users (org_id, org_seq);
+
+  DROP INDEX loan_requests_org_product;
+  CREATE INDEX loan_requests_listed ON loan_requests (org_id, product_id, id) WHERE deleted_at IS NULL;
+  `,
 ];

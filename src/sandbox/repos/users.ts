@@ -35,19 +35,26 @@ export class UsersRepo {
   private readonly insert: StatementSync;
   private readonly byEmail: StatementSync;
   private readonly byOrgAndId: StatementSync;
-  private readonly page: StatementSync;
+  private readonly afterSeq: StatementSync;
+  private readonly createdIn: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
       `INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
-                          is_active, created_at, updated_at)
+                          is_active, created_at, updated_at, org_seq)
        VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, :password_hash, :reference, :source,
-               1, :now, :now)`,
+               1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id))`,
     );
     // lower(email) matches the unique index users_org_email, so this is an index lookup.
     this.byEmail = db.prepare(`SELECT ${COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
     this.byOrgAndId = db.prepare(`SELECT ${COLUMNS} FROM users WHERE org_id = ? AND id = ?`);
-    this.page = db.prepare(
+    // A seek into users_org_seq: the same cost for the first page and the last.
+    this.afterSeq = db.prepare(
+      `SELECT ${COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq LIMIT :limit`,
+    );
+    // users_org_created finds the window; its users are then sorted by id: the cost grows with the
+    // window (and the page number), not with the organisation.
+    this.createdIn = db.prepare(
       `SELECT ${COLUMNS} FROM users
         WHERE org_id = :org_id AND created_at >= :from AND created_at < :before
         ORDER BY id LIMIT :limit OFFSET :offset`,
@@ -75,9 +82,18 @@ export class UsersRepo {
     return this.byOrgAndId.get(orgId, id) as UserRow | undefined;
   }
 
+  /**
+   * Up to `limit` of the organisation's users after the first `skipped`, in the order they were
+   * created (by id). `org_seq` numbers an organisation's users 1, 2, 3… in that order with no gap
+   * (users are never deleted), so skipping is a seek, not a walk.
+   */
+  page(orgId: number, skipped: number, limit: number): UserRow[] {
+    return this.afterSeq.all({ org_id: orgId, skipped, limit }) as unknown as UserRow[];
+  }
+
   /** A page of the organisation's users created in [from, before), ordered by id. */
   list(orgId: number, from: string, before: string, limit: number, offset: number): UserRow[] {
-    return this.page.all({ org_id: orgId, from, before, limit, offset }) as unknown as UserRow[];
+    return this.createdIn.all({ org_id: orgId, from, before, limit, offset }) as unknown as UserRow[];
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The real service's published replies, as its examples show them, in process through main()
+ * against a real scripted `node:http` server (../helpers/scripted-server.ts). Its error replies
+ * carry only `status` and `message` — no `data` key — and must get the exit code of their status
+ * (conventions.md "The API's replies"), not be taken for a reply that is not the API's JSON.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.js';
+import { main } from '../../src/main.js';
+import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
+import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
+
+const KEY = 'sk_test_REALREPLIES_5678';
+
+let server: ScriptedServer;
+let io: FakeIo;
+
+function run(args: string[], input?: string) {
+  io = fakeIo({ input });
+  const env = {
+    LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-real-')), 'cfg'),
+    LOANCTL_BASE_URL: server.url,
+    LOANCTL_API_KEY: KEY,
+    LOANCTL_PRODUCT_ID: '12',
+  };
+  return main(args, createDeps({ io, env, sleep: async () => {} }));
+}
+
+beforeEach(async () => {
+  server = await scriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const CREATE_LOAN = ['loan', 'create', '--user', '5', '--amount', '5000', '--purpose', 'stock', '-o', 'json'];
+
+describe('replies without a data key, as the real service sends them', () => {
+  it('status error with only a message: exit 1 with that message', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"error","message":"Product ID is required"}'));
+    expect(await run(CREATE_LOAN)).toBe(1);
+    expect(io.stderr.text()).toContain('The API answered with an error (HTTP 200): Product ID is required.');
+    expect(io.stderr.text()).not.toContain('not the API');
+    expect(io.stdout.text()).toBe('');
+  });
+
+  it('status no-access with only a message: exit 4 with that message', async () => {
+    server.script((_req, res) =>
+      json(
+        res,
+        200,
+        '{"status":"no-access","message":"You do not have access to this user, please verify the user-id"}',
+      ),
+    );
+    expect(await run(CREATE_LOAN)).toBe(4);
+    expect(io.stderr.text()).toContain('No access: You do not have access to this user, please verify the user-id.');
+    expect(io.stderr.text()).not.toContain('not the API');
+  });
+
+  it('status exists with only a message: exit 0, the record says "exists"', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"exists","message":"An existing user has this email"}'));
+    const code = await run(
+      [
+        'user',
+        'create',
+        '--firstname',
+        'Ada',
+        '--lastname',
+        'Obi',
+        '--email',
+        'ada@example.com',
+        '--phone',
+        '+2348012345678',
+        '--gender',
+        'female',
+        '--password-stdin',
+        '-o',
+        'json',
+      ],
+      'secret-pass',
+    );
+    expect(code, io.stderr.text()).toBe(0);
+    expect(JSON.parse(io.stdout.text())).toEqual({ status: 'exists' });
+    expect(io.stderr.text()).toContain('already exists');
+  });
+
+  it('--raw prints the data-less envelope exactly as received', async () => {
+    const body = '{"status":"error","message":"Product ID is required"}';
+    server.script((_req, res) => json(res, 200, body));
+    expect(await run([...CREATE_LOAN, '--raw'])).toBe(1);
+    expect(io.stdout.text()).toBe(`${body}\n`);
+  });
+
+  it('a success with no data key: exit 0', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"deleted"}'));
+    expect(await run(['loan', 'delete', '7', '--yes', '-o', 'json'])).toBe(0);
+    expect(io.stderr.text()).not.toContain('not the API');
+  });
+});
