@@ -26,7 +26,7 @@ export function isBusy(error: unknown): boolean {
 }
 
 export function busyOutcome(): Outcome {
-  return { http: 503, status: 'error', message: BUSY_MESSAGE, data: null };
+  return { http: 503, status: 'error', message: BUSY_MESSAGE };
 }
 
 type Attempt = () => Outcome | Promise<Outcome>;

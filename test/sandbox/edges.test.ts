@@ -69,7 +69,7 @@ describe('money', () => {
         `{"amount":${amount},"purpose":"stock"}`,
       );
       expect(reply.http).toBe(400);
-      expect(reply.json).toEqual({ status: 'error', message: `Invalid fields: amount (${MONEY})`, data: null });
+      expect(reply.json).toEqual({ status: 'error', message: `Invalid fields: amount (${MONEY})` });
       expect(snapshot(sandbox.dbPath)).toEqual(before);
     },
   );
@@ -171,7 +171,6 @@ describe('whole numbers and ids', () => {
       expect(reply.json).toEqual({
         status: 'error',
         message: 'Invalid fields: product-id (must be given once)',
-        data: null,
       });
     }
   });

@@ -117,7 +117,7 @@ it('answers reads at once while a write waits for the lock, then refuses the wri
   const refused = await write;
   expect(order).toEqual(['list', 'users', 'progress', 'write']);
   expect(refused.http).toBe(503);
-  expect(refused.json).toEqual({ status: 'error', message: BUSY_MESSAGE, data: null });
+  expect(refused.json).toEqual({ status: 'error', message: BUSY_MESSAGE });
   expect(snapshot(dbPathFor(dataDir))).toEqual(before);
 });
 
