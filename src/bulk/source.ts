@@ -16,9 +16,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../contract/exact-json.js';
 import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { INEXACT_NUMBER_RULE, parseExactJson } from '../input/exact-json.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];

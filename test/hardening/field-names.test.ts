@@ -2,7 +2,9 @@
  * Field names are data too: a server may send a key holding escape sequences (an OSC that sets
  * the terminal's title, a C1 CSI). Wherever loanctl prints a name — a table's header, the list
  * of valid names in a `--fields` error, a CSV header — its control characters are escaped, as
- * the values' are (nasty-strings.test.ts covers values). Against a real scripted HTTP server.
+ * the values' are (nasty-strings.test.ts covers values). And values it would echo or show
+ * changed: a cursor that is not a whole number, a number JSON.parse cannot keep. Against a real
+ * scripted HTTP server.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +89,7 @@ it('escapes a progress marker printed in a table', async () => {
 
 it.each([
   ['text with an escape sequence', `"${'\\u001b'}]0;x${'\\u0007'}"`],
-  ['1e999, read as Infinity', '1e999'],
+  ['a fraction', '1.5'],
 ])('never echoes a reply cursor that is %s into a next: hint or a request', async (_what, cursor) => {
   const reply = `{"status":"success","message":"ok","data":{"loan_requests":[{"id":7,"amount":5}],"cursor":${cursor}}}`;
   server.script((_req, res) => json(res, 200, reply));
@@ -101,3 +103,16 @@ it.each([
   expect(server.requests).toHaveLength(2);
   expect(printed()).not.toMatch(TERMINAL_CONTROL);
 });
+
+it.each(['1e999', '99999999999999999999'])(
+  'refuses a reply holding %s, which it could show only as null or rounded (exit 5)',
+  async (id) => {
+    const reply = `{"status":"success","message":"ok","data":{"loan_requests":[{"id":${id},"amount":5}],"cursor":0}}`;
+    server.script((_req, res) => json(res, 200, reply));
+    expect(await run(['loan', 'list', '-o', 'json'])).toBe(5);
+    expect(io.stdout.text()).toBe('');
+    expect(io.stderr.text()).toContain(
+      `with JSON holding a number loanctl cannot show exactly (${id}), not the API's JSON`,
+    );
+  },
+);

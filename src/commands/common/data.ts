@@ -3,9 +3,9 @@
  * fields the command's flags then override (see src/input/body.ts's buildBody).
  */
 import { readFile } from 'node:fs/promises';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../../contract/exact-json.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { INEXACT_NUMBER_RULE, parseExactJson } from '../../input/exact-json.js';
 import { readStdin } from './stdin.js';
 
 /** Parses `--data`: inline JSON, `@path` (a file), or `-` / `@-` (stdin). Any JSON value. */
