@@ -14,7 +14,12 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** Checks a base URL and returns it without a trailing slash, or throws a UsageError saying why. */
+/**
+ * Checks a base URL and returns it without a trailing slash or a trailing `/api/v1`, or throws a
+ * UsageError saying why. The API's paths all start with `/api/v1` (src/contract/operations.ts), and
+ * people copy the base URL from the API's docs with it: `https://host/api/v1` means `https://host`,
+ * never requests to `/api/v1/api/v1/…`.
+ */
 export function checkBaseUrl(value: string, source = '--base-url'): string {
   let url: URL;
   try {
@@ -37,5 +42,5 @@ export function checkBaseUrl(value: string, source = '--base-url'): string {
   if (url.search || url.hash) {
     throw new UsageError(`${source}: the URL must not contain a query or fragment.`);
   }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/(\/api\/v1)+$/i, '');
 }

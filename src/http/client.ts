@@ -25,7 +25,9 @@ import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, inputError, LoanctlError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { toCurl } from './curl.js';
+import { proxyFailure, tlsFailure } from './failure.js';
 import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
+import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
 import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
 import { CONNECT_TIMEOUT, createTransport, REPLY_TOO_LARGE, type Transport } from './transport.js';
@@ -74,6 +76,8 @@ export interface ClientOptions {
   /** The pool to send through (a bulk run shares one); its owner closes it. Default: the client's own. */
   transport?: Transport | undefined;
   retry?: Partial<RetryPolicy>;
+  /** Where the proxy variables are read (./proxy.ts); default process.env. */
+  env?: Env;
 }
 
 export interface RetryPolicy {
@@ -112,7 +116,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
 
   const pool = (): Transport => {
     if (!transport) {
-      ownTransport = createPool(settings);
+      ownTransport = createPool(settings, undefined, options.env);
       transport = ownTransport;
     }
     return transport;
@@ -354,8 +358,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  * The keep-alive pool of a run: at most `connections` sockets per origin (opened only as needed).
  * Bulk runs (src/bulk) size it to their concurrency and share it between their clients.
  */
-export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8): Transport {
-  return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000) });
+export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8, env?: Env): Transport {
+  return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000), env });
 }
 
 let schemasLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;
@@ -415,9 +419,6 @@ interface TransportFailure {
   retryable: boolean;
 }
 
-const TLS_CODES =
-  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
-
 export function transportFailure(error: unknown, url: URL, settings: Settings): TransportFailure {
   const code = errorCode(error);
   const host = url.host;
@@ -447,6 +448,9 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
       false,
     );
   }
+  // Through a proxy, a refused or unknown host is the proxy's; and TLS failures have their own words.
+  const known = proxyFailure(error, code, url) ?? tlsFailure(error, code, url);
+  if (known) return make(known.message, known.hint, known.short, known.neverSent, known.retryable);
   if (code === CONNECT_TIMEOUT) {
     return make(`Could not connect to ${host}: the connection timed out.`, check, 'connect timed out', true, true);
   }
@@ -470,15 +474,6 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
     return make(`Could not reach ${host} (${code}).`, check, `host unreachable`, true, true);
-  }
-  if (code && TLS_CODES.test(code)) {
-    return make(
-      `TLS error talking to ${host}: ${(error as Error).message} (${code}).`,
-      'Check the base URL and the server certificate.',
-      'TLS error',
-      true,
-      false,
-    );
   }
   const detail = code ?? (error instanceof Error ? error.message : String(error));
   return make(

@@ -19,8 +19,15 @@
  *   found while reading, rejects with code `REPLY_TOO_LARGE` and is not read further (the socket is
  *   dropped), so memory stays bounded whatever the server sends. A body that never ends is cut by
  *   this bound or by `timeoutMs`, whichever comes first.
+ * - Through the proxy the environment names for the URL (./proxy.ts): Node's own proxy support
+ *   (Agent `proxyEnv`) where this Node has it, else https-proxy-agent, loaded only then. A command
+ *   with no proxy set never loads either. The connect timeout then covers the proxy connection and
+ *   its CONNECT tunnel, and every error of a proxied request carries `proxy`, the proxy's label
+ *   (host:port and variable, never credentials), so the message can name it.
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 
 export interface Exchange {
   method: string;
@@ -55,7 +62,16 @@ export interface TransportOptions {
   idleSocketMs?: number;
   /** The largest reply body read; default MAX_REPLY_BYTES (tests set a smaller one). */
   maxReplyBytes?: number;
+  /** Where the proxy variables are read; default process.env. */
+  env?: Env;
+  /**
+   * How a proxy is reached: Node's own `proxyEnv` agents, or https-proxy-agent. Default: Node's own
+   * where this Node has them (./proxy.ts, nodeHasProxyEnv); tests force the library on Node 24.
+   */
+  proxyMechanism?: ProxyMechanism;
 }
+
+export type ProxyMechanism = 'node' | 'library';
 
 /** The largest reply body loanctl reads (README, "Network behaviour"). */
 export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
@@ -81,70 +97,127 @@ interface Pool {
   module: HttpModule;
   agent: Agent;
   secure: boolean;
+  proxy: ProxyChoice | undefined;
+  /** Destroys the proxy connections still opening their tunnel, which the agent does not track. */
+  stop?: AbortController;
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const pools = new Map<string, Pool>();
+  /** One pool per protocol and proxy; `routes` remembers each origin's, so NO_PROXY is read once. */
+  const pools = new Map<string, Pool | Promise<Pool>>();
+  const routes = new Map<string, Pool | Promise<Pool>>();
   /** Every request not yet settled, with what ends it at once. */
-  const inFlight = new Map<Promise<unknown>, ClientRequest>();
+  const inFlight = new Map<Promise<unknown>, (error: Error) => void>();
+  let closed = false;
 
-  const pool = (protocol: string): Pool => {
-    let entry = pools.get(protocol);
-    if (!entry) {
-      const secure = protocol === 'https:';
-      // node:https loads TLS and crypto: only for an https base URL, never for the sandbox.
-      const module: HttpModule = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
-      const agent = new module.Agent({
-        keepAlive: true,
-        maxSockets: options.connections,
-        timeout: options.idleSocketMs ?? IDLE_SOCKET_MS,
-      });
-      entry = { module, agent, secure };
-      pools.set(protocol, entry);
+  const poolFor = (url: URL): Pool | Promise<Pool> => {
+    const origin = `${url.protocol}//${url.host}`;
+    let route = routes.get(origin);
+    if (!route) {
+      const proxy = proxyFor(url, options.env ?? process.env);
+      const key = `${url.protocol} ${proxy?.url.href ?? 'direct'}`;
+      route = pools.get(key) ?? makePool(url.protocol === 'https:', proxy, options);
+      pools.set(key, route);
+      routes.set(origin, route);
     }
-    return entry;
+    return route;
+  };
+
+  const start = (exchange: Exchange, pool: Pool): Promise<Reply> => {
+    if (closed) return Promise.reject(abandonedError());
+    const { reply, fail } = exchangeOnce(exchange, pool, options);
+    inFlight.set(reply, fail);
+    const forget = () => inFlight.delete(reply);
+    reply.then(forget, forget);
+    return reply;
   };
 
   return {
     send(exchange) {
-      const { reply, request } = exchangeOnce(exchange, pool(exchange.url.protocol), options);
-      inFlight.set(reply, request);
-      const forget = () => inFlight.delete(reply);
-      reply.then(forget, forget);
-      return reply;
+      let pool: Pool | Promise<Pool>;
+      try {
+        pool = poolFor(exchange.url);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return pool instanceof Promise ? pool.then((ready) => start(exchange, ready)) : start(exchange, pool);
     },
     async close(closeOptions = {}) {
       if (closeOptions.abort) {
+        closed = true;
         // Requests still waiting for a socket too, which destroying the agents' sockets misses.
-        for (const request of inFlight.values()) request.destroy(abandonedError());
+        for (const fail of inFlight.values()) fail(abandonedError());
       }
       await Promise.allSettled([...inFlight.keys()]);
-      for (const { agent } of pools.values()) agent.destroy();
+      for (const settled of await Promise.allSettled(pools.values())) {
+        if (settled.status !== 'fulfilled') continue;
+        settled.value.stop?.abort();
+        settled.value.agent.destroy();
+      }
       pools.clear();
+      routes.clear();
     },
   };
 }
 
+function makePool(secure: boolean, proxy: ProxyChoice | undefined, options: TransportOptions): Pool | Promise<Pool> {
+  // node:https loads TLS and crypto: only for an https base URL, never for the sandbox.
+  const module: HttpModule = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.connections,
+    timeout: options.idleSocketMs ?? IDLE_SOCKET_MS,
+  };
+  const pool = { module, secure, proxy };
+  if (!proxy) return { ...pool, agent: new module.Agent(agentOptions) };
+  if ((options.proxyMechanism ?? (nodeHasProxyEnv() ? 'node' : 'library')) === 'node') {
+    const proxyEnv = { [secure ? 'HTTPS_PROXY' : 'HTTP_PROXY']: proxy.url.href };
+    return { ...pool, agent: new module.Agent({ ...agentOptions, proxyEnv }) };
+  }
+  // It tunnels with CONNECT for http:// URLs too (those go to loopback hosts only, never proxied).
+  // Its options go to net.connect as well: the signal ends a CONNECT left unanswered when the run
+  // ends, which would otherwise keep the process alive until the proxy hangs up.
+  const stop = new AbortController();
+  return import('https-proxy-agent').then(({ HttpsProxyAgent }) => ({
+    ...pool,
+    stop,
+    agent: new HttpsProxyAgent(proxy.url, { ...agentOptions, signal: stop.signal }),
+  }));
+}
+
 function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions) {
-  let request!: ClientRequest;
+  let fail!: (error: Error) => void;
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
-    request = pool.module.request(exchange.url, requestOptions, (response) => {
+    // Node's own proxy support gives up on a tunnel after the request's `timeout` (else the agent's
+    // idle timeout): the connect timeout, so no unanswered CONNECT outlives the run.
+    if (pool.proxy) requestOptions.timeout = options.connectTimeoutMs;
+    const request = pool.module.request(exchange.url, requestOptions, (response) => {
       readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
         (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
         (error: unknown) => settle(() => reject(error)),
       );
     });
-    const timer = setTimeout(() => request.destroy(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
     const settle = (done: () => void) => {
       clearTimeout(timer);
       done();
     };
-    request.on('error', (error) => settle(() => reject(error)));
-    limitConnect(request, options.connectTimeoutMs, pool.secure);
+    const rejectWith = (error: Error) =>
+      settle(() => reject(pool.proxy ? Object.assign(error, { proxy: labelOf(pool.proxy) }) : error));
+    // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
+    // pool) reports a destroy only when the socket comes, if ever.
+    fail = (error) => {
+      rejectWith(error);
+      request.destroy(error);
+    };
+    request.on('error', rejectWith);
+    if (pool.proxy) refuseFailedTunnel(request, fail);
+    limitConnect(request, options.connectTimeoutMs, pool.secure, fail);
+    timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
     request.end(exchange.body);
   });
-  return { reply, request };
+  return { reply, fail };
 }
 
 function timeoutError(ms: number): Error {
@@ -154,16 +227,22 @@ function timeoutError(ms: number): Error {
 /**
  * Destroys the request with CONNECT_TIMEOUT if its connection is not ready after `ms`: connected,
  * and for https through the TLS handshake (a server that accepts and never answers TLS counts).
+ * The clock starts with the request, before the whole-exchange timer: through a proxy the socket
+ * is handed over only once the tunnel is open (a proxy that never answers the CONNECT must count),
+ * and when both bounds are equal (--timeout under 10 s) a connection never made must be reported
+ * as such (never sent, safe to repeat), not as a request without a reply.
  */
-function limitConnect(request: ClientRequest, ms: number, secure: boolean): void {
+function limitConnect(request: ClientRequest, ms: number, secure: boolean, fail: (error: Error) => void): void {
+  const timer = setTimeout(() => {
+    fail(Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT }));
+  }, ms);
+  const clear = () => clearTimeout(timer);
+  request.once('close', clear);
   request.once('socket', (socket) => {
-    // A kept-alive socket is connected, and through its handshake, already.
-    if (request.reusedSocket || (!secure && !socket.connecting)) return;
-    const timer = setTimeout(() => {
-      const error = Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT });
-      request.destroy(error);
-    }, ms);
-    const clear = () => clearTimeout(timer);
+    // A kept-alive socket is connected, and through its handshake, already; so is the TLS socket
+    // Node's own proxy support hands over (it shakes hands inside the tunnel before).
+    const ready = secure ? (socket as TLSSocket).authorized : !socket.connecting;
+    if (request.reusedSocket || ready) return clear();
     socket.once(secure ? 'secureConnect' : 'connect', clear);
     socket.once('close', clear);
   });

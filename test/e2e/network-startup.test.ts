@@ -34,6 +34,8 @@ describe('network command start-up', () => {
     expect(loaded.packages).toContain('commander');
     expect(loaded.packages).not.toContain('zod');
     expect(loaded.packages).not.toContain('undici');
+    // The proxy library of older Nodes loads only when a proxy applies (src/http/transport.ts).
+    expect(loaded.packages).not.toContain('https-proxy-agent');
     expect(loaded.builtins).toContain('NativeModule _http_client');
     for (const heavy of ['NativeModule internal/deps/undici/undici', 'NativeModule tls', 'NativeModule https']) {
       expect(loaded.builtins).not.toContain(heavy);

@@ -499,7 +499,9 @@ describe('HTTP client: faults a local server cannot produce (a fake transport)',
     const tlsFault = failingTransport('CERT_HAS_EXPIRED', 'certificate has expired');
     const tls = await failure(client(base, { transport: tlsFault.transport }).request('GET', '/api/v1/user'));
     expect(tls.exitCode).toBe(ExitCode.network);
-    expect(tls.message).toBe('TLS error talking to api.example.test: certificate has expired (CERT_HAS_EXPIRED).');
+    expect(tls.message).toBe(
+      "TLS error talking to api.example.test: expired — the server's certificate has expired (CERT_HAS_EXPIRED).",
+    );
     expect(tlsFault.sent).toHaveLength(1);
     expect(sleeps).toHaveLength(0);
   });

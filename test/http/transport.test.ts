@@ -64,6 +64,16 @@ describe('transport', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('a connection not made when both timers end together is a connect timeout, never a request without a reply', async () => {
+    // --timeout under 10 s makes the connect timeout equal to the whole exchange's: the request
+    // provably never left, so it must be reported as such (safe to repeat), not as "may have been applied".
+    const { port } = await silentServer();
+    const failure = await transport({ connectTimeoutMs: 300 })
+      .send({ ...get(`https://127.0.0.1:${port}/`, 300), method: 'POST', body: '{}' })
+      .catch((error: unknown) => error);
+    expect((failure as { code?: string }).code).toBe(CONNECT_TIMEOUT);
+  });
+
   it('an exchange not complete within its timeoutMs fails as a TimeoutError, and the timer then stops', async () => {
     const api = await server();
     api.script((_req, res) => {

@@ -143,6 +143,14 @@ describe('profile store', () => {
 });
 
 describe('base URL', () => {
+  it('takes a base URL given with the version path as the API root, so no request goes to /api/v1/api/v1', () => {
+    expect(checkBaseUrl('https://api.example.com/api/v1')).toBe('https://api.example.com');
+    expect(checkBaseUrl('https://api.example.com/API/V1/')).toBe('https://api.example.com');
+    expect(checkBaseUrl('https://api.example.com/lending/api/v1/')).toBe('https://api.example.com/lending');
+    expect(checkBaseUrl('http://127.0.0.1:4010/api/v1/api/v1')).toBe('http://127.0.0.1:4010');
+    expect(checkBaseUrl('https://api.example.com/api/v10')).toBe('https://api.example.com/api/v10');
+  });
+
   it('accepts https anywhere and http only on loopback', () => {
     expect(checkBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
     expect(checkBaseUrl('https://api.example.com/lending/')).toBe('https://api.example.com/lending');
@@ -191,6 +199,31 @@ describe('settings precedence: flag > env > profile > default', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_API_KEY: ' sk_env_key\r\n' };
     const { store } = storeWith(env);
     expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('sk_env_key');
+  });
+
+  it('a profile whose key is in the keyring is read with no key; LOANCTL_API_KEY wins over it', () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const account = `prod@${join(dir, 'config.json')}`;
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        current: 'prod',
+        profiles: { prod: { baseUrl: 'https://p.example.com', keyringAccount: account } },
+      }),
+      { mode: 0o600 },
+    );
+    const store = openProfileStore({ env: { LOANCTL_CONFIG_DIR: dir } });
+    expect(store.get('prod')).toEqual({ baseUrl: 'https://p.example.com', keyringAccount: account });
+    const fromKeyring = resolveSettings({ globals: {}, env: { LOANCTL_CONFIG_DIR: dir }, io, store });
+    expect([fromKeyring.apiKey, fromKeyring.apiKeySource, fromKeyring.keyringAccount]).toEqual([
+      undefined,
+      'profile',
+      account,
+    ]);
+    const env = { LOANCTL_CONFIG_DIR: dir, LOANCTL_API_KEY: 'key-env' };
+    const fromEnv = resolveSettings({ globals: {}, env, io, store });
+    expect([fromEnv.apiKey, fromEnv.apiKeySource, fromEnv.keyringAccount]).toEqual(['key-env', 'env', undefined]);
   });
 
   it('LOANCTL_PROFILE picks the profile; --profile beats it', () => {

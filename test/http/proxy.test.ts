@@ -1,0 +1,242 @@
+/**
+ * Proxies (src/http/proxy.ts, src/http/transport.ts): which proxy a URL goes through, as curl
+ * reads HTTPS_PROXY/HTTP_PROXY/NO_PROXY, and requests through a real local forward proxy
+ * (../helpers/forward-proxy.ts) to a real https server whose certificate comes from the test's
+ * own CA, by both mechanisms: Node's own `proxyEnv` agents and https-proxy-agent (the path of
+ * Node 22.13–22.20, forced here on Node 24).
+ */
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/config/settings.js';
+import { LoanctlError } from '../../src/errors.js';
+import { createApiClient } from '../../src/http/client.js';
+import { bypasses, nodeHasProxyEnv, PROXY_UNUSABLE, proxyFor } from '../../src/http/proxy.js';
+import { CONNECT_TIMEOUT, createTransport, type ProxyMechanism, type Transport } from '../../src/http/transport.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { type ForwardProxy, forwardProxy, type TlsApi, tlsApi } from '../helpers/forward-proxy.js';
+import { closedPort } from '../helpers/ports.js';
+import { makeTestCa, type TestCa } from '../helpers/tls-certs.js';
+
+const API = 'https://api.example.test/api/v1/user';
+
+describe('proxyFor: which proxy, as curl reads the variables', () => {
+  const target = new URL(API);
+  it('takes HTTPS_PROXY for https URLs and HTTP_PROXY for http ones, lower case first', () => {
+    expect(proxyFor(target, { HTTPS_PROXY: 'http://upper:3128' })?.url.host).toBe('upper:3128');
+    expect(proxyFor(target, { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128' })?.url.host).toBe(
+      'lower:3128',
+    );
+    expect(proxyFor(target, { HTTP_PROXY: 'http://plain:3128' })).toBeUndefined();
+    expect(proxyFor(new URL('http://api.example.test/'), { http_proxy: 'http://plain:3128' })?.url.host).toBe(
+      'plain:3128',
+    );
+    expect(proxyFor(target, { HTTPS_PROXY: '' })).toBeUndefined();
+  });
+
+  it('reads a proxy without a scheme as http://, and names it without its credentials', () => {
+    const choice = proxyFor(target, { HTTPS_PROXY: 'ops:s3cret@proxy.corp:8080' });
+    expect(choice?.url.href).toBe('http://ops:s3cret@proxy.corp:8080/');
+    expect(choice?.label).toBe('proxy.corp:8080 (HTTPS_PROXY)');
+    expect(proxyFor(target, { https_proxy: 'https://proxy.corp' })?.label).toBe('proxy.corp:443 (https_proxy)');
+  });
+
+  it('refuses a SOCKS proxy or a value that is not a URL, naming the variable', () => {
+    expect(() => proxyFor(target, { HTTPS_PROXY: 'socks5://proxy:1080' })).toThrow(
+      expect.objectContaining({ code: PROXY_UNUSABLE, message: expect.stringContaining('HTTPS_PROXY names a socks5') }),
+    );
+    expect(() => proxyFor(target, { HTTPS_PROXY: 'http://[bad' })).toThrow(
+      expect.objectContaining({ code: PROXY_UNUSABLE }),
+    );
+  });
+
+  it('never proxies a loopback host (the sandbox), whatever the variables say', () => {
+    for (const url of ['http://127.0.0.1:8080/', 'https://localhost/', 'http://[::1]:9/']) {
+      expect(proxyFor(new URL(url), { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1' }), url).toBeUndefined();
+    }
+  });
+
+  it('NO_PROXY: *, domains with their subdomains, IPs, CIDR ranges and ports; case and spaces ignored', () => {
+    const to = (url: string) => new URL(url);
+    expect(bypasses('*', to(API))).toBe(true);
+    for (const entry of [
+      'example.test',
+      '.example.test',
+      '*.example.test',
+      'API.Example.Test',
+      ' x.org , example.test ',
+    ]) {
+      expect(bypasses(entry, to(API)), entry).toBe(true);
+    }
+    expect(bypasses('ample.test', to(API))).toBe(false);
+    expect(bypasses('other.example.test', to(API))).toBe(false);
+    expect(bypasses('example.test:443', to(API))).toBe(true);
+    expect(bypasses('example.test:8443', to(API))).toBe(false);
+    expect(bypasses('10.0.0.0/8', to('https://10.1.2.3/'))).toBe(true);
+    expect(bypasses('10.0.0.0/8', to('https://11.1.2.3/'))).toBe(false);
+    expect(bypasses('10.1.2.3', to('https://10.1.2.3/'))).toBe(true);
+    expect(bypasses('[fd00::1]:443,fc00::/7', to('https://[fd00::2]/'))).toBe(true);
+    expect(
+      proxyFor(to(API), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.test', no_proxy: 'other.org' }),
+    ).toBeDefined();
+    expect(proxyFor(to(API), { HTTPS_PROXY: 'http://p:1', no_proxy: 'example.test' })).toBeUndefined();
+  });
+
+  it("uses Node's own proxy support from 24.5 and 22.21 on, the library before", () => {
+    expect(nodeHasProxyEnv('22.13.0')).toBe(false);
+    expect(nodeHasProxyEnv('22.20.0')).toBe(false);
+    expect(nodeHasProxyEnv('22.21.0')).toBe(true);
+    expect(nodeHasProxyEnv('23.11.0')).toBe(false);
+    expect(nodeHasProxyEnv('24.4.1')).toBe(false);
+    expect(nodeHasProxyEnv('24.5.0')).toBe(true);
+    expect(nodeHasProxyEnv('25.0.0')).toBe(true);
+  });
+});
+
+let ca: TestCa;
+let api: TlsApi;
+let restoreCas: () => void;
+beforeAll(async () => {
+  ca = makeTestCa();
+  api = await tlsApi(ca.issue(['api.example.test']));
+  // What NODE_EXTRA_CA_CERTS does at start-up, for this test process.
+  const defaults = getCACertificates('default');
+  setDefaultCACertificates([...defaults, ca.caPem]);
+  restoreCas = () => setDefaultCACertificates(defaults);
+});
+afterAll(async () => {
+  restoreCas?.();
+  await api?.close();
+  ca?.remove();
+});
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function proxy(): Promise<ForwardProxy> {
+  const made = await forwardProxy();
+  made.route('api.example.test:443', api.port);
+  cleanups.push(() => made.close());
+  return made;
+}
+
+function transport(mechanism: ProxyMechanism, env: Record<string, string>, connectTimeoutMs = 5_000): Transport {
+  const made = createTransport({ connections: 4, connectTimeoutMs, env, proxyMechanism: mechanism });
+  cleanups.push(() => made.close({ abort: true }));
+  return made;
+}
+
+const get = (through: Transport, url = API) =>
+  through.send({ method: 'GET', url: new URL(url), headers: {}, body: undefined, timeoutMs: 5_000 });
+
+async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & Record<string, unknown>;
+  }
+  throw new Error('expected a failure');
+}
+
+describe.each(['node', 'library'] as const)('through a real forward proxy (%s)', (mechanism) => {
+  it('an https URL goes through CONNECT host:443 with the credentials of the proxy URL, then TLS to the API', async () => {
+    const forward = await proxy();
+    const through = transport(mechanism, { HTTPS_PROXY: `http://ops:s3cret@127.0.0.1:${forward.port}` });
+    const reply = await get(through);
+    expect(reply.statusCode).toBe(200);
+    expect(JSON.parse(reply.text).data).toEqual({ via: 'tls' });
+    expect(forward.seen).toEqual([
+      {
+        method: 'CONNECT',
+        target: 'api.example.test:443',
+        proxyAuthorization: `Basic ${Buffer.from('ops:s3cret').toString('base64')}`,
+      },
+    ]);
+    // The tunnel is kept alive: a second request opens no second CONNECT.
+    await get(through);
+    expect(forward.seen).toHaveLength(1);
+    expect(api.paths.at(-1)).toBe('/api/v1/user');
+  });
+
+  it('the connect timeout ends with the TLS handshake through the tunnel, not with the reply', async () => {
+    const forward = await proxy();
+    api.delay(700);
+    cleanups.push(() => api.delay(0));
+    const reply = await get(transport(mechanism, { HTTPS_PROXY: forward.url }, 400));
+    expect(reply.statusCode).toBe(200);
+  });
+
+  it('a host in NO_PROXY does not touch the proxy', async () => {
+    const forward = await proxy();
+    const through = transport(mechanism, { HTTPS_PROXY: forward.url, NO_PROXY: 'localhost,.example.test' });
+    const error = await rejection(get(through));
+    expect(error.code).toBe('ENOTFOUND');
+    expect(forward.seen).toEqual([]);
+  });
+
+  it('a proxy that refuses the tunnel fails with its status and label, never its credentials', async () => {
+    const forward = await proxy();
+    forward.refuse(407);
+    const through = transport(mechanism, { HTTPS_PROXY: `http://ops:s3cret@127.0.0.1:${forward.port}` });
+    const error = await rejection(get(through));
+    expect(error).toMatchObject({
+      code: 'ERR_PROXY_TUNNEL',
+      proxy: { label: `127.0.0.1:${forward.port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
+    });
+    expect(String(error.message)).toContain('407');
+    expect(forward.seen).toHaveLength(1);
+  });
+
+  it('a proxy that is down fails with ECONNREFUSED and its label', async () => {
+    const port = await closedPort();
+    const error = await rejection(get(transport(mechanism, { https_proxy: `127.0.0.1:${port}` })));
+    expect(error).toMatchObject({
+      code: 'ECONNREFUSED',
+      proxy: { label: `127.0.0.1:${port} (https_proxy)`, variable: 'https_proxy' },
+    });
+  });
+
+  it('a proxy that never answers the CONNECT is a connect timeout', async () => {
+    const { createServer } = await import('node:net');
+    const sockets: import('node:net').Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket.on('error', () => {})));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((done) => silent.close(() => done()));
+    });
+    const port = (silent.address() as { port: number }).port;
+    const through = transport(mechanism, { HTTPS_PROXY: `http://127.0.0.1:${port}` }, 300);
+    const error = await rejection(get(through));
+    expect(error).toMatchObject({
+      code: CONNECT_TIMEOUT,
+      proxy: { label: `127.0.0.1:${port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
+    });
+  });
+});
+
+describe('the client through a proxy (the environment it is given)', () => {
+  it('a proxy that cannot reach the API (502) is exit 5, naming the proxy, not retried, even for a GET', async () => {
+    const forward = await proxy();
+    forward.refuse(502);
+    const io = fakeIo();
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 5_000,
+    } as Settings;
+    const client = createApiClient(settings, { io, env: { https_proxy: forward.url }, sleep: async () => {} });
+    cleanups.push(() => client.close());
+    const error = await rejection(client.request('GET', '/api/v1/user'));
+    expect(error).toBeInstanceOf(LoanctlError);
+    expect((error as unknown as LoanctlError).exitCode).toBe(5);
+    expect(error.message).toBe(
+      `The proxy 127.0.0.1:${forward.port} (https_proxy) refused to connect to api.example.test (HTTP 502).`,
+    );
+    expect((error as unknown as LoanctlError).hint).toContain('The proxy could not reach api.example.test');
+    expect(forward.seen).toHaveLength(1);
+  });
+});
