@@ -6,7 +6,9 @@
  *   server that ignores `pages` would otherwise loop forever);
  * - the loan request list (spec 4.5) is paged by a cursor (the last id of a page), so a walk stops
  *   at the first empty page — or at a page that does not move the cursor (a server that ignores
- *   the cursor would otherwise loop forever; such a page is yielded only when it is the first).
+ *   the cursor would otherwise loop forever; such a page is yielded only when it is the first) —
+ *   or after a page whose cursor cannot be sent back (text, `1e999` read as Infinity): that page is
+ *   yielded, marked `followable: false`, and the walk ends there.
  *
  * With `prefetch`, page N+1 is requested as soon as page N has arrived, so the next page is on its
  * way while the caller handles this one (for walks that read to the end: `--all`, bulk look-ups).
@@ -66,7 +68,14 @@ export interface LoanRequestPageOf {
   loanRequests: LoanRequest[];
   /** The cursor the API gave for the next page. */
   cursor: number;
+  /** False: that cursor is not a whole number, so no next page can be asked for; the walk ends here. */
+  followable: boolean;
   result: ApiResult;
+}
+
+/** Whether a reply's cursor can be sent back for the next page: a whole number of 0 or more. */
+export function isFollowableCursor(cursor: unknown): cursor is number {
+  return typeof cursor === 'number' && Number.isSafeInteger(cursor) && cursor >= 0;
 }
 
 /** Every non-empty page of a product's loan requests, from `query.cursor` on. */
@@ -86,13 +95,14 @@ export async function* loanRequestPages(
     next = undefined;
     const page = result.data as LoanRequestPage;
     if (page.loan_requests.length === 0) return;
-    if (page.cursor === cursor) {
-      if (first) yield { loanRequests: page.loan_requests, cursor: page.cursor, result };
+    const followable = isFollowableCursor(page.cursor);
+    if (page.cursor === cursor || !followable) {
+      if (first || !followable) yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
       return;
     }
     cursor = page.cursor;
     if (options.prefetch) next = prefetched(fetchPage(cursor));
-    yield { loanRequests: page.loan_requests, cursor: page.cursor, result };
+    yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
   }
 }
 

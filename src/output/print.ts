@@ -39,12 +39,13 @@ export async function printScalar(deps: Deps, result: Result, value: string | bo
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   if (settings.raw) return render(value, { envelope: result.rawBody }, deps);
   if (settings.output === 'table') {
-    deps.io.stdout.write(`${String(value)}\n`);
+    const { escapeControl } = await import('./format.js');
+    deps.io.stdout.write(`${escapeControl(String(value))}\n`);
     return;
   }
   if (settings.output === 'csv') {
-    const { csvRow } = await import('./csv.js');
-    deps.io.stdout.write(csvRow([name]) + csvRow([value]));
+    const { csvHeader, csvRow } = await import('./csv.js');
+    deps.io.stdout.write(csvHeader([name]) + csvRow([value]));
     return;
   }
   await render(value, {}, deps);

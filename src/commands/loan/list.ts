@@ -8,7 +8,7 @@
  */
 import type { LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { loanRequestPages } from '../../domain/pages.js';
+import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
 import { openPageStream, printRows } from '../../output/print.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
@@ -40,13 +40,14 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     // it travels. Only the page being written and the one on its way are held (flat memory).
     const limit = given ?? ALL_PAGE_SIZE;
     const stream = await openPageStream(deps, 'loanRequest');
-    for await (const { loanRequests, result } of loanRequestPages(
+    for await (const { loanRequests, result, followable } of loanRequestPages(
       api,
       productId,
       { direction, cursor, limit },
       { prefetch: true },
     )) {
       await stream.page(loanRequests, result);
+      if (!followable) warnUnfollowable(deps);
     }
     await stream.end();
     return;
@@ -55,11 +56,16 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
   await printRows(deps, result, current.loan_requests, 'loanRequest');
-  if (current.loan_requests.length > 0 && current.cursor !== cursor) {
-    const { page: ahead } = await page(current.cursor, 1);
-    if (ahead.loan_requests.length > 0) {
-      const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
-      notice(deps, `next: --cursor ${current.cursor}${extra}`);
-    }
+  if (current.loan_requests.length === 0 || current.cursor === cursor) return;
+  if (!isFollowableCursor(current.cursor)) return warnUnfollowable(deps);
+  const { page: ahead } = await page(current.cursor, 1);
+  if (ahead.loan_requests.length > 0) {
+    const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
+    notice(deps, `next: --cursor ${current.cursor}${extra}`);
   }
+}
+
+/** The list stops at a reply cursor that is not a whole number: it is never echoed or sent back. */
+function warnUnfollowable(deps: Deps): void {
+  notice(deps, "warning: the reply's cursor is not a whole number, so the next page cannot be asked for.");
 }
