@@ -17,15 +17,24 @@ export function formatMoney(value: number): string {
 }
 
 /**
- * `0001-01-01T00:00:00Z` (unset) → `—`; else `2026-11-22 05:27` in the local time zone (TZ), the
- * way an operator reads a date.
+ * `0001-01-01T00:00:00Z` (unset) → `—`; else `2026-11-22 05:27 +01:00` in the local time zone (TZ),
+ * the way an operator reads a date, with its zone (conventions.md), written `UTC` when it is UTC.
  */
 export function formatTimestamp(value: string): string {
   if (!isSetTimestamp(value)) return '—';
   const date = parseTimestamp(value);
   if (date === undefined) return escapeControl(value);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${zoneOf(date)}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The local zone's offset at that date (daylight saving moves it): `UTC`, `+01:00`, `-05:30`. */
+function zoneOf(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  if (minutes === 0) return 'UTC';
+  const sign = minutes > 0 ? '+' : '-';
+  return `${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
 }
 
 export function formatCell(value: unknown, format: CellFormat | undefined): string {

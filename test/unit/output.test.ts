@@ -10,6 +10,9 @@ import { createRowWriter, printNextPage, render, renderResult } from '../../src/
 import { colorEnabled } from '../../src/output/settings.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
+// Tables show timestamps in the local zone: the expectations below are written in UTC.
+process.env.TZ = 'UTC';
+
 beforeAll(() => {
   process.env.TZ = 'UTC';
 });
@@ -39,10 +42,25 @@ describe('cell formatting (tables only)', () => {
     expect(formatCell(0.1 + 0.2, 'money')).toBe('0.30');
   });
 
-  it('the zero timestamp is —, others are shortened', () => {
+  it('the zero timestamp is —, others are shortened to the minute, with their zone', () => {
     expect(formatTimestamp(ZERO_TIMESTAMP)).toBe('—');
-    expect(formatTimestamp('2026-11-22T04:27:21.123Z')).toBe('2026-11-22 04:27');
-    expect(formatTimestamp('2026-11-22T05:27:21.5+01:00')).toBe('2026-11-22 04:27');
+    expect(formatTimestamp('2026-11-22T04:27:21.123Z')).toBe('2026-11-22 04:27 UTC');
+    expect(formatTimestamp('2026-11-22T05:27:21.5+01:00')).toBe('2026-11-22 04:27 UTC');
+  });
+
+  it("a timestamp is shown in the operator's zone (TZ), which the table names", () => {
+    const saved = process.env.TZ;
+    try {
+      process.env.TZ = 'Africa/Lagos';
+      expect(formatTimestamp('2026-11-22T04:27:21Z')).toBe('2026-11-22 05:27 +01:00');
+      process.env.TZ = 'Asia/Kolkata';
+      expect(formatTimestamp('2026-11-22T04:27:21Z')).toBe('2026-11-22 09:57 +05:30');
+      process.env.TZ = 'America/New_York'; // the offset of that date: -04:00 in summer, -05:00 now
+      expect(formatTimestamp('2026-07-01T12:00:00Z')).toBe('2026-07-01 08:00 -04:00');
+      expect(formatTimestamp('2026-11-22T12:00:00Z')).toBe('2026-11-22 07:00 -05:00');
+    } finally {
+      process.env.TZ = saved ?? 'UTC';
+    }
   });
 
   it('booleans are yes/no; control characters are escaped so a table cannot break the terminal', () => {
@@ -69,7 +87,7 @@ describe('table', () => {
     ]);
     expect(row).toContain('50,000.00');
     expect(row).toContain('—');
-    expect(row).toContain('2026-11-22 04:27');
+    expect(row).toContain('2026-11-22 04:27 UTC');
     expect(d.io.stdout.text()).not.toContain('\x1b');
   });
 
@@ -152,7 +170,7 @@ describe("the real service's timestamps: nanoseconds and numeric offsets", () =>
     const table = deps({ output: 'table', fields: 'id,created_at,approved_at,submitted_at' });
     await render([real], { kind: 'loanRequest' }, table);
     const [, row] = table.io.stdout.text().split('\n');
-    expect(row?.trim().split(/\s{2,}/)).toEqual(['172', '2022-02-11 08:10', '2022-02-13 04:59', '—']);
+    expect(row?.trim().split(/\s{2,}/)).toEqual(['172', '2022-02-11 08:10 UTC', '2022-02-13 04:59 UTC', '—']);
 
     const csv = deps({ output: 'csv', fields: 'id,created_at,approved_at' });
     await render([real], { kind: 'loanRequest' }, csv);
