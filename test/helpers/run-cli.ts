@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import type { Env } from '../../src/deps.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
-import { fakeIo } from './fake-io.js';
+import type { Prompter } from '../../src/prompts/prompter.js';
+import { type FakeIo, fakeIo } from './fake-io.js';
 import { type OpenSandboxOptions, openSandbox, type TestSandbox } from './sandbox.js';
 
 export interface CliResult {
@@ -32,6 +33,14 @@ export interface RunCliOptions {
   env?: Env;
   /** What stdin holds (then ends). */
   stdin?: string;
+  /** stdin, stdout and stderr are a terminal (stdin then stays open): prompts are asked. */
+  tty?: boolean;
+  /** The CLI's clock (the sandbox keeps its own). */
+  now?: () => Date;
+  /** Answers to the prompts a terminal run asks (the prompt boundary; default: inquirer's on the fake terminal). */
+  prompter?: Partial<Prompter>;
+  /** Given the run's streams before it starts, to look at them while it runs (e.g. when a prompt is asked). */
+  onIo?: (io: FakeIo) => void;
 }
 
 let running = 0;
@@ -39,13 +48,14 @@ let before: Record<string, string> = {};
 
 /** Runs the real program in-process; never rejects on a non-zero exit. */
 export async function runCli(argv: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  const io = fakeIo({ input: options.stdin ?? '' });
+  const io = fakeIo({ input: options.stdin ?? '', tty: options.tty });
+  options.onIo?.(io);
   // A copy: the program writes to its environment (--no-color sets NO_COLOR), as a process would to its own.
   const env = { ...(options.env ?? isolatedCliEnv()) };
   if (running++ === 0) before = processState();
   let exitCode: number;
   try {
-    exitCode = await main(argv, createDeps({ io, env }));
+    exitCode = await main(argv, createDeps({ io, env, now: options.now, prompter: scripted(options.prompter) }));
   } finally {
     running--;
   }
@@ -65,6 +75,21 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
         throw new Error(`stdout is not JSON (exit ${exitCode}):\n${stdout}\nstderr:\n${stderr}`);
       }
     },
+  };
+}
+
+/** A prompter that answers as told and fails on any prompt it was not told about. */
+function scripted(answers: Partial<Prompter> | undefined): Prompter | undefined {
+  if (!answers) return undefined;
+  const unexpected = (kind: string) => async (message: string) => {
+    throw new Error(`unexpected ${kind} prompt: ${message}`);
+  };
+  return {
+    password: unexpected('password'),
+    input: unexpected('input'),
+    confirm: unexpected('confirm'),
+    select: unexpected('select'),
+    ...answers,
   };
 }
 
@@ -121,7 +146,7 @@ export interface CliSandbox extends TestSandbox {
   /** Its own HOME and config dir, and this sandbox in LOANCTL_BASE_URL, _API_KEY and _PRODUCT_ID. */
   env: Env;
   /** `runCli` with this sandbox's env, `env` overriding it (undefined removes a variable). */
-  run(argv: string[], options?: { env?: Env; stdin?: string }): Promise<CliResult>;
+  run(argv: string[], options?: RunCliOptions): Promise<CliResult>;
 }
 
 /** The in-process sandbox, listening on loopback, and the environment that points the CLI at it. */
@@ -136,8 +161,8 @@ export async function cliSandbox(options: Omit<OpenSandboxOptions, 'listen'> = {
   return Object.assign(sandbox, {
     ...sandbox.org,
     env,
-    run: (argv: string[], runOptions: { env?: Env; stdin?: string } = {}) =>
-      runCli(argv, { env: envWith(env, runOptions.env), stdin: runOptions.stdin }),
+    run: (argv: string[], runOptions: RunCliOptions = {}) =>
+      runCli(argv, { ...runOptions, env: envWith(env, runOptions.env) }),
     close: async () => {
       await close();
       for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
