@@ -37,6 +37,8 @@ export interface RunCliOptions {
   tty?: boolean;
   /** The CLI's clock (the sandbox keeps its own). */
   now?: () => Date;
+  /** The waits between retries (e.g. none, where a test provokes many). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Answers to the prompts a terminal run asks (the prompt boundary; default: inquirer's on the fake terminal). */
   prompter?: Partial<Prompter>;
   /** Given the run's streams before it starts, to look at them while it runs (e.g. when a prompt is asked). */
@@ -55,7 +57,10 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   if (running++ === 0) before = processState();
   let exitCode: number;
   try {
-    exitCode = await main(argv, createDeps({ io, env, now: options.now, prompter: scripted(options.prompter) }));
+    exitCode = await main(
+      argv,
+      createDeps({ io, env, now: options.now, sleep: options.sleep, prompter: scripted(options.prompter) }),
+    );
   } finally {
     running--;
   }
@@ -93,10 +98,11 @@ function scripted(answers: Partial<Prompter> | undefined): Prompter | undefined 
   };
 }
 
-/** What a run must leave as it was: the exit code, the environment, signal handlers. */
+/** What a run must leave as it was: the exit code, the environment, the working directory, signal handlers. */
 function processState(): Record<string, string> {
   return {
     exitCode: String(process.exitCode),
+    cwd: process.cwd(),
     env: JSON.stringify(process.env),
     SIGINT: String(process.listenerCount('SIGINT')),
     SIGTERM: String(process.listenerCount('SIGTERM')),
