@@ -10,7 +10,7 @@
 _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan completion help' ;;
-    'profile') REPLY='add list use show remove help' ;;
+    'profile') REPLY='add list use show test move-key remove help' ;;
     'sandbox') REPLY='start org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
@@ -35,6 +35,8 @@ _loanctl_resolve() {
     'profile|list') REPLY='list' ;;
     'profile|use') REPLY='use' ;;
     'profile|show') REPLY='show' ;;
+    'profile|test') REPLY='test' ;;
+    'profile|move-key') REPLY='move-key' ;;
     'profile|remove') REPLY='remove' ;;
     'profile|help') REPLY='help' ;;
     'sandbox|start') REPLY='start' ;;
@@ -79,10 +81,12 @@ _loanctl_options() {
     '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
-    'profile add') REPLY='--product-id --org-id --api-key-stdin --use -h --help' ;;
+    'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
+    'profile test') REPLY='-h --help' ;;
+    'profile move-key') REPLY='--to -h --help' ;;
     'profile remove') REPLY='-h --help' ;;
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
@@ -127,6 +131,7 @@ _loanctl_option_values() {
   case "$1|$2" in
     ('profile add|--product-id') REPLY='@none' ;;
     ('profile add|--org-id') REPLY='@none' ;;
+    ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
     ('sandbox start|--host') REPLY='@none' ;;
@@ -259,7 +264,7 @@ _loanctl_argument_values() {
     ('profile use|0') REPLY='@profiles' ;;
     ('profile show|0') REPLY='@profiles' ;;
     ('profile remove|0') REPLY='@profiles' ;;
-    ('profile help|0') REPLY='add list use show remove' ;;
+    ('profile help|0') REPLY='add list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
     ('sandbox org help|0') REPLY='create' ;;

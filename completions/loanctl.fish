@@ -21,6 +21,8 @@ function __loanctl_commands
                 'list' 'List the profiles; the current one is marked' \
                 'use' 'Make a profile the current one' \
                 'show' 'Show a profile (the current one by default) with its API key redacted' \
+                'test' 'Say where a profile keeps its API key and check the key against the server with one harmless read' \
+                'move-key' 'Move a profile'\''s API key between the OS keyring and the config file (written there before it is deleted here)' \
                 'remove' 'Remove a profile and its stored API key' \
                 'help' 'display help for command'
         case 'sandbox'
@@ -95,6 +97,10 @@ function __loanctl_resolve
             echo 'use'
         case 'profile|show'
             echo 'show'
+        case 'profile|test'
+            echo 'test'
+        case 'profile|move-key'
+            echo 'move-key'
         case 'profile|remove'
             echo 'remove'
         case 'profile|help'
@@ -201,6 +207,7 @@ function __loanctl_options
                 '--org-id' 'your organisation id (used by business information)' \
                 '--api-key-stdin' 'read the API key from stdin instead of a masked prompt' \
                 '--use' 'make it the current profile (the first profile always becomes current)' \
+                '--insecure-storage' 'keep the API key in the 0600 config file, not the OS keyring' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile list'
@@ -213,6 +220,15 @@ function __loanctl_options
                 '--help' 'display help for command'
         case 'profile show'
             printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'profile test'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'profile move-key'
+            printf '%s\t%s\n' \
+                '--to' 'keyring or file' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile remove'
@@ -506,6 +522,8 @@ function __loanctl_option_values
             echo '@none'
         case 'profile add|--org-id'
             echo '@none'
+        case 'profile move-key|--to'
+            echo '@none'
         case 'api|-q' 'api|--query'
             echo '@none'
         case 'api|-d' 'api|--data'
@@ -765,7 +783,7 @@ function __loanctl_argument_values
         case 'profile remove|0'
             echo '@profiles'
         case 'profile help|0'
-            echo 'add list use show remove'
+            echo 'add list use show test move-key remove'
         case 'api|0'
             echo 'GET POST PUT DELETE'
         case 'api|1'

@@ -29,6 +29,9 @@ await build({
   define: { __LOANCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (fastify, cli-table3…) call require(); ESM output has none.
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
+  // node_modules, and only by src/config/keyring.ts's lazy import.
+  external: ['@napi-rs/keyring'],
   logLevel: 'warning',
 });
 

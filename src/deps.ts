@@ -58,11 +58,16 @@ export interface Deps {
   globals: GlobalOptions;
   /** The profile store, opened (read) on first use. */
   config(): Promise<ProfileStore>;
-  /** The effective settings of this run: flag > env > profile > default. */
-  settings(): Promise<Settings>;
+  /**
+   * The effective settings of this run: flag > env > profile > default. With `withKey`, a key the
+   * profile keeps in the OS keyring is read too (once a run): only what is about to call the API
+   * asks for it, so a usage error never depends on the keyring.
+   */
+  settings(options?: { withKey?: boolean }): Promise<Settings>;
   /**
    * The API client, built on first use (loads the HTTP stack then). Asking for it never fails for a
-   * missing key: the first call does, with an AuthError (and `--dry-run` needs no key).
+   * missing key: the first call does, with an AuthError (and `--dry-run` needs no key). A key the
+   * profile keeps in the OS keyring is read here: a keyring that does not answer is an AuthError.
    */
   api(): Promise<ApiClient>;
   /** Masked and plain prompts (inquirer, loaded on first use); prompts draw on stderr. */
@@ -113,6 +118,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
   const env = options.env ?? process.env;
   let store: Promise<ProfileStore> | undefined;
   let client: Promise<ApiClient> | undefined;
+  let keyringKey: Promise<string> | undefined;
 
   const deps: Deps = {
     io,
@@ -125,13 +131,22 @@ export function createDeps(options: DepsOptions = {}): Deps {
       );
       return store;
     },
-    async settings() {
+    async settings(settingsOptions = {}) {
       const { resolveSettings } = await import('./config/settings.js');
-      return resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+      const settings = resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+      const { keyringAccount, profile } = settings;
+      // --dry-run sends nothing, so it needs no key: it does not touch the keyring either.
+      if (settingsOptions.withKey && keyringAccount !== undefined && profile && !settings.dryRun) {
+        keyringKey ??= import('./config/key-storage.js').then(({ readKeyringKey }) =>
+          readKeyringKey(profile.name, keyringAccount),
+        );
+        settings.apiKey = await keyringKey;
+      }
+      return settings;
     },
     api() {
       client ??= (async () => {
-        const settings = await deps.settings();
+        const settings = await deps.settings({ withKey: true });
         const { createApiClient } = await import('./http/client.js');
         return createApiClient(settings, {
           io,

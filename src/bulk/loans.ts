@@ -18,8 +18,8 @@
  * e-mail is not found (a user created since).
  */
 import { createHash } from 'node:crypto';
-import { walkUsers } from '../commands/user/lookup.js';
-import { LoanRequestCreate, type LoanRequestPage, type UserListItem } from '../contract/schemas.js';
+import { LoanRequestCreate } from '../contract/schemas.js';
+import { loanRequestPages, userPages } from '../domain/pages.js';
 import { NoAccessError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import { buildBody } from '../input/body.js';
@@ -128,17 +128,13 @@ export function fingerprint(userId: number, productId: number, body: LoanRequest
  */
 async function indexLoanRequests(api: ApiClient, productId: number): Promise<Map<string, number | number[]>> {
   const index = new Map<string, number | number[]>();
-  const fetchPage = (cursor: number | undefined) =>
-    api.call('listLoanRequests', { productId, query: { direction: 'ASC', cursor, limit: 100 } });
-  let cursor: number | undefined;
-  let next = fetchPage(cursor);
-  for (;;) {
-    const page = (await next).data as LoanRequestPage;
-    if (page.loan_requests.length === 0 || page.cursor === cursor) break;
-    cursor = page.cursor;
-    next = fetchPage(cursor);
-    next.catch(() => {});
-    for (const loan of page.loan_requests) {
+  for await (const page of loanRequestPages(
+    api,
+    productId,
+    { direction: 'ASC', cursor: undefined, limit: 100 },
+    { prefetch: true },
+  )) {
+    for (const loan of page.loanRequests) {
       const key = fingerprint(loan.user_id, productId, { amount: loan.amount, purpose: loan.purpose });
       // One id as a number; an array only for the rare fingerprint that has several.
       const ids = index.get(key);
@@ -159,18 +155,11 @@ function userDirectory(api: () => ApiClient) {
 
   const walk = () => {
     walking ??= (async () => {
-      await walkUsers(
-        api(),
-        {},
-        (users: UserListItem[], page: number) => {
-          lastPage = page;
-          // A copy of the e-mail, not a slice of the page's body (see indexLoanRequests).
-          for (const user of users) ids.set(Buffer.from(user.email.toLowerCase()).toString(), user.id);
-          return false;
-        },
-        lastPage,
-        { prefetch: true },
-      );
+      for await (const { users, page } of userPages(api(), {}, { firstPage: lastPage, prefetch: true })) {
+        lastPage = page;
+        // A copy of the e-mail, not a slice of the page's body (see indexLoanRequests).
+        for (const user of users) ids.set(Buffer.from(user.email.toLowerCase()).toString(), user.id);
+      }
       walked = true;
     })().finally(() => {
       walking = undefined;

@@ -62,7 +62,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const format = parseBulkFormat(options.format);
   const output = resolveOutputSettings(deps.globals, deps.env, deps.io).output === 'csv' ? 'csv' : 'ndjson';
   const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
-  const settings = await deps.settings();
+  const settings = await deps.settings({ withKey: true });
   if (!settings.baseUrl) {
     throw new UsageError(
       'No API base URL is configured.',

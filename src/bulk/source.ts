@@ -16,6 +16,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../contract/exact-json.js';
 import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 
@@ -148,7 +149,12 @@ async function* ndjsonRows(chunks: AsyncIterable<string>): AsyncGenerator<RawRow
     row++;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      const parsed = parseExactJson(text);
+      if (!parsed.ok) {
+        yield { row, error: `has a number that cannot be sent as written (${parsed.number}): ${INEXACT_NUMBER_RULE}` };
+        continue;
+      }
+      value = parsed.value;
     } catch (error) {
       yield { row, error: `is not valid JSON (${(error as Error).message.replace(/\.$/, '')})` };
       continue;

@@ -20,6 +20,11 @@ export interface Settings extends OutputSettings {
   /** Never print this; use `redactKey`. */
   apiKey: string | undefined;
   apiKeySource: Source | undefined;
+  /**
+   * Where the profile keeps the key in the OS keyring, when that is where it comes from:
+   * `deps.settings({ withKey: true })` reads it then (so other runs never load the keyring library).
+   */
+  keyringAccount?: string;
   productId: number | undefined;
   productIdSource: Source | undefined;
   orgId: number | undefined;
@@ -59,6 +64,7 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
   // A key never contains white space: `LOANCTL_API_KEY=$(cat key.txt)` may bring a trailing \r.
   const envKey = env.LOANCTL_API_KEY?.trim() || undefined;
   const [apiKey, apiKeySource] = first<string>([envKey, 'env'], [stored?.apiKey, 'profile']);
+  const keyringAccount = apiKey === undefined ? stored?.keyringAccount : undefined;
 
   const envProduct = env.LOANCTL_PRODUCT_ID ? positiveInt(env.LOANCTL_PRODUCT_ID, 'LOANCTL_PRODUCT_ID') : undefined;
   const [productId, productIdSource] = first<number>([envProduct, 'env'], [stored?.productId, 'profile']);
@@ -69,7 +75,8 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
     baseUrl,
     baseUrlSource,
     apiKey,
-    apiKeySource,
+    apiKeySource: keyringAccount === undefined ? apiKeySource : 'profile',
+    keyringAccount,
     productId,
     productIdSource,
     orgId: stored?.orgId,

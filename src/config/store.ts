@@ -24,9 +24,17 @@ import { withFileLock, writeFileAtomic } from './locked-write.js';
 
 export interface Profile {
   baseUrl: string;
-  apiKey: string;
+  /** The key itself, when it is kept in this file (chosen, or no keyring answered). */
+  apiKey?: string;
+  /** Else the account it is stored under in the OS keyring (key-storage.ts). */
+  keyringAccount?: string;
   productId?: number;
   orgId?: number;
+}
+
+/** Where a profile's key is; the file's copy wins, as it does when settings are resolved. */
+export function keyStorageOf(profile: Profile): 'keyring' | 'file' {
+  return profile.apiKey !== undefined ? 'file' : 'keyring';
 }
 
 export interface ConfigData {
@@ -96,7 +104,9 @@ export class ProfileStore {
   set(name: string, profile: Profile, options: { makeCurrent?: boolean; makeCurrentIfNone?: boolean } = {}): boolean {
     checkProfileName(name);
     checkBaseUrl(profile.baseUrl);
-    const clean: Profile = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey: profile.apiKey };
+    const clean: Profile = { baseUrl: profile.baseUrl.replace(/\/+$/, '') };
+    if (profile.apiKey !== undefined) clean.apiKey = profile.apiKey;
+    if (profile.keyringAccount !== undefined) clean.keyringAccount = profile.keyringAccount;
     if (profile.productId !== undefined) clean.productId = profile.productId;
     if (profile.orgId !== undefined) clean.orgId = profile.orgId;
     return this.update((data) => {
@@ -223,8 +233,11 @@ function parseConfig(text: string, path: string): ConfigData {
   if (raw.profiles && typeof raw.profiles === 'object') {
     for (const [name, value] of Object.entries(raw.profiles as Record<string, unknown>)) {
       const p = value as Partial<Record<keyof Profile, unknown>>;
-      if (!p || typeof p.baseUrl !== 'string' || typeof p.apiKey !== 'string') continue;
-      const profile: Profile = { baseUrl: p.baseUrl, apiKey: p.apiKey };
+      if (!p || typeof p.baseUrl !== 'string') continue;
+      if (typeof p.apiKey !== 'string' && typeof p.keyringAccount !== 'string') continue;
+      const profile: Profile = { baseUrl: p.baseUrl };
+      if (typeof p.apiKey === 'string') profile.apiKey = p.apiKey;
+      if (typeof p.keyringAccount === 'string') profile.keyringAccount = p.keyringAccount;
       if (typeof p.productId === 'number') profile.productId = p.productId;
       if (typeof p.orgId === 'number') profile.orgId = p.orgId;
       profiles[name] = profile;

@@ -18,6 +18,7 @@ import {
   type OperationKey,
   type QueryParam,
 } from './operations.js';
+import { queryWholeProblem } from './ranges.js';
 import {
   ApprovalTerms,
   BankDetailsRecord,
@@ -49,8 +50,18 @@ export interface EndpointDef extends Omit<OperationDef, 'query' | 'body'> {
   reply: { data: z.ZodType; data1?: z.ZodType };
 }
 
-const PositiveIntText = z.coerce.number().int('must be a whole number').positive('must be at least 1');
-const NonNegativeIntText = z.coerce.number().int('must be a whole number').nonnegative('must not be negative');
+/** Digits in a query, as their number (../contract/ranges.ts says which). */
+function wholeText(min: 0 | 1) {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      const problem = queryWholeProblem(text, min);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform(Number);
+}
+const PositiveIntText = wholeText(1);
+const NonNegativeIntText = wholeText(0);
 
 /** The value a query parameter has once parsed. */
 type ParamValue<P> = P extends { type: 'literal'; value: infer V }

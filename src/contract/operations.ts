@@ -14,6 +14,7 @@
  * - The three paths the spec leaves open (4.20) use the ones issue #2 chose: business information
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
+import { queryWholeProblem } from './ranges.js';
 import { DATE_PATTERN, EMAIL_PATTERN, isCalendarDay } from './vocabulary.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -328,12 +329,9 @@ function paramProblems(param: QueryParam, value: string | undefined): string[] {
       ];
     case 'positive-int':
     case 'non-negative-int': {
-      // zod's `z.coerce.number()`: Number(text), so '' is 0 and ' 7 ' is 7.
-      const number = Number(value);
-      if (!Number.isFinite(number)) return [`Invalid input: expected number, received ${number}`];
-      if (!Number.isInteger(number)) return ['must be a whole number'];
-      if (param.type === 'positive-int') return number > 0 ? [] : ['must be at least 1'];
-      return number >= 0 ? [] : ['must not be negative'];
+      if (value === undefined) return ['Invalid input: expected string, received undefined'];
+      const problem = queryWholeProblem(value, param.type === 'positive-int' ? 1 : 0);
+      return problem === undefined ? [] : [problem];
     }
   }
 }

@@ -8,6 +8,7 @@
  *   because the real API adds fields over time, but reject known fields of the wrong type.
  */
 import * as z from 'zod';
+import { isMoney, isWholeText, MONEY_PROBLEM, WHOLE_MAX, WHOLE_PROBLEM } from './ranges.js';
 import {
   DATE_PATTERN,
   ENVELOPE_STATUSES,
@@ -35,8 +36,14 @@ export const Phone = z.string().regex(PHONE_PATTERN, 'must be a phone number in 
 
 const RequiredText = z.string().trim().min(1, 'must not be empty');
 const Email = z.email('must be an e-mail address');
-const Money = z.number().finite().positive('must be a positive amount');
-const NonNegativeInt = z.number().int('must be a whole number').nonnegative('must not be negative');
+// Every way of missing the range (not a number, 1e999 read as Infinity, too small, too many
+// decimals, too large) gets the one message that states the range (./ranges.ts).
+const Money = z.number({ error: MONEY_PROBLEM }).refine(isMoney, MONEY_PROBLEM);
+const NonNegativeInt = z
+  .number({ error: WHOLE_PROBLEM })
+  .int(WHOLE_PROBLEM)
+  .min(0, WHOLE_PROBLEM)
+  .max(WHOLE_MAX, WHOLE_PROBLEM);
 
 // Reply fields of the same type share one schema instead of each building its own: a zod schema
 // is immutable, so sharing changes no result, and building ~300 of them (`z.number().int()` is
@@ -263,11 +270,14 @@ export type DocumentRecord = z.infer<typeof DocumentRecord>;
 // ---------------------------------------------------------------------------------------------
 // 2.6 Business information
 
-const WholeNumberText = z.string().regex(/^\d+$/, 'must be a whole number written as text, e.g. "12"');
+const WholeNumberText = z.string().refine(isWholeText, `${WHOLE_PROBLEM} written as text, e.g. "12"`);
 
 export const BusinessRequest = z.object({
   name: RequiredText,
-  org_id: z.number().int('must be a whole number').positive('must be your organisation id'),
+  org_id: z
+    .number({ error: 'must be your organisation id, a whole number' })
+    .int('must be your organisation id, a whole number')
+    .positive('must be your organisation id'),
   role: RequiredText,
   industry: RequiredText,
   description: RequiredText,

@@ -20,6 +20,7 @@
  * may be absent (the real service's error replies have neither). An empty body on a 2xx (e.g. 204
  * to a delete, whose reply the spec leaves open) is taken as success with `data: null`.
  */
+import { inexactNumberIn } from '../contract/exact-json.js';
 import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
 import { cleanParsed, MAX_REPLY_DEPTH } from './parsed-reply.js';
@@ -156,6 +157,10 @@ function parseEnvelope(
   }
   const cleaned = cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
+  // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
+  const inexact = inexactNumberIn(body);
+  if (inexact !== undefined)
+    return { ok: false, what: `JSON holding a number loanctl cannot show exactly (${inexact})` };
   json = cleaned.value;
   if (!isEnvelope(json)) return { ok: false, what: 'JSON that is not the API envelope (status, message)' };
   return { ok: true, envelope: json, ...(cleaned.changed ? { rawBody: JSON.stringify(json) } : {}) };

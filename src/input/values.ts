@@ -5,6 +5,8 @@
  * or throws a UsageError whose one line names the flag, says what is wrong and shows an example.
  * Nothing here touches the network: these run before anything is sent.
  */
+
+import { isMoney, MONEY_MAX, MONEY_MIN } from '../contract/ranges.js';
 import {
   DATE_PATTERN,
   FREQUENCIES,
@@ -64,13 +66,18 @@ function decimalText(raw: string): string {
   return /^\d{1,3}([,_]\d{3})+(\.\d+)?$/.test(trimmed) ? trimmed.replace(/[,_]/g, '') : trimmed;
 }
 
-/** A positive amount of money: `50000`, `50,000`, `1250.50`. Rejects `abc`, `-5`, `0`, `1e400`. */
+/**
+ * An amount of money within the contract's range (../contract/ranges.ts): `50000`, `50,000`,
+ * `1250.50`. Rejects `abc`, `-5`, `0`, `0.001`, `1e400`, and anything above the ceiling.
+ */
 export function parseAmount(raw: string, source: Source): number {
   const text = decimalText(raw);
   if (!DECIMAL.test(text)) fail(source, 'must be a positive amount written with digits', raw, '50000');
   const value = Number(text);
-  if (!Number.isFinite(value) || value > Number.MAX_SAFE_INTEGER) fail(source, 'is too large', raw);
-  if (value <= 0) fail(source, 'must be more than 0', raw, '50000');
+  if (value > MONEY_MAX) fail(source, `is too large: the most is ${MONEY_MAX}`, raw);
+  if (value === 0) fail(source, 'must be more than 0', raw, '50000');
+  if (value < MONEY_MIN) fail(source, `must be at least ${MONEY_MIN}`, raw, '1250.50');
+  if (!isMoney(value)) fail(source, 'must have at most two decimals', raw, '1250.50');
   return value;
 }
 

@@ -186,6 +186,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('product_id', 'PRODUCT'),
       c('org_id', 'ORG'),
       c('api_key', 'API KEY'),
+      c('key_storage', 'KEY IN'),
     ],
     detail: [
       c('name', 'Name'),
@@ -194,6 +195,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('product_id', 'Product id'),
       c('org_id', 'Org id'),
       c('api_key', 'API key'),
+      c('key_storage', 'Key stored in'),
     ],
   },
 };

@@ -3,6 +3,9 @@
  */
 import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { CellFormat } from './columns.js';
+import { escapeControl } from './escape.js';
+
+export { escapeControl };
 
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
@@ -58,26 +61,4 @@ function textOf(value: unknown): string {
     return escapeControl(value.join(', '));
   }
   return escapeControl(JSON.stringify(value));
-}
-
-/**
- * Makes text safe for a terminal: C0/C1 control characters (ESC, CR, BEL…, and newlines, which
- * would break a row) and the bidirectional overrides become visible escapes, e.g. `\x1b`, `\n`.
- */
-export function escapeControl(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
-    switch (ch) {
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      default: {
-        const code = ch.charCodeAt(0);
-        return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      }
-    }
-  });
 }

@@ -9,7 +9,8 @@
 import type { Deps, OutputFormat } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { COLUMNS, type Column, type ResourceKind } from './columns.js';
-import { csvRow } from './csv.js';
+import { csvHeader, csvRow } from './csv.js';
+import { escapeControl } from './escape.js';
 import { resolveOutputSettings } from './settings.js';
 
 export type RenderDeps = Pick<Deps, 'io' | 'env' | 'globals'>;
@@ -80,7 +81,7 @@ export async function render(payload: unknown, options: RenderOptions, deps: Ren
       }
       const records = (rows ?? [payload]) as Record<string, unknown>[];
       const columns = pickColumns(options.kind, fields, records, 'list');
-      out.write(csvRow(columns.map((column) => column.key)));
+      out.write(csvHeader(columns.map((column) => column.key)));
       for (const record of records) out.write(csvRow(columns.map((column) => getPath(record, column.key))));
       return;
     }
@@ -157,7 +158,7 @@ export function createRowWriter(
           const records = rows as Record<string, unknown>[];
           if (!csvColumns) {
             csvColumns = pickColumns(kind, fields, records, 'list');
-            out.write(csvRow(csvColumns.map((column) => column.key)));
+            out.write(csvHeader(csvColumns.map((column) => column.key)));
           }
           for (const record of records)
             out.write(csvRow((csvColumns ?? []).map((column) => getPath(record, column.key))));
@@ -173,7 +174,7 @@ export function createRowWriter(
           out.write(count === 0 ? '[]\n' : '\n]\n');
           return;
         case 'csv':
-          if (!csvColumns && kind) out.write(csvRow(COLUMNS[kind].list.map((column) => column.key)));
+          if (!csvColumns && kind) out.write(csvHeader(COLUMNS[kind].list.map((column) => column.key)));
           return;
         case 'ndjson':
           return;
@@ -258,9 +259,13 @@ function checkFields(
   if (records.length === 0 && !kind) return;
   const unknown = fields.filter((field) => !valid.includes(field));
   if (unknown.length > 0) {
+    // The valid names include the records' keys, which the server chose: escaped like any cell.
+    const shown = (names: readonly string[]) => names.map(escapeControl);
     throw new UsageError(
-      `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}.`,
-      `Valid fields: ${valid.join(', ')}.`,
+      `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${shown(unknown)
+        .map((f) => `"${f}"`)
+        .join(', ')}.`,
+      `Valid fields: ${shown(valid).join(', ')}.`,
     );
   }
 }

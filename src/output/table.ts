@@ -6,7 +6,7 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { Column } from './columns.js';
-import { formatCell } from './format.js';
+import { escapeControl, formatCell } from './format.js';
 import { getPath } from './render.js';
 
 const BORDERLESS = {
@@ -36,7 +36,8 @@ export function listTable(
 ): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const table = new Table({
-    head: columns.map((column) => chalk.bold(column.label)),
+    // A label may be a field name the server sent (a column picked by --fields, a record's key).
+    head: columns.map((column) => chalk.bold(escapeControl(column.label))),
     chars: BORDERLESS,
     style: STYLE,
     colAligns: columns.map((column) => (column.format === 'money' || column.format === 'number' ? 'right' : 'left')),
@@ -54,7 +55,10 @@ export function detailTable(
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const table = new Table({ chars: BORDERLESS, style: STYLE });
   for (const column of columns) {
-    table.push([chalk.bold(sentence(column.label)), formatCell(getPath(record, column.key), column.format)]);
+    table.push([
+      chalk.bold(escapeControl(sentence(column.label))),
+      formatCell(getPath(record, column.key), column.format),
+    ]);
   }
   return finish(table.toString());
 }

@@ -7,6 +7,12 @@
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The last day a schedule may reach: 9999-12-31. Past it a date has no yyyy-mm-dd form (the
+ * next day is written `+010000-01-01`), so it could be neither shown nor compared as a date.
+ */
+export const LAST_DAY = 2_932_896;
+
 /** The UTC calendar day that `date` falls on, as a day number. */
 export function dayOf(date: Date): number {
   return Math.floor(date.getTime() / DAY_MS);

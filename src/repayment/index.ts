@@ -49,7 +49,7 @@ import {
   TENURED_IN,
   type TenuredIn,
 } from '../contract/schemas.js';
-import { addMonths, dayOf, isoDay, onWeekday } from './dates.js';
+import { addMonths, dayOf, isoDay, LAST_DAY, onWeekday } from './dates.js';
 
 export interface RepaymentTerms {
   /** The approved amount, in currency units. */
@@ -222,6 +222,7 @@ function inputProblems(terms: unknown): string[] {
 function compute(terms: RepaymentTerms): Schedule | string[] {
   const scheduleStart = dayOf(terms.start ?? new Date()) + (terms.grace_period ?? 0);
   const dueDays = dueDates(scheduleStart, terms);
+  if ((dueDays.at(-1) ?? scheduleStart) > LAST_DAY) return [`start: the schedule would run past ${isoDay(LAST_DAY)}`];
   const n = dueDays.length;
   const principal = toKobo(terms.principal);
 

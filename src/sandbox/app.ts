@@ -10,12 +10,13 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
+import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
-import { describeIssues, invalidFieldsMessage } from './validation.js';
+import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -27,10 +28,12 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Told about unexpected errors (answered with a 500 envelope). Default: one line on stderr. */
   onError?: (error: unknown) => void;
+  /** How long a write waits for another process's write lock before answering 503 (busy.ts). */
+  lockWaitMs?: number;
 }
 
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
-  const db = SandboxDb.open(options.dbPath);
+  const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
   const now = options.now ?? (() => new Date());
   const onError =
@@ -86,7 +89,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {
-        const outcome = serve(def, handler, request, repos, db, now);
+        const outcome = retryWhileBusy(() => serve(def, handler, request, repos, db, now), options.lockWaitMs);
         if (outcome instanceof Promise) {
           return outcome.then((settled) => {
             send(reply, settled);
@@ -177,12 +180,10 @@ function serve(
     }
 
     handler.precheck?.(rawQuery);
-    const input = validate(
-      def,
-      rawQuery,
-      request.body,
-      handler.inspect?.({ query: rawQuery, body: request.body, caller }),
-    );
+    const input = validate(def, rawQuery, request.body, [
+      ...productIdProblems(def, request.query),
+      ...(handler.inspect?.({ query: rawQuery, body: request.body, caller }) ?? []),
+    ]);
     const checkable = { ...input, caller } as Checkable<EndpointKey>;
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));

@@ -12,7 +12,11 @@ import { MIGRATIONS } from './repos/migrations.js';
 /** The database file's name inside a data dir. */
 export const DB_FILE_NAME = 'sandbox.db';
 
-/** How long a writer waits for another process's write lock before giving up (ms). */
+/**
+ * How long opening the database (its migrations) and the admin commands wait for another
+ * process's write lock (ms). SQLite waits by sleeping in the calling thread: fine for a short
+ * command, never for the server (see `failFastOnLock`).
+ */
 const BUSY_TIMEOUT_MS = 5_000;
 
 export function dbPathFor(dataDir: string): string {
@@ -27,8 +31,13 @@ export class SandboxDb {
     this.sqlite = sqlite;
   }
 
-  /** Opens (creating if needed) the database at `path` and migrates it to the latest schema. */
-  static open(path: string): SandboxDb {
+  /**
+   * Opens (creating if needed) the database at `path` and migrates it to the latest schema.
+   * `failFastOnLock`: once migrated, a statement that meets another connection's lock fails at
+   * once with SQLITE_BUSY instead of sleeping, so a server's event loop never stalls (the server
+   * retries such a write asynchronously: busy.ts).
+   */
+  static open(path: string, options: { failFastOnLock?: boolean } = {}): SandboxDb {
     if (path !== ':memory:') {
       makeDir(dirname(path), 0o700);
       // Created 0600 before SQLite opens it (its -wal and -shm files take the same mode): it holds
@@ -42,6 +51,7 @@ export class SandboxDb {
     sqlite.exec('PRAGMA foreign_keys = ON');
     const db = new SandboxDb(sqlite);
     db.migrate();
+    if (options.failFastOnLock) sqlite.exec('PRAGMA busy_timeout = 0');
     return db;
   }
 

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
 import type { BusinessRequest } from '../contract/schemas.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
+import { createdRange } from './created-range.js';
 import { fail, MESSAGES, type Outcome } from './envelope.js';
 import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from './repos/index.js';
 import { hashPassword, newLinkerId, newReference } from './secrets.js';
@@ -131,8 +132,6 @@ function businessRow(body: BusinessRequest) {
   };
 }
 
-const DAY_MS = 86_400_000;
-
 function isDate(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
@@ -189,8 +188,7 @@ export const HANDLERS: HandlerMap = {
         const page = ctx.repos.users.page(ctx.caller.org_id, offset, USERS_PAGE_SIZE);
         return ok('Users retrieved successfully', page.map(serialize.userListItem));
       }
-      const from = start ? `${start}T00:00:00.000Z` : '';
-      const before = end ? new Date(Date.parse(`${end}T00:00:00.000Z`) + DAY_MS).toISOString() : '~';
+      const { from, before } = createdRange(start, end);
       const rows = ctx.repos.users.list(ctx.caller.org_id, from, before, USERS_PAGE_SIZE, offset);
       return ok('Users retrieved successfully', rows.map(serialize.userListItem));
     },

@@ -49,3 +49,12 @@ export function describeIssues(issues: readonly Issue[], input: unknown, root: s
 export function invalidFieldsMessage(parts: readonly string[]): string {
   return `Invalid fields: ${parts.join(', ')}`;
 }
+
+/**
+ * `product-id` given more than once (`?product-id=1&product-id=2`): refused, rather than one of
+ * them picked, since the caller meant one product and a proxy or a script may have added the other.
+ */
+export function productIdProblems(def: { productId: boolean }, query: unknown): string[] {
+  const value = (query as Record<string, unknown> | null)?.['product-id'];
+  return def.productId && Array.isArray(value) ? ['product-id (must be given once)'] : [];
+}

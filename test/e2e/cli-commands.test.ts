@@ -308,6 +308,9 @@ describe('loan', () => {
         '--product-id',
         String(sandbox.product_id),
         '--api-key-stdin',
+        // In-process: the OS keyring's native module reads this process's D-Bus session, which no
+        // env passed to runCli can hide; the keyring has its own spawned tests (keyring.test.ts).
+        '--insecure-storage',
       ],
       {
         stdin: sandbox.api_key,

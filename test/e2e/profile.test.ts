@@ -56,7 +56,18 @@ describe('loanctl profile (end to end)', () => {
     };
 
     const added = await run(
-      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com/', '--product-id', '12', '--api-key-stdin'],
+      // --insecure-storage: this test is about the file (keyring.test.ts covers the keyring).
+      [
+        'profile',
+        'add',
+        'prod',
+        '--base-url',
+        'https://api.example.com/',
+        '--product-id',
+        '12',
+        '--api-key-stdin',
+        '--insecure-storage',
+      ],
       `${KEY}\n`,
     );
     expect(added.exitCode).toBe(0);
@@ -74,7 +85,7 @@ describe('loanctl profile (end to end)', () => {
     expect(
       (
         await run(
-          ['profile', 'add', 'local', '--base-url', 'http://127.0.0.1:4010', '--api-key-stdin'],
+          ['profile', 'add', 'local', '--base-url', 'http://127.0.0.1:4010', '--api-key-stdin', '--insecure-storage'],
           'local-key-1234567890\n',
         )
       ).exitCode,
@@ -90,6 +101,7 @@ describe('loanctl profile (end to end)', () => {
         product_id: null,
         org_id: null,
         api_key: '…7890',
+        key_storage: 'file',
       },
       {
         name: 'prod',
@@ -98,10 +110,11 @@ describe('loanctl profile (end to end)', () => {
         product_id: 12,
         org_id: null,
         api_key: 'sk_live_…ffee',
+        key_storage: 'file',
       },
     ]);
     const table = await run(['profile', 'list', '-o', 'table']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^CURRENT\s+NAME\s+BASE URL\s+PRODUCT\s+ORG\s+API KEY$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^CURRENT\s+NAME\s+BASE URL\s+PRODUCT\s+ORG\s+API KEY\s+KEY IN$/);
     expect(table.stdout).toMatch(/^yes\s+prod\s+/m);
 
     const shown = await run(['profile', 'show', '-o', 'table']);
@@ -186,10 +199,13 @@ describe('loanctl profile (end to end)', () => {
 
   it('an unknown profile is exit 2 listing the ones there are', async () => {
     const dir = newHome();
-    await loanctl(['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'], {
-      dir,
-      input: KEY,
-    });
+    await loanctl(
+      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin', '--insecure-storage'],
+      {
+        dir,
+        input: KEY,
+      },
+    );
     const result = await loanctl(['profile', 'use', 'staging'], { dir });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
@@ -221,6 +237,8 @@ describe('loanctl profile (end to end)', () => {
       ['profile', 'use'],
       ['profile', 'show'],
       ['profile', 'remove'],
+      ['profile', 'test'],
+      ['profile', 'move-key'],
       ['api'],
     ]) {
       const result = await loanctl([...args, '--help'], { dir });
@@ -324,6 +342,7 @@ describe('start-up cost', () => {
       ['@inquirer/prompts', 'User force closed the prompt'],
       ['zod', 'ZodError'],
       ['fastify', 'FST_ERR_'],
+      ['@napi-rs/keyring', '@napi-rs/keyring'],
     ]) {
       expect(startup.includes(marker as string), `${module} is on the start-up path`).toBe(false);
     }

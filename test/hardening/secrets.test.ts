@@ -257,6 +257,7 @@ describe('the API key never shows', () => {
         '--product-id',
         String(sandbox.product_id),
         '--api-key-stdin',
+        '--insecure-storage',
       ],
       { env: profileEnv, input: key },
     );
@@ -283,10 +284,13 @@ describe('the config file', () => {
   it('is written 0600; a looser one is tightened on the next run, with a warning that shows no key', async () => {
     const configDir = temp('loanctl-secrets-mode-');
     const profileEnv = { LOANCTL_CONFIG_DIR: configDir, LOANCTL_API_KEY: undefined, LOANCTL_BASE_URL: undefined };
-    const add = await run(['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'], {
-      env: profileEnv,
-      input: key,
-    });
+    const add = await run(
+      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin', '--insecure-storage'],
+      {
+        env: profileEnv,
+        input: key,
+      },
+    );
     expect(add.exitCode, add.stderr).toBe(0);
     const file = join(configDir, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -318,10 +322,13 @@ describe('a plain http:// base URL that is not loopback', () => {
   it('from a profile edited by hand: the same', async () => {
     const configDir = temp('loanctl-secrets-http-');
     const profileEnv = { LOANCTL_CONFIG_DIR: configDir, LOANCTL_API_KEY: undefined, LOANCTL_BASE_URL: undefined };
-    await run(['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'], {
-      env: profileEnv,
-      input: key,
-    });
+    await run(
+      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin', '--insecure-storage'],
+      {
+        env: profileEnv,
+        input: key,
+      },
+    );
     const file = join(configDir, 'config.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('https://api.example.com', 'http://api.example.com'), {
       mode: 0o600,

@@ -47,6 +47,16 @@ describe('loanctl api', () => {
     expect(server.requests[0]?.authorization).toBe(`Bearer ${KEY}`);
   });
 
+  it.each([
+    ['{"org_id":1e999}', '"org_id": 1e999'],
+    ['{"ids":[99999999999999999999]}', '"0": 99999999999999999999'],
+  ])('refuses --data %s, a number JSON.parse cannot keep, and sends nothing', async (data, shown) => {
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"ok","data":null}'));
+    expect(await run(['api', 'POST', '/loan_request/1/business', '--data', data])).toBe(2);
+    expect(io.stderr.text()).toContain(`--data has a number that cannot be sent as written: ${shown}.`);
+    expect(sent()).toEqual([]);
+  });
+
   it('sends --data from stdin as the JSON body', async () => {
     server.script((_req, res) => json(res, 200, '{"status":"success","message":"updated","data":null}'));
     expect(

@@ -306,7 +306,9 @@ describe('createLoanRequest (4.4)', () => {
       body: { amount: -5, purpose: '   ' },
     });
     expect(reply.http).toBe(400);
-    expect(reply.json.message).toBe('Invalid fields: amount (must be a positive amount), purpose (must not be empty)');
+    expect(reply.json.message).toBe(
+      'Invalid fields: amount (must be an amount from 0.01 to 1000000000000 with at most two decimals), purpose (must not be empty)',
+    );
   });
 });
 
@@ -338,10 +340,14 @@ describe('listLoanRequests (4.5)', () => {
   it('answers 400 for a direction other than ASC or DESC, naming it with any other bad field', async () => {
     const reply = await page({ direction: 'sideways', limit: 'ten' });
     expect(reply.http).toBe(400);
-    expect(reply.json.message).toBe('Invalid fields: limit (must be a number), direction (must be ASC or DESC)');
+    expect(reply.json.message).toBe(
+      'Invalid fields: limit (must be a whole number written with digits), direction (must be ASC or DESC)',
+    );
     const zero = await page({ direction: 'ASC', limit: 0, cursor: -1 });
     expect(zero.http).toBe(400);
-    expect(zero.json.message).toBe('Invalid fields: cursor (must not be negative), limit (must be at least 1)');
+    expect(zero.json.message).toBe(
+      'Invalid fields: cursor (must be a whole number written with digits), limit (must be at least 1)',
+    );
   });
 
   it('pages by id in either direction (any case) with a cursor; the reply cursor is the last id, 0 when empty', async () => {

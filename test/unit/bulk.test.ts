@@ -68,6 +68,15 @@ describe('reading rows', () => {
     expect(rows[3]?.fields).toEqual({ amount: 5 });
   });
 
+  it('refuses an NDJSON row holding a number JSON cannot keep as written (1e999, past 2^53), and reads on', async () => {
+    const rows = await readAll(
+      file('numbers.ndjson', '{"user_id":1e999}\n{"user_id":99999999999999999999}\n{"user_id":7,"amount":0.5}'),
+    );
+    expect(rows[0]?.error).toMatch(/^has a number that cannot be sent as written \("user_id": 1e999\)/);
+    expect(rows[1]?.error).toMatch(/\("user_id": 99999999999999999999\)/);
+    expect(rows[2]?.fields).toEqual({ user_id: 7, amount: 0.5 });
+  });
+
   it('tells NDJSON from CSV on stdin by the content, and --format overrides', async () => {
     expect(await readAll('-', '\n{"a":1}\n')).toEqual([{ row: 1, fields: { a: 1 } }]);
     expect(await readAll('-', 'a,b\n1,2\n')).toEqual([{ row: 1, fields: { a: '1', b: '2' } }]);

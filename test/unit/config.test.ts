@@ -201,6 +201,31 @@ describe('settings precedence: flag > env > profile > default', () => {
     expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('sk_env_key');
   });
 
+  it('a profile whose key is in the keyring is read with no key; LOANCTL_API_KEY wins over it', () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const account = `prod@${join(dir, 'config.json')}`;
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        current: 'prod',
+        profiles: { prod: { baseUrl: 'https://p.example.com', keyringAccount: account } },
+      }),
+      { mode: 0o600 },
+    );
+    const store = openProfileStore({ env: { LOANCTL_CONFIG_DIR: dir } });
+    expect(store.get('prod')).toEqual({ baseUrl: 'https://p.example.com', keyringAccount: account });
+    const fromKeyring = resolveSettings({ globals: {}, env: { LOANCTL_CONFIG_DIR: dir }, io, store });
+    expect([fromKeyring.apiKey, fromKeyring.apiKeySource, fromKeyring.keyringAccount]).toEqual([
+      undefined,
+      'profile',
+      account,
+    ]);
+    const env = { LOANCTL_CONFIG_DIR: dir, LOANCTL_API_KEY: 'key-env' };
+    const fromEnv = resolveSettings({ globals: {}, env, io, store });
+    expect([fromEnv.apiKey, fromEnv.apiKeySource, fromEnv.keyringAccount]).toEqual(['key-env', 'env', undefined]);
+  });
+
   it('LOANCTL_PROFILE picks the profile; --profile beats it', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_PROFILE: 'staging' };
     const { store } = storeWith(env);

@@ -43,7 +43,8 @@ describe('profile add on a terminal', () => {
     const io = fakeIo({ tty: true });
     const { fake, asked } = prompter({ password: '  typed-secret-key-0001  ' });
     const code = await main(
-      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com'],
+      // In the file, to read it back here (test/e2e/keyring.test.ts covers the keyring).
+      ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--insecure-storage'],
       createDeps({ io, env: { LOANCTL_CONFIG_DIR: dir }, prompter: fake }),
     );
     expect(code).toBe(0);

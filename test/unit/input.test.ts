@@ -91,10 +91,33 @@ describe('amounts', () => {
     ['5,0', /positive amount/],
     ['', /positive amount/],
     ['9'.repeat(400), /too large/],
+    ['1000000000000.01', /too large: the most is 1000000000000/],
+    ['0.001', /must be at least 0.01/],
+    ['1250.505', /at most two decimals/],
+    ['5e-324', /positive amount/],
   ])('rejects %j', (raw, problem) => {
     const line = usageLine(() => parseAmount(raw, '--amount'));
     expect(line).toMatch(/^--amount /);
     expect(line).toMatch(problem);
+  });
+
+  it('reads the edges of the money range: 0.01 and 1,000,000,000,000', () => {
+    expect(parseAmount('0.01', '--amount')).toBe(0.01);
+    expect(parseAmount('1,000,000,000,000', '--amount')).toBe(1e12);
+  });
+
+  it.each([1e308, 5e-324, 0.001])('a money field of --data holding %d is refused before sending', (amount) => {
+    const line = usageLine(() =>
+      buildBody(
+        LoanRequestCreate,
+        [
+          { key: 'amount', flag: '--amount', value: undefined, parse: parseAmount },
+          { key: 'purpose', flag: '--purpose', value: 'Stock' },
+        ],
+        { amount },
+      ),
+    );
+    expect(line).toContain('amount must be an amount from 0.01 to 1000000000000 with at most two decimals');
   });
 
   it('a rate may be 0 but not negative', () => {
@@ -258,7 +281,7 @@ describe('buildBody', () => {
         },
       ),
     );
-    expect(line).toContain('amount must be a positive amount');
+    expect(line).toContain('amount must be an amount from 0.01 to 1000000000000 with at most two decimals');
     expect(line).toContain('--amount');
   });
 });

@@ -185,6 +185,13 @@ describe('json, ndjson, csv', () => {
     expect(csvRow([' padded', null, { a: 1 }])).toBe('" padded",,"{""a"":1}"\n');
   });
 
+  it('csv neutralises text a spreadsheet would run as a formula, and leaves phones and numbers be', () => {
+    expect(csvRow(['=HYPERLINK("http://x","y")', '@SUM(A1)', '+cmd|"/c calc"!A1', '-2+3', '\t=1'])).toBe(
+      `"'=HYPERLINK(""http://x"",""y"")",'@SUM(A1),"'+cmd|""/c calc""!A1",'-2+3,'\t=1\n`,
+    );
+    expect(csvRow(['+2348012345678', '-5', -5, 'a=b', '2026-03-02'])).toBe('+2348012345678,-5,-5,a=b,2026-03-02\n');
+  });
+
   it('takes data1 where the API puts the loan request there', () => {
     expect(payloadOf({ data: null, data1: loan })).toBe(loan);
     expect(payloadOf({ data: [1], data1: null })).toEqual([1]);

@@ -3,7 +3,7 @@
  * expect: one line, the stack only with --debug or LOANCTL_DEBUG=1 (conventions.md).
  */
 import { describe, expect, it } from 'vitest';
-import { sandboxErrorLine } from '../../src/commands/sandbox/error-line.js';
+import { sandboxErrorLine } from '../../src/commands/common/sandbox-error-line.js';
 
 describe('sandboxErrorLine', () => {
   const error = new Error('database is locked\nmore detail');

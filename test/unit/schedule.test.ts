@@ -186,6 +186,28 @@ describe('loan schedule: invalid terms are exit 2 with every problem on one line
     expect(result.stderr).toContain('For example: loanctl loan schedule --amount 100000');
   });
 
+  it('refuses a schedule that would run past 9999-12-31, and keeps one that ends on it', async () => {
+    const terms = [
+      '--amount',
+      '1000',
+      '--rate',
+      '5',
+      '--tenure',
+      '3',
+      '--tenured-in',
+      'months',
+      '--rate-type',
+      'simple',
+    ];
+    const past = await schedule([...terms, '--frequency', 'monthly', '--start', '9999-11-15']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('--start the schedule would run past 9999-12-31');
+    expect(past.stdout).toBe('');
+    const last = await schedule([...terms, '--frequency', 'monthly', '--start', '9999-09-30', '-o', 'json']);
+    expect(last.code).toBe(0);
+    expect(JSON.parse(last.stdout).instalments.at(-1).due_date).toBe('9999-12-30');
+  });
+
   it('names every missing flag, in the order of the command', () => {
     expect(() => scheduleTerms({}, NOW)).toThrow(
       'Invalid repayment terms: --amount is required; --rate is required; --tenure is required; ' +

@@ -3,6 +3,7 @@
  * fields the command's flags then override (see src/input/body.ts's buildBody).
  */
 import { readFile } from 'node:fs/promises';
+import { INEXACT_NUMBER_RULE, parseExactJson } from '../../contract/exact-json.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { readStdin } from './stdin.js';
@@ -29,14 +30,22 @@ export async function readDataValue(value: string, deps: Pick<Deps, 'io'>): Prom
     text = value;
     source = '--data';
   }
+  let parsed: ReturnType<typeof parseExactJson>;
   try {
-    return JSON.parse(text);
+    parsed = parseExactJson(text);
   } catch (error) {
     throw new UsageError(
       `${source} is not valid JSON: ${(error as Error).message}.`,
       `Give an object like '{"purpose":"stock"}', @file.json, or - to read stdin.`,
     );
   }
+  if (!parsed.ok) {
+    throw new UsageError(
+      `${source} has a number that cannot be sent as written: ${parsed.number}.`,
+      `${INEXACT_NUMBER_RULE[0]?.toUpperCase()}${INEXACT_NUMBER_RULE.slice(1)}.`,
+    );
+  }
+  return parsed.value;
 }
 
 /** `--data` for a request body: must be a JSON object. Undefined when the flag was not given. */

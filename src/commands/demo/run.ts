@@ -2,8 +2,8 @@
  * `loanctl demo`: the whole loan flow, start to finish, against a sandbox of its own.
  *
  * In-process: a sandbox server on a free loopback port with a temporary data dir, a second Deps
- * whose settings point at it (environment only: the user's profiles are not even read), and the
- * verbs' own run functions called step by step (steps.ts). Narration goes to stderr; each step's
+ * whose settings point at it (environment only: the user's profiles are not even read), and each
+ * step's command line run through the CLI's own command tree (steps.ts). Narration goes to stderr; each step's
  * result to stdout — a table unless `-o` says otherwise (`-o json`: one JSON array of steps,
  * `-o ndjson`: one step a line, each `{step, title, command, result}`).
  *
@@ -25,9 +25,9 @@ import { buildSchedule } from '../../repayment/index.js';
 import { DEMO_ORGANISATION_NAME, DEMO_PRODUCT_NAME } from '../../sandbox/admin.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { scheduleTerms } from '../../schedule/run.js';
-import { onSandboxListening, SANDBOX_PROFILE } from '../sandbox/after-listen.js';
-import { sandboxErrorLine } from '../sandbox/error-line.js';
-import { DEMO_STEPS, type DemoContext, SCHEDULE, shellLine, TERMS } from './steps.js';
+import { sandboxErrorLine } from '../common/sandbox-error-line.js';
+import { onSandboxListening, SANDBOX_PROFILE } from '../common/sandbox-listening.js';
+import { DEMO_STEPS, type DemoContext, type DemoStep, SCHEDULE, shellLine, TERMS } from './steps.js';
 
 export interface DemoOptions {
   keep?: boolean;
@@ -106,7 +106,7 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
       stderr.write(
         `\n${style.bold(`Step ${number}/${total} · ${step.title}`)}\n${style.dim(step.why)}\n${style.command(`$ ${command}`)}\n`,
       );
-      await stop.race(step.run(context, inner));
+      await stop.race(runStep(step, context, inner));
       if (capture) {
         const record = { step: number, title: step.title, command, result: capture.take() };
         if (format === 'ndjson') out.write(`${JSON.stringify(record)}\n`);
@@ -137,6 +137,21 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
   } else {
     stderr.write(`${style.dim('Stopped the sandbox and removed its data.')}\n${nextSteps(style)}`);
   }
+}
+
+/**
+ * One step: its argv through the CLI's own command tree, as `main` would run it, but errors thrown
+ * (the demo reports them) and the demo's global settings kept (the tree would otherwise reset
+ * them from an argv that has no global flags).
+ */
+async function runStep(step: DemoStep, context: DemoContext, deps: Deps): Promise<void> {
+  const { buildProgram } = await import('../../program.js');
+  const globals = deps.globals;
+  const program = buildProgram(deps).hook('preAction', () => {
+    deps.globals = globals;
+  });
+  await program.parseAsync([...step.argv(context), ...(step.unshown ?? [])], { from: 'user' });
+  await step.after?.(context, deps);
 }
 
 function demoFormat(globals: GlobalOptions): DemoFormat {

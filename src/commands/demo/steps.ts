@@ -1,20 +1,11 @@
 /**
  * The demo's script: nine steps of the loan flow with realistic Nigerian sample data. Each step
- * is the command a person would type (shown in the narration) and the verb's own run function
- * called with the very same flags, so what the screen shows is what ran.
+ * is the command a person would type (shown in the narration), run through the same command tree
+ * as the CLI's own argv (run.ts), so what the screen shows is what ran.
  */
 
-import type { LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { runLoanSchedule } from '../../schedule/run.js';
-import { runLoanAddBank } from '../loan/add-bank.js';
-import { runLoanAddEmployment } from '../loan/add-employment.js';
-import { runLoanAddGuarantor } from '../loan/add-guarantor.js';
-import { runLoanApprove } from '../loan/approve.js';
-import { runLoanCreate } from '../loan/create.js';
-import { runLoanShow } from '../loan/show.js';
-import { runLoanSubmit } from '../loan/submit.js';
-import { runUserCreate } from '../user/create.js';
+import { newestLoanRequest } from '../../domain/loan-requests.js';
 
 /** What the steps share while the demo runs. */
 export interface DemoContext {
@@ -29,7 +20,10 @@ export interface DemoStep {
   why: string;
   /** The command as typed, without `loanctl`: words, then flags. */
   argv(context: DemoContext): string[];
-  run(context: DemoContext, deps: Deps): Promise<void>;
+  /** Flags given but not shown: what a person at a terminal would be asked for instead (masked). */
+  unshown?: string[];
+  /** After the command has run: what the next steps need to know from it. */
+  after?(context: DemoContext, deps: Deps): Promise<void>;
 }
 
 type Flags = Record<string, string | true>;
@@ -99,40 +93,35 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       'Amaka Okafor, the person asking for the loan. At a terminal loanctl asks for her password ' +
       '(masked); the demo supplies one.',
     argv: () => ['user', 'create', ...flags(BORROWER)],
-    run: (_context, deps) => runUserCreate({ ...BORROWER, data: JSON.stringify({ password: PASSWORD }) }, deps),
+    unshown: ['--data', JSON.stringify({ password: PASSWORD })],
   },
   {
     title: 'Request a loan',
     why: 'She asks for ₦50,000 for school fees. --user takes her e-mail; loanctl finds her user id.',
     argv: () => ['loan', 'create', ...flags(LOAN)],
-    async run(context, deps) {
-      await runLoanCreate(LOAN, deps);
-      context.loanId = await newestLoanRequest(context, deps);
+    async after(context, deps) {
+      context.loanId = await createdLoanRequest(context, deps);
     },
   },
   {
     title: 'Add bank details',
     why: 'The account the loan is paid into: GTBank, bank code 058.',
     argv: (context) => ['loan', 'add-bank', loanId(context), ...flags(BANK)],
-    run: (context, deps) => runLoanAddBank({ id: loanId(context), ...BANK }, deps),
   },
   {
     title: 'Add employment',
     why: 'Where she works and what she earns (₦350,000 a month), for the lender to judge affordability.',
     argv: (context) => ['loan', 'add-employment', loanId(context), ...flags(EMPLOYMENT)],
-    run: (context, deps) => runLoanAddEmployment({ id: loanId(context), ...EMPLOYMENT }, deps),
   },
   {
     title: 'Add a guarantor',
     why: 'Someone who vouches for her: her brother Chinedu.',
     argv: (context) => ['loan', 'add-guarantor', loanId(context), ...flags(GUARANTOR)],
-    run: (context, deps) => runLoanAddGuarantor({ id: loanId(context), ...GUARANTOR }, deps),
   },
   {
     title: 'Submit',
     why: "The borrower's side is complete: the request goes to the lender (status saved → pending).",
     argv: (context) => ['loan', 'submit', loanId(context)],
-    run: (context, deps) => runLoanSubmit({ id: loanId(context) }, deps),
   },
   {
     title: 'Preview the repayment schedule',
@@ -140,7 +129,6 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       'Before approving, the lender checks what the terms mean for her. Computed offline, by the same ' +
       'rules the API uses; nothing is sent.',
     argv: () => ['loan', 'schedule', ...flags(SCHEDULE)],
-    run: (_context, deps) => runLoanSchedule(SCHEDULE, deps),
   },
   {
     title: 'Approve',
@@ -148,13 +136,11 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       'The lender approves ₦45,000 of the ₦50,000 asked, at 5% a month simple interest over 6 months. ' +
       '--yes skips the confirmation loanctl asks for at a terminal.',
     argv: (context) => ['loan', 'approve', loanId(context), ...flags({ ...TERMS, yes: true })],
-    run: (context, deps) => runLoanApprove({ id: loanId(context), ...TERMS, yes: true }, deps),
   },
   {
     title: 'Show the loan request',
     why: 'Everything about it in one view: terms, progress, bank details, guarantors and employment.',
     argv: (context) => ['loan', 'show', loanId(context)],
-    run: (context, deps) => runLoanShow({ id: loanId(context) }, deps),
   },
 ];
 
@@ -162,15 +148,10 @@ export const DEMO_STEPS: readonly DemoStep[] = [
  * The id of the loan request just created. `loan create` prints it but does not return it, so it
  * is read back the way a script would: the product's newest loan request.
  */
-async function newestLoanRequest(context: DemoContext, deps: Deps): Promise<number> {
-  const api = await deps.api();
-  const result = await api.call('listLoanRequests', {
-    productId: context.productId,
-    query: { direction: 'DESC', limit: 1 },
-  });
-  const id = (result.data as LoanRequestPage).loan_requests[0]?.id;
-  if (id === undefined) throw new Error('the loan request just created is not in the list');
-  return id;
+async function createdLoanRequest(context: DemoContext, deps: Deps): Promise<number> {
+  const newest = await newestLoanRequest(await deps.api(), context.productId);
+  if (newest === undefined) throw new Error('the loan request just created is not in the list');
+  return newest.id;
 }
 
 /** `{ accountName: 'Amaka Okafor', yes: true }` → `['--account-name', 'Amaka Okafor', '--yes']`. */

@@ -5,6 +5,7 @@
 import { ApprovalTerms, type LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { buildBody } from '../../input/body.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import {
   parseAmount,
   parseBoolean,
@@ -15,8 +16,8 @@ import {
   parseTenuredIn,
   parseWholeNumber,
 } from '../../input/values.js';
+import { printRecord } from '../../output/print.js';
 import type { RepaymentTermFlags } from '../../schedule/run.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
 import {
   confirmOrYes,
   type DataOption,
@@ -26,7 +27,6 @@ import {
   readData,
   resolveProduct,
 } from './common.js';
-import { printRecord } from './print.js';
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption, RepaymentTermFlags {
   approvedAmount?: string;

@@ -8,10 +8,10 @@ import type { EndpointKey } from '../../contract/endpoints.js';
 import type { Deps } from '../../deps.js';
 import type { ApiResult } from '../../http/client.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import type { ResourceKind } from '../../output/columns.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
+import { printRecord } from '../../output/print.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
 
 export interface AttachSpec {
   endpoint: EndpointKey;

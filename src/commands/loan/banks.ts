@@ -1,7 +1,7 @@
 /** `loanctl loan banks ID`: the bank details of a loan request (spec 4.13). */
 import type { Deps } from '../../deps.js';
+import { printRows } from '../../output/print.js';
 import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
-import { printRows } from './print.js';
 
 export type LoanBanksOptions = LoanIdOptions;
 

@@ -6,8 +6,11 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { parseId } from '../../input/values.js';
 import { confirmAction } from '../common/confirm.js';
-import { readDataObject } from '../common/data.js';
-import { SANDBOX_PROFILE } from '../sandbox/after-listen.js';
+import { SANDBOX_PROFILE } from '../common/sandbox-listening.js';
+
+export { notice } from '../../output/notice.js';
+// Shared with the user verbs; re-exported so the loan verbs keep one place to import from.
+export { type DataOption, readData } from '../common/data-option.js';
 
 export interface ProductOption {
   /** `--product`, as typed. */
@@ -17,11 +20,6 @@ export interface ProductOption {
 export interface LoanIdOptions extends ProductOption {
   /** The ID argument, as typed. */
   id: string;
-}
-
-export interface DataOption {
-  /** `--data`: JSON, `@file.json` or `-`. */
-  data?: string | undefined;
 }
 
 /** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; missing everywhere → exit 2. */
@@ -60,11 +58,6 @@ export function loanId(raw: string): number {
   return parseId(raw, 'The loan request ID');
 }
 
-/** The object of `--data`, or undefined without it. */
-export function readData(options: DataOption, deps: Deps): Promise<Record<string, unknown> | undefined> {
-  return readDataObject(options.data, deps);
-}
-
 /**
  * For `loan approve` and `loan delete` (the core's confirmAction): `--yes` goes ahead; on a
  * terminal the operator is asked (declining → exit 130); elsewhere a missing `--yes` is exit 2.
@@ -76,9 +69,4 @@ export async function confirmOrYes(
   example: string,
 ): Promise<void> {
   await confirmAction(deps, { question, yes, example });
-}
-
-/** A notice for the operator on stderr (never stdout, which carries only data). */
-export function notice(deps: Deps, line: string): void {
-  deps.io.stderr.write(`${line}\n`);
 }

@@ -6,14 +6,14 @@
  */
 import { type LoanRequest, LoanRequestCreate } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
 import { buildBody } from '../../input/body.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
+import { printRecord } from '../../output/print.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
-import { findUserByEmail } from '../user/lookup.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
-import { printRecord } from './print.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption {
   user?: string;
@@ -79,13 +79,8 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
 
   checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
-  let userId: number;
-  if (userRef.kind === 'id') {
-    userId = userRef.id;
-  } else {
-    userId = (await findUserByEmail(api, userRef.email)).id;
-    notice(deps, `${userRef.email} is user ${userId}.`);
-  }
+  const userId = await userIdOf(api, userRef);
+  if (userRef.kind === 'email') notice(deps, `${userRef.email} is user ${userId}.`);
   const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
   const loan = result.data as LoanRequest;
   notice(deps, `Created loan request ${loan.id}.`);

@@ -4,8 +4,8 @@
  * output prints its payload as received (the sandbox's is null).
  */
 import type { Deps } from '../../deps.js';
+import { printRecord } from '../../output/print.js';
 import { confirmOrYes, type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
 
 export interface LoanDeleteOptions extends LoanIdOptions {
   yes?: boolean;

@@ -3,8 +3,8 @@
  * yet is not an error: JSON prints `null`, a table says so on stderr.
  */
 import type { Deps } from '../../deps.js';
+import { printRecord } from '../../output/print.js';
 import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
 
 export type LoanEmploymentOptions = LoanIdOptions;
 

@@ -8,9 +8,10 @@
  */
 import type { LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
+import { openPageStream, printRows } from '../../output/print.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
-import { openPageStream, printRows } from './print.js';
 
 export interface LoanListOptions extends ProductOption {
   direction?: string;
@@ -26,7 +27,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   const productId = await resolveProduct(options, deps);
   const direction: Direction =
     options.direction === undefined ? 'DESC' : parseDirection(options.direction, '--direction');
-  let cursor = options.cursor === undefined ? undefined : parseWholeNumber(options.cursor, '--cursor');
+  const cursor = options.cursor === undefined ? undefined : parseWholeNumber(options.cursor, '--cursor');
   const given = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
   const api = await deps.api();
   const page = async (at: number | undefined, limit: number) => {
@@ -39,19 +40,14 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     // it travels. Only the page being written and the one on its way are held (flat memory).
     const limit = given ?? ALL_PAGE_SIZE;
     const stream = await openPageStream(deps, 'loanRequest');
-    let next = page(cursor, limit);
-    for (;;) {
-      const { result, page: current } = await next;
-      if (current.loan_requests.length === 0) break;
-      if (current.cursor === cursor) {
-        // A server that ignores the cursor would loop forever: print this page and stop.
-        await stream.page(current.loan_requests, result);
-        break;
-      }
-      cursor = current.cursor;
-      next = page(cursor, limit);
-      next.catch(() => {}); // awaited on the next turn; this only keeps an early failure "handled"
-      await stream.page(current.loan_requests, result);
+    for await (const { loanRequests, result, followable } of loanRequestPages(
+      api,
+      productId,
+      { direction, cursor, limit },
+      { prefetch: true },
+    )) {
+      await stream.page(loanRequests, result);
+      if (!followable) warnUnfollowable(deps);
     }
     await stream.end();
     return;
@@ -60,11 +56,16 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
   await printRows(deps, result, current.loan_requests, 'loanRequest');
-  if (current.loan_requests.length > 0 && current.cursor !== cursor) {
-    const { page: ahead } = await page(current.cursor, 1);
-    if (ahead.loan_requests.length > 0) {
-      const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
-      notice(deps, `next: --cursor ${current.cursor}${extra}`);
-    }
+  if (current.loan_requests.length === 0 || current.cursor === cursor) return;
+  if (!isFollowableCursor(current.cursor)) return warnUnfollowable(deps);
+  const { page: ahead } = await page(current.cursor, 1);
+  if (ahead.loan_requests.length > 0) {
+    const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
+    notice(deps, `next: --cursor ${current.cursor}${extra}`);
   }
+}
+
+/** The list stops at a reply cursor that is not a whole number: it is never echoed or sent back. */
+function warnUnfollowable(deps: Deps): void {
+  notice(deps, "warning: the reply's cursor is not a whole number, so the next page cannot be asked for.");
 }

@@ -28,7 +28,6 @@ import {
   type GuarantorRecord,
   type LoanRequest,
   LoanRequestCreate,
-  type LoanRequestPage,
   RATE_TYPES,
   type RateType,
   TENURED_IN,
@@ -38,6 +37,8 @@ import {
 } from '../../contract/schemas.js';
 import { isSetTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
+import { findLoanRequest, readAttachments } from '../../domain/loan-requests.js';
+import { findUserByEmail } from '../../domain/users.js';
 import { ApiError, CancelledError, formatError, NoAccessError, UsageError } from '../../errors.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../http/client.js';
 import {
@@ -51,14 +52,13 @@ import {
   parseWholeNumber,
 } from '../../input/values.js';
 import { formatMoney } from '../../output/format.js';
+import { printRecord } from '../../output/print.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
 import { summariseTerms } from '../../schedule/render.js';
-import { findUserByEmail } from '../user/lookup.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 import { describeExisting, STEPS, type StepDef, type StepId } from './new-steps.js';
-import { printRecord } from './print.js';
 
 export interface LoanNewOptions extends ProductOption {
   /** `--resume ID`: pick up an existing loan request. */
@@ -271,25 +271,15 @@ class GuidedLoan {
   }
 
   private async resume(id: number): Promise<void> {
-    const on = { params: { id } };
-    const page = await this.send('listLoanRequests', { query: { direction: 'ASC', cursor: id - 1, limit: 1 } });
-    const found = (page.data as LoanRequestPage).loan_requests[0];
-    if (!found || found.id !== id) {
-      throw new NoAccessError(
-        `No loan request ${id} under product ${this.productId} in your organisation.`,
-        'Check the id with `loanctl loan list`, and the product with --product.',
-      );
-    }
+    const found = await this.sending(findLoanRequest(this.api, this.productId, id));
     this.loan = found;
     this.borrower = { id: found.user_id, email: undefined, name: found.fullname };
-    const [progress, banks, guarantors, employment] = await this.sending(
-      Promise.all([
-        this.api.call('getProgress', { ...on, productId: this.productId }),
-        this.api.call('getBankDetails', { ...on, productId: this.productId }),
-        this.api.call('getGuarantors', { ...on, productId: this.productId }),
-        this.api.call('getEmployment', { ...on, productId: this.productId }),
-      ]),
-    );
+    const {
+      progress,
+      bankDetails: banks,
+      guarantors,
+      employment,
+    } = await this.sending(readAttachments(this.api, this.productId, id));
     // What was attached comes from the records themselves. The progress string is only shown:
     // the spec never defines its values, so the real service's markers are unknown.
     for (const record of (banks.data ?? []) as BankDetailsRecord[])

@@ -1,7 +1,7 @@
 /** `loanctl loan progress ID`: the progress marker of a loan request (spec 4.10). */
 import type { Deps } from '../../deps.js';
+import { printScalar } from '../../output/print.js';
 import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
-import { printScalar } from './print.js';
 
 export type LoanProgressOptions = LoanIdOptions;
 

@@ -1,9 +1,9 @@
 /** `loanctl loan submit ID`: submit a loan request for consideration (spec 4.14); prints the loan request (data1). */
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
+import { printRecord } from '../../output/print.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
 
 export type LoanSubmitOptions = LoanIdOptions;
 

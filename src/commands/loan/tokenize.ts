@@ -4,10 +4,10 @@
  */
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseId } from '../../input/values.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
+import { printRecord } from '../../output/print.js';
 import { type LoanIdOptions, loanId, notice } from './common.js';
-import { printRecord } from './print.js';
 
 export type LoanTokenizeOptions = LoanIdOptions;
 

@@ -2,10 +2,10 @@
 import { type LoanRequest, LoanRequestUpdate } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { buildBody } from '../../input/body.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseText } from '../../input/values.js';
-import { checkFieldsBeforeSending } from './check-fields.js';
+import { printRecord } from '../../output/print.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
-import { printRecord } from './print.js';
 
 export interface LoanUpdateOptions extends LoanIdOptions, DataOption {
   purpose?: string;

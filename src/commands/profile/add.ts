@@ -11,6 +11,7 @@ export interface ProfileAddOptions {
   orgId?: string;
   apiKeyStdin?: boolean;
   use?: boolean;
+  insecureStorage?: boolean;
 }
 
 export async function runProfileAdd(options: ProfileAddOptions, deps: Deps): Promise<void> {
@@ -38,13 +39,25 @@ export async function runProfileAdd(options: ProfileAddOptions, deps: Deps): Pro
     throw new UsageError('The API key contains spaces or control characters.', 'Paste the key alone, on one line.');
   }
   const existed = store.get(name) !== undefined;
-  const current = store.set(
-    name,
-    { baseUrl, apiKey, productId, orgId },
-    { makeCurrent: options.use, makeCurrentIfNone: true },
-  );
+  const { saveProfileWithKey } = await import('../../config/key-storage.js');
+  const saved = await saveProfileWithKey(store, name, { baseUrl, productId, orgId }, apiKey, {
+    insecureStorage: options.insecureStorage,
+    makeCurrent: options.use,
+    makeCurrentIfNone: true,
+    warn: (line) => deps.io.stderr.write(`loanctl: warning: ${line}\n`),
+  });
   const details = [baseUrl, productId === undefined ? undefined : `product ${productId}`].filter(Boolean).join(', ');
   deps.io.stderr.write(
-    `${existed ? 'Updated' : 'Added'} profile "${name}" (${details}) in ${store.path}.${current ? ' It is the current profile.' : ` Use it with: loanctl profile use ${name}`}\n`,
+    `${existed ? 'Updated' : 'Added'} profile "${name}" (${details}) in ${store.path}; ${whereKey(saved.storage)}.${saved.current ? ' It is the current profile.' : ` Use it with: loanctl profile use ${name}`}\n`,
   );
+  // Said once, when the key is written: the profile records where it went, so no later run asks again.
+  if (saved.fallbackReason !== undefined) {
+    deps.io.stderr.write(
+      `loanctl: warning: no OS keyring answered (${saved.fallbackReason}), so the API key is in ${store.path} (mode 0600). Pass --insecure-storage to choose the file on purpose and skip this warning.\n`,
+    );
+  }
+}
+
+function whereKey(storage: 'keyring' | 'file'): string {
+  return storage === 'keyring' ? 'the API key is in the OS keyring' : 'the API key is in that file';
 }

@@ -1,6 +1,7 @@
 /**
  * `loanctl profile …`: named connections (base URL, API key, default product id) kept in one
- * 0600 file. Each verb lives in its own file, imported only when it runs.
+ * 0600 file, the API key in the OS keyring where one answers (config/key-storage.ts). Each verb
+ * lives in its own file, imported only when it runs.
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
@@ -16,6 +17,7 @@ export function registerProfileCommands(program: Command, deps: Deps): void {
         'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --product-id 12 --api-key-stdin',
         'loanctl profile list',
         'loanctl profile use prod',
+        'loanctl profile test prod',
       ),
     );
 
@@ -27,6 +29,7 @@ export function registerProfileCommands(program: Command, deps: Deps): void {
     .option('--org-id <n>', 'your organisation id (used by business information)')
     .option('--api-key-stdin', 'read the API key from stdin instead of a masked prompt')
     .option('--use', 'make it the current profile (the first profile always becomes current)')
+    .option('--insecure-storage', 'keep the API key in the 0600 config file, not the OS keyring')
     .addHelpText(
       'after',
       `${examples(
@@ -35,6 +38,7 @@ export function registerProfileCommands(program: Command, deps: Deps): void {
         'loanctl profile add local --base-url http://127.0.0.1:4010 --use',
       )}
 --base-url is required. Plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1.
+The key goes to the OS keyring where one answers, else (saying so) to the 0600 config file.
 `,
     )
     .action(async (name: string, options) => {
@@ -69,6 +73,37 @@ export function registerProfileCommands(program: Command, deps: Deps): void {
     .action(async (name: string | undefined) => {
       const { runProfileShow } = await import('./show.js');
       await runProfileShow({ name }, deps);
+    });
+
+  profile
+    .command('test')
+    .description('Say where a profile keeps its API key and check the key against the server with one harmless read')
+    .argument('[name]', 'profile name (default: --profile, LOANCTL_PROFILE, or the current one)')
+    .addHelpText(
+      'after',
+      `${examples('loanctl profile test', 'loanctl profile test prod -o json')}
+Exit 0: the key was accepted; 3: rejected (or the keyring did not give it); 5: the server could not be reached.
+`,
+    )
+    .action(async (name: string | undefined) => {
+      const { runProfileTest } = await import('./test.js');
+      await runProfileTest({ name }, deps);
+    });
+
+  profile
+    .command('move-key')
+    .description(
+      "Move a profile's API key between the OS keyring and the config file (written there before it is deleted here)",
+    )
+    .argument('<name>', 'profile name')
+    .requiredOption('--to <place>', 'keyring or file')
+    .addHelpText(
+      'after',
+      examples('loanctl profile move-key prod --to keyring', 'loanctl profile move-key prod --to file'),
+    )
+    .action(async (name: string, options: { to: string }) => {
+      const { runProfileMoveKey } = await import('./move-key.js');
+      await runProfileMoveKey({ name, to: options.to }, deps);
     });
 
   profile

@@ -1,5 +1,5 @@
 import { redactKey } from '../../config/settings.js';
-import type { Profile } from '../../config/store.js';
+import { keyStorageOf, type Profile } from '../../config/store.js';
 
 /** A profile as the `profile` commands show it: snake_case like the API, the key redacted. */
 export function profileRow(name: string, profile: Profile, current: boolean) {
@@ -9,6 +9,8 @@ export function profileRow(name: string, profile: Profile, current: boolean) {
     base_url: profile.baseUrl,
     product_id: profile.productId ?? null,
     org_id: profile.orgId ?? null,
-    api_key: redactKey(profile.apiKey),
+    // A key in the keyring is not read just to be shown redacted (that could ask to unlock it).
+    api_key: profile.apiKey === undefined ? null : redactKey(profile.apiKey),
+    key_storage: keyStorageOf(profile),
   };
 }

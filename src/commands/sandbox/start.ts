@@ -4,8 +4,8 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
-import { onSandboxListening, type SandboxListening, type WrittenProfile } from './after-listen.js';
-import { sandboxErrorLine } from './error-line.js';
+import { sandboxErrorLine } from '../common/sandbox-error-line.js';
+import { onSandboxListening, type SandboxListening, type WrittenProfile } from '../common/sandbox-listening.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
 export interface SandboxStartOptions {

@@ -15,12 +15,13 @@ import { UserCreateRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
+import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseEmail, parsePhone, parseText } from '../../input/values.js';
+import { notice } from '../../output/notice.js';
+import { printRecord } from '../../output/print.js';
 import { askMissingFields } from '../../prompts/ask.js';
+import { type DataOption, readData } from '../common/data-option.js';
 import { readSecret } from '../common/stdin.js';
-import { checkFieldsBeforeSending } from '../loan/check-fields.js';
-import { type DataOption, notice, readData } from '../loan/common.js';
-import { printRecord } from '../loan/print.js';
 
 export interface UserCreateOptions extends DataOption {
   firstname?: string;

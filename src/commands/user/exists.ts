@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { parseEmail } from '../../input/values.js';
-import { printScalar } from '../loan/print.js';
+import { printScalar } from '../../output/print.js';
 
 export interface UserExistsOptions {
   email: string;

@@ -7,11 +7,11 @@
  */
 import type { UserListItem } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { userPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { parseDate, parsePositiveInt } from '../../input/values.js';
-import { notice } from '../loan/common.js';
-import { openPageStream, printRows } from '../loan/print.js';
-import { walkUsers } from './lookup.js';
+import { notice } from '../../output/notice.js';
+import { openPageStream, printRows } from '../../output/print.js';
 
 export interface UserListOptions {
   start?: string;
@@ -31,17 +31,8 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
 
   if (options.all) {
     const stream = await openPageStream(deps, 'userListItem');
-    // Prefetch: the next page is on its way while this one is written (see walkUsers).
-    await walkUsers(
-      api,
-      query,
-      async (users, _page, result) => {
-        await stream.page(users, result);
-        return false;
-      },
-      1,
-      { prefetch: true },
-    );
+    // Prefetch: the next page is on its way while this one is written (see userPages).
+    for await (const { users, result } of userPages(api, query, { prefetch: true })) await stream.page(users, result);
     await stream.end();
     return;
   }

@@ -33,12 +33,19 @@ export async function onSandboxListening(
   if (flags.profile === false) return undefined;
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
   try {
-    const { writeProfile } = await import('../../config/store.js');
+    const { openProfileStore, writeProfile } = await import('../../config/store.js');
+    // The sandbox's key goes to the file (it opens only this sandbox, which prints it anyway); a key
+    // an earlier `profile add sandbox` put in the OS keyring is deleted once the file is written.
+    const inKeyring = openProfileStore({ env: deps.env, warn }).get(SANDBOX_PROFILE)?.keyringAccount;
     const written = writeProfile(
       SANDBOX_PROFILE,
       { baseUrl: profileUrl(info.url), apiKey: info.api_key, productId: info.product_id, orgId: info.org_id },
       { env: deps.env, makeCurrentIfNone: true, warn },
     );
+    if (inKeyring !== undefined) {
+      const { forget } = await import('../../config/key-storage.js');
+      await forget(SANDBOX_PROFILE, inKeyring, warn);
+    }
     const use = written.current ? 'it is the current profile' : `use it with --profile ${SANDBOX_PROFILE}`;
     deps.io.stderr.write(`Profile "${SANDBOX_PROFILE}" points at this sandbox (${use}).\n`);
     return { name: SANDBOX_PROFILE, current: written.current };

@@ -1,6 +1,6 @@
 /**
  * `--fields` checked against the contract's record before a command changes anything. Apart from
- * ./print.ts because it reads the zod schemas: printing a reply must not load zod
+ * src/output/print.ts because it reads the zod schemas: printing a reply must not load zod
  * (bench/README.md, start-up of a network command).
  */
 import * as z from 'zod';
@@ -12,11 +12,11 @@ import {
   GuarantorRecord,
   LoanRequest,
   UserCreateReply,
-} from '../../contract/schemas.js';
-import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
-import { COLUMNS, type ResourceKind } from '../../output/columns.js';
-import { resolveOutputSettings } from '../../output/settings.js';
+} from '../contract/schemas.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { COLUMNS, type ResourceKind } from '../output/columns.js';
+import { resolveOutputSettings } from '../output/settings.js';
 
 const RECORDS: Partial<Record<ResourceKind, z.ZodObject>> = {
   loanRequest: LoanRequest,

@@ -2,12 +2,12 @@
  * How the user and loan verbs print, on top of the core's renderers (src/output/render.ts):
  * a record, a list, a scalar, a stream of pages, and `loan show`'s composite view.
  */
-import type { Deps } from '../../deps.js';
-import type { ApiResult } from '../../http/client.js';
-import { COLUMNS, type ResourceKind } from '../../output/columns.js';
-import { createRowWriter, render } from '../../output/render.js';
-import { resolveOutputSettings } from '../../output/settings.js';
-import type { LoanView } from './show.js';
+import type { Deps } from '../deps.js';
+import type { LoanView } from '../domain/loan-requests.js';
+import type { ApiResult } from '../http/client.js';
+import { COLUMNS, type ResourceKind } from './columns.js';
+import { createRowWriter, render } from './render.js';
+import { resolveOutputSettings } from './settings.js';
 
 type Result = Pick<ApiResult, 'rawBody'>;
 
@@ -39,12 +39,13 @@ export async function printScalar(deps: Deps, result: Result, value: string | bo
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   if (settings.raw) return render(value, { envelope: result.rawBody }, deps);
   if (settings.output === 'table') {
-    deps.io.stdout.write(`${String(value)}\n`);
+    const { escapeControl } = await import('./format.js');
+    deps.io.stdout.write(`${escapeControl(String(value))}\n`);
     return;
   }
   if (settings.output === 'csv') {
-    const { csvRow } = await import('../../output/csv.js');
-    deps.io.stdout.write(csvRow([name]) + csvRow([value]));
+    const { csvHeader, csvRow } = await import('./csv.js');
+    deps.io.stdout.write(csvHeader([name]) + csvRow([value]));
     return;
   }
   await render(value, {}, deps);
@@ -71,7 +72,7 @@ export async function openPageStream(deps: Deps, kind: ResourceKind): Promise<Pa
   const out = deps.io.stdout;
   const settle = async () => {
     if (out.writableNeedDrain) {
-      const { drained } = await import('../../bulk/drain.js');
+      const { drained } = await import('../bulk/drain.js');
       await drained(out);
     }
   };
@@ -109,7 +110,7 @@ export async function printLoanView(deps: Deps, view: LoanView, envelopes: Recor
   const loan = { ...view.loan_request, progress: view.progress || view.loan_request.progress };
   if (settings.fields) return render(loan, { kind: 'loanRequest' }, deps);
 
-  const { listTable, detailTable } = await import('../../output/table.js');
+  const { listTable, detailTable } = await import('./table.js');
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: settings.color ? 1 : 0 });
   const color = settings.color;

@@ -1,0 +1,113 @@
+/**
+ * Walking the API's two paged lists, each the one place its paging rule is written:
+ *
+ * - the user list (spec 4.3) is paged by `pages` (from 1) with a page size the spec does not give,
+ *   so a walk stops at the first empty page — or at a page that repeats the previous one (a
+ *   server that ignores `pages` would otherwise loop forever);
+ * - the loan request list (spec 4.5) is paged by a cursor (the last id of a page), so a walk stops
+ *   at the first empty page — or at a page that does not move the cursor (a server that ignores
+ *   the cursor would otherwise loop forever; such a page is yielded only when it is the first) —
+ *   or after a page whose cursor cannot be sent back (text, `1e999` read as Infinity): that page is
+ *   yielded, marked `followable: false`, and the walk ends there.
+ *
+ * With `prefetch`, page N+1 is requested as soon as page N has arrived, so the next page is on its
+ * way while the caller handles this one (for walks that read to the end: `--all`, bulk look-ups).
+ * At most two pages are held at once. Without it (a search that stops early), no page is fetched
+ * that is not needed. Leaving the loop early (`break`) ends the walk.
+ */
+import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
+import type { ApiClient, ApiResult } from '../http/client.js';
+import type { Direction } from '../input/values.js';
+
+export interface UserQuery {
+  start?: string | undefined;
+  end?: string | undefined;
+}
+
+export interface UserPage {
+  users: UserListItem[];
+  /** Its number, from 1. */
+  page: number;
+  result: ApiResult;
+}
+
+export interface UserPagesOptions {
+  /** The page to start from (default 1). */
+  firstPage?: number;
+  prefetch?: boolean;
+}
+
+/** Every non-empty page of the user list, from `firstPage` on. */
+export async function* userPages(
+  api: ApiClient,
+  query: UserQuery = {},
+  options: UserPagesOptions = {},
+): AsyncGenerator<UserPage, void, undefined> {
+  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
+  let previousFirst: number | undefined;
+  let ahead: Promise<ApiResult> | undefined;
+  for (let page = options.firstPage ?? 1; ; page++) {
+    const result = await (ahead ?? fetchPage(page));
+    ahead = undefined;
+    const users = (result.data ?? []) as UserListItem[];
+    if (users.length === 0 || users[0]?.id === previousFirst) return;
+    previousFirst = users[0]?.id;
+    if (options.prefetch) ahead = prefetched(fetchPage(page + 1));
+    yield { users, page, result };
+  }
+}
+
+export interface LoanRequestQuery {
+  direction: Direction;
+  /** Start after this id (undefined: from the first). */
+  cursor?: number | undefined;
+  limit: number;
+}
+
+export interface LoanRequestPageOf {
+  loanRequests: LoanRequest[];
+  /** The cursor the API gave for the next page. */
+  cursor: number;
+  /** False: that cursor is not a whole number, so no next page can be asked for; the walk ends here. */
+  followable: boolean;
+  result: ApiResult;
+}
+
+/** Whether a reply's cursor can be sent back for the next page: a whole number of 0 or more. */
+export function isFollowableCursor(cursor: unknown): cursor is number {
+  return typeof cursor === 'number' && Number.isSafeInteger(cursor) && cursor >= 0;
+}
+
+/** Every non-empty page of a product's loan requests, from `query.cursor` on. */
+export async function* loanRequestPages(
+  api: ApiClient,
+  productId: number,
+  query: LoanRequestQuery,
+  options: { prefetch?: boolean } = {},
+): AsyncGenerator<LoanRequestPageOf, void, undefined> {
+  const { direction, limit } = query;
+  const fetchPage = (cursor: number | undefined) =>
+    api.call('listLoanRequests', { productId, query: { direction, cursor, limit } });
+  let cursor = query.cursor;
+  let next: Promise<ApiResult> | undefined;
+  for (let first = true; ; first = false) {
+    const result = await (next ?? fetchPage(cursor));
+    next = undefined;
+    const page = result.data as LoanRequestPage;
+    if (page.loan_requests.length === 0) return;
+    const followable = isFollowableCursor(page.cursor);
+    if (page.cursor === cursor || !followable) {
+      if (first || !followable) yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
+      return;
+    }
+    cursor = page.cursor;
+    if (options.prefetch) next = prefetched(fetchPage(cursor));
+    yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
+  }
+}
+
+/** A request sent ahead: awaited on the next turn; this only keeps an early failure from being "unhandled". */
+function prefetched(request: Promise<ApiResult>): Promise<ApiResult> {
+  request.catch(() => {});
+  return request;
+}
