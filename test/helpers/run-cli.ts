@@ -50,6 +50,11 @@ let before: Record<string, string> = {};
 
 /** Runs the real program in-process; never rejects on a non-zero exit. */
 export async function runCli(argv: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  if (argv.includes('--api-key-stdin') && !argv.includes('--insecure-storage')) {
+    // The keyring's native module talks to this process's D-Bus session (a developer's real
+    // keyring), which no env given here can hide: keyring runs are spawned (keyring.test.ts).
+    throw new Error('runCli: an in-process profile add needs --insecure-storage; test the keyring in a process.');
+  }
   const io = fakeIo({ input: options.stdin ?? '', tty: options.tty });
   options.onIo?.(io);
   // A copy: the program writes to its environment (--no-color sets NO_COLOR), as a process would to its own.
