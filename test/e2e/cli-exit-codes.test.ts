@@ -1,6 +1,8 @@
 /**
- * Every row of the exit-code table (conventions.md) provoked through the real CLI against a real
- * sandbox process, with the one line on stderr that says what to do.
+ * Every row of the exit-code table (conventions.md) provoked through the real program, run
+ * in-process (`runCli`) against the in-process sandbox, with the one line on stderr that says what
+ * to do; and, once for each code, through the real built bin in a process of its own (the code a
+ * shell sees is the one main returns).
  *
  * 130 (declining a confirmation) needs a terminal: here, `loan delete` / `loan approve` without
  * `--yes` and without a TTY are asserted to be exit 2 naming `--yes`; the declined prompt itself
@@ -8,22 +10,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
-import { borrower, createOtherOrg, type E2eSandbox, type RunResult, run, startSandbox } from '../helpers/cli.js';
+import { borrower, run as spawnBin } from '../helpers/cli.js';
 import { closedPort } from '../helpers/ports.js';
+import { type CliResult, type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
-let sandbox: E2eSandbox;
+let sandbox: CliSandbox;
 let loanId: string;
 
 /** One line on stderr (plus commander's help hint for its own errors), no stack trace. */
-function expectOneLine(result: RunResult, pattern: RegExp) {
-  expect(result.stderr).toMatch(pattern);
+function expectOneLine(result: CliResult, pattern: RegExp) {
+  // The line without its newline (the pattern may end with $), as a shell's $(…) gives it.
+  expect(result.stderr.replace(/\n$/, '')).toMatch(pattern);
   expect(result.stderr).not.toMatch(/\n\s+at /);
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  await run(sandbox, ['user', 'create', ...borrower('exit@example.com'), '--password-stdin'], { input: 'pw' });
-  const loan = await run(sandbox, [
+  sandbox = await cliSandbox();
+  await sandbox.run(['user', 'create', ...borrower('exit@example.com'), '--password-stdin'], { stdin: 'pw' });
+  const loan = await sandbox.run([
     'loan',
     'create',
     '--user',
@@ -33,20 +37,20 @@ beforeAll(async () => {
     '--purpose',
     'Stock',
   ]);
-  expect(loan.code, loan.stderr).toBe(0);
+  expect(loan.exitCode, loan.stderr).toBe(0);
   loanId = String(loan.json<LoanRequest>().id);
 });
 
 afterAll(async () => {
-  await sandbox?.stop();
+  await sandbox?.close();
 });
 
 describe('exit 0: success', () => {
   it('a read and an idempotent create', async () => {
-    expect((await run(sandbox, ['loan', 'progress', loanId])).code).toBe(0);
+    expect((await sandbox.run(['loan', 'progress', loanId])).exitCode).toBe(0);
     expect(
-      (await run(sandbox, ['user', 'create', ...borrower('exit@example.com'), '--password-stdin'], { input: 'pw' }))
-        .code,
+      (await sandbox.run(['user', 'create', ...borrower('exit@example.com'), '--password-stdin'], { stdin: 'pw' }))
+        .exitCode,
     ).toBe(0);
   });
 });
@@ -57,16 +61,16 @@ describe('exit 1: the API answered with an error', () => {
       ...['--status', 'employed', '--company-name', 'Acme', '--company-address', 'Lagos', '--position', 'Clerk'],
       ...['--salary', '1000', '--manager', 'M', '--manager-phone', '08000000000', '--manager-email', 'm@acme.ng'],
     ];
-    expect((await run(sandbox, ['loan', 'add-employment', loanId, ...flags])).code).toBe(0);
-    const second = await run(sandbox, ['loan', 'add-employment', loanId, ...flags]);
-    expect(second.code).toBe(1);
+    expect((await sandbox.run(['loan', 'add-employment', loanId, ...flags])).exitCode).toBe(0);
+    const second = await sandbox.run(['loan', 'add-employment', loanId, ...flags]);
+    expect(second.exitCode).toBe(1);
     expectOneLine(second, /^loanctl: The API answered with an error \(HTTP 500\): .*only be updated/);
     expect(second.stdout).toBe('');
   });
 
   it('tokenizing a loan request without bank details is HTTP 500', async () => {
-    const result = await run(sandbox, ['loan', 'tokenize', loanId]);
-    expect(result.code).toBe(1);
+    const result = await sandbox.run(['loan', 'tokenize', loanId]);
+    expect(result.exitCode).toBe(1);
     expectOneLine(result, /Something went wrong/);
   });
 });
@@ -203,47 +207,47 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
       /document_url must be an http or https URL.*--url/,
     ],
   ])('%j', async (args, message) => {
-    const result = await run(sandbox, args as string[]);
-    expect(result.code, result.stderr).toBe(2);
+    const result = await sandbox.run(args as string[]);
+    expect(result.exitCode, result.stderr).toBe(2);
     expectOneLine(result, message as RegExp);
     expect(result.stdout).toBe('');
   });
 
   it('a loan command without a product anywhere names --product, LOANCTL_PRODUCT_ID and profile add --product-id', async () => {
-    const result = await run(sandbox, ['loan', 'list'], { env: { LOANCTL_PRODUCT_ID: undefined } });
-    expect(result.code).toBe(2);
+    const result = await sandbox.run(['loan', 'list'], { env: { LOANCTL_PRODUCT_ID: undefined } });
+    expect(result.exitCode).toBe(2);
     expectOneLine(result, /Missing --product.*LOANCTL_PRODUCT_ID.*profile add .*--product-id/);
   });
 
   it('loan delete and loan approve without --yes and without a terminal name --yes (130 is for the pty tests)', async () => {
-    const remove = await run(sandbox, ['loan', 'delete', loanId]);
-    expect(remove.code).toBe(2);
+    const remove = await sandbox.run(['loan', 'delete', loanId]);
+    expect(remove.exitCode).toBe(2);
     expectOneLine(remove, /--yes/);
-    const approve = await run(sandbox, [
+    const approve = await sandbox.run([
       ...['loan', 'approve', loanId, '--approved-amount', '1', '--rate', '1', '--tenure', '1'],
       ...['--tenured-in', 'months', '--rate-type', 'simple-interest', '--frequency', 'monthly'],
     ]);
-    expect(approve.code).toBe(2);
+    expect(approve.exitCode).toBe(2);
     expectOneLine(approve, /--yes/);
     // Nothing was deleted or approved.
-    const shown = await run(sandbox, ['loan', 'show', loanId]);
-    expect(shown.code).toBe(0);
+    const shown = await sandbox.run(['loan', 'show', loanId]);
+    expect(shown.exitCode).toBe(0);
     expect(shown.json<{ loan_request: LoanRequest }>().loan_request.lender_status).toBe('saved');
   });
 });
 
 describe('exit 3: authentication', () => {
   it('no API key configured', async () => {
-    const result = await run(sandbox, ['loan', 'list'], { env: { LOANCTL_API_KEY: undefined } });
-    expect(result.code).toBe(3);
+    const result = await sandbox.run(['loan', 'list'], { env: { LOANCTL_API_KEY: undefined } });
+    expect(result.exitCode).toBe(3);
     expectOneLine(result, /No API key is configured/);
   });
 
   it('a key the API rejects', async () => {
-    const result = await run(sandbox, ['user', 'list'], {
+    const result = await sandbox.run(['user', 'list'], {
       env: { LOANCTL_API_KEY: 'sk_sandbox_wrongwrongwrongwrong' },
     });
-    expect(result.code).toBe(3);
+    expect(result.exitCode).toBe(3);
     expectOneLine(result, /rejected the API key \(HTTP 401\)/);
     expect(result.stderr).not.toContain('sk_sandbox_wrongwrongwrongwrong');
   });
@@ -251,16 +255,16 @@ describe('exit 3: authentication', () => {
 
 describe('exit 4: no access / not found', () => {
   it('an unknown loan request', async () => {
-    const shown = await run(sandbox, ['loan', 'show', '999999']);
-    expect(shown.code).toBe(4);
+    const shown = await sandbox.run(['loan', 'show', '999999']);
+    expect(shown.exitCode).toBe(4);
     expectOneLine(shown, /No loan request 999999 under product \d+ in your organisation/);
-    const progress = await run(sandbox, ['loan', 'progress', '999999']);
-    expect(progress.code).toBe(4);
+    const progress = await sandbox.run(['loan', 'progress', '999999']);
+    expect(progress.exitCode).toBe(4);
     expectOneLine(progress, /No access/);
   });
 
   it('an e-mail that is no user of the organisation', async () => {
-    const result = await run(sandbox, [
+    const result = await sandbox.run([
       'loan',
       'create',
       '--user',
@@ -270,12 +274,12 @@ describe('exit 4: no access / not found', () => {
       '--purpose',
       'x',
     ]);
-    expect(result.code).toBe(4);
+    expect(result.exitCode).toBe(4);
     expectOneLine(result, /No user with e-mail ghost@example.com in your organisation/);
   });
 
   it("another organisation's loan request and user", async () => {
-    const other = await createOtherOrg(sandbox);
+    const other = sandbox.addOrg('Other Lender');
     const env = { LOANCTL_API_KEY: other.api_key, LOANCTL_PRODUCT_ID: String(other.product_id) };
     for (const args of [
       ['loan', 'show', loanId],
@@ -283,29 +287,44 @@ describe('exit 4: no access / not found', () => {
       ['loan', 'update', loanId, '--purpose', 'mine now'],
       ['loan', 'delete', loanId, '--yes'],
     ]) {
-      const result = await run(sandbox, args, { env });
-      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
+      const result = await sandbox.run(args, { env });
+      expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(4);
       expectOneLine(result, /No (access|loan request)/);
     }
     // Their key with our product, and our user id with their product.
-    expect((await run(sandbox, ['loan', 'list', '--product', String(sandbox.product_id)], { env })).code).toBe(4);
-    const users = await run(sandbox, ['user', 'list']);
+    expect((await sandbox.run(['loan', 'list', '--product', String(sandbox.product_id)], { env })).exitCode).toBe(4);
+    const users = await sandbox.run(['user', 'list']);
     const ours = users.json<{ id: number }[]>()[0]?.id as number;
-    const create = await run(sandbox, ['loan', 'create', '--user', String(ours), '--amount', '5', '--purpose', 'x'], {
+    const create = await sandbox.run(['loan', 'create', '--user', String(ours), '--amount', '5', '--purpose', 'x'], {
       env,
     });
-    expect(create.code).toBe(4);
+    expect(create.exitCode).toBe(4);
     expectOneLine(create, /No access: You do not have access to this user/);
     // Our loan request is untouched.
-    expect((await run(sandbox, ['loan', 'show', loanId])).code).toBe(0);
+    expect((await sandbox.run(['loan', 'show', loanId])).exitCode).toBe(0);
   });
 });
 
 describe('exit 5: network', () => {
   it('connection refused on a closed port', async () => {
     const port = await closedPort();
-    const result = await run(sandbox, ['loan', 'list'], { env: { LOANCTL_BASE_URL: `http://127.0.0.1:${port}` } });
-    expect(result.code).toBe(5);
+    const result = await sandbox.run(['loan', 'list'], { env: { LOANCTL_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(result.exitCode).toBe(5);
     expectOneLine(result, new RegExp(`Could not connect to 127\\.0\\.0\\.1:${port}: connection refused`));
+  });
+});
+
+describe('the real bin exits with the code of each row', () => {
+  it.each([
+    [0, () => ['loan', 'progress', loanId], {}],
+    [1, () => ['loan', 'tokenize', loanId], {}],
+    [2, () => ['loan', 'show', 'abc'], {}],
+    [3, () => ['loan', 'list'], { LOANCTL_API_KEY: undefined }],
+    [4, () => ['loan', 'show', '999999'], {}],
+    [5, () => ['loan', 'list'], { LOANCTL_BASE_URL: 'http://127.0.0.1:1' }],
+  ] as const)('exit %i', async (code, args, overrides) => {
+    const result = await spawnBin({ env: sandbox.env }, [...args()], { env: overrides });
+    expect(result.code, result.stderr).toBe(code);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -2,29 +2,30 @@
  * Confirmations in a real terminal (tmux): declining `loan delete` is exit 130 and deletes
  * nothing; `--no-color` keeps inquirer's prompt free of colour escapes (inquirer colours on its
  * own, so the flag has to reach it before it loads). Skipped, saying so, where tmux is missing.
+ * The bin runs in the terminal; the sandbox, and the set-up and checks around it, run in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type E2eSandbox, run, startSandbox } from '../helpers/cli.js';
+import { BIN } from '../helpers/cli.js';
 import { hasTmux, TmuxPty } from '../helpers/pty.js';
+import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 const HAS_TMUX = hasTmux();
 if (!HAS_TMUX) console.warn('confirm-pty: tmux is not installed; skipping the pseudo-terminal tests.');
 
 describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
-  let sandbox: E2eSandbox;
+  let sandbox: CliSandbox;
   const ptys: TmuxPty[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
+    sandbox = await cliSandbox();
   });
   afterAll(async () => {
     for (const pty of ptys) await pty.killServer();
-    await sandbox?.stop();
+    await sandbox?.close();
   });
 
   async function newLoanId(email: string): Promise<number> {
-    const user = await run(
-      sandbox,
+    const user = await sandbox.run(
       [
         'user',
         'create',
@@ -40,16 +41,16 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
         'female',
         '--password-stdin',
       ],
-      { input: 'pw' },
+      { stdin: 'pw' },
     );
-    expect(user.code, user.stderr).toBe(0);
-    const loan = await run(sandbox, ['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'stock']);
-    expect(loan.code, loan.stderr).toBe(0);
+    expect(user.exitCode, user.stderr).toBe(0);
+    const loan = await sandbox.run(['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'stock']);
+    expect(loan.exitCode, loan.stderr).toBe(0);
     return loan.json<{ id: number }>().id;
   }
 
   async function inTerminal(args: string[], colourEnv: Record<string, string> = {}): Promise<TmuxPty> {
-    const { NO_COLOR: _ignored, ...env } = sandbox.env;
+    const { NO_COLOR: _ignored, ...env } = sandbox.env as Record<string, string>;
     const pty = await TmuxPty.start([process.execPath, BIN, ...args], { env: { ...env, ...colourEnv } });
     ptys.push(pty);
     return pty;
@@ -63,8 +64,8 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
     await pty.keys('Enter');
     const screen = await pty.waitFor('[exited');
     expect(screen).toContain('[exited 130]');
-    const progress = await run(sandbox, ['loan', 'progress', String(id)]);
-    expect(progress.code, progress.stderr).toBe(0);
+    const progress = await sandbox.run(['loan', 'progress', String(id)]);
+    expect(progress.exitCode, progress.stderr).toBe(0);
   });
 
   it('--no-color reaches the prompt: no colour escapes, though the terminal could show them', async () => {

@@ -1,6 +1,6 @@
 /**
- * `loanctl loan new` end to end in a real pseudo-terminal: the built CLI runs in tmux against a
- * real sandbox process; the test types answers, presses Enter and arrow keys, reads the screen
+ * `loanctl loan new` end to end in a real pseudo-terminal: the built CLI runs in tmux against the
+ * in-process sandbox (seeds and checks run through runCli, in-process); the test types answers, presses Enter and arrow keys, reads the screen
  * with capture-pane (polling, never sleeping a fixed time), and checks the loan request that
  * results through the CLI's own `loan show -o json`. Also Ctrl-C mid-way (exit 130 and the
  * resume hint on screen), `--resume` picking a loan request up again, and Ctrl-C while a request
@@ -14,25 +14,17 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
 import { hasTmux, TmuxPty } from '../helpers/pty.js';
+import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
 
 const HAS_TMUX = hasTmux();
 if (!HAS_TMUX) console.warn('loan-new-pty: tmux is not installed; skipping the pseudo-terminal tests.');
 
-interface Sandbox {
-  url: string;
-  api_key: string;
-  product_id: number;
-}
-
 describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
   let base: string;
-  let server: ResultPromise;
-  let sandbox: Sandbox;
+  let sandbox: CliSandbox;
   let env: Record<string, string>;
   const ptys: TmuxPty[] = [];
 
@@ -45,19 +37,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
       TZ: 'UTC',
       LOANCTL_CONFIG_DIR: join(base, 'config'),
     };
-    server = execa(
-      process.execPath,
-      [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', join(base, 'data'), '--no-profile'],
-      { env, extendEnv: false, stdin: 'ignore', reject: false, buffer: false },
-    );
-    sandbox = await new Promise<Sandbox>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the sandbox printed nothing in 20 s')), 20_000);
-      createInterface({ input: server.stdout as NodeJS.ReadableStream }).once('line', (line) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as Sandbox);
-      });
-      void server.then((result) => reject(new Error(`the sandbox exited early: ${result.exitCode}`)));
-    });
+    sandbox = await cliSandbox();
     env = {
       ...env,
       LOANCTL_BASE_URL: sandbox.url,
@@ -68,8 +48,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
 
   afterAll(async () => {
     for (const pty of ptys) await pty.killServer();
-    server?.kill('SIGTERM');
-    await Promise.race([server?.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    await sandbox?.close();
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
@@ -85,14 +64,9 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
   }
 
   async function cli(args: string[], input?: string) {
-    const result = await execa(process.execPath, [BIN, ...args], {
-      env,
-      extendEnv: false,
-      reject: false,
-      ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
-    });
+    const result = await runCli(args, { env, stdin: input });
     if (result.exitCode !== 0) throw new Error(`loanctl ${args.join(' ')}: exit ${result.exitCode}: ${result.stderr}`);
-    return JSON.parse(String(result.stdout));
+    return result.json<Record<string, unknown>>();
   }
 
   /** A borrower of this test's own, made through the CLI (each test seeds what it needs). */

@@ -5,18 +5,19 @@
  * probe sees zod there, which shows it can see it at all. Timings are in `npm run bench`, not here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { borrower, type E2eSandbox, startSandbox } from '../helpers/cli.js';
+import { borrower } from '../helpers/cli.js';
 import { loadedBy as probe } from '../helpers/module-probe.js';
+import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 /** The built CLI, configured for the test's sandbox, with the module probe. */
-const loadedBy = (args: string[], input = '') => probe(args, sandbox.env, input);
+const loadedBy = (args: string[], input = '') => probe(args, sandbox.env as Record<string, string>, input);
 
-let sandbox: E2eSandbox;
+let sandbox: CliSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await cliSandbox();
 });
 afterAll(async () => {
-  await sandbox?.stop();
+  await sandbox?.close();
 });
 
 describe('network command start-up', () => {

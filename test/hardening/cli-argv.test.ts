@@ -3,8 +3,9 @@
  * with an exit code from the table of conventions.md, prints no stack trace (unless `--debug`),
  * and reports no "unexpected error" (the line main.ts uses for a bug). The vocabulary comes from
  * the real commander tree — every command and every flag, so a new one is covered — mixed with
- * values built to break things. In process (`main(argv, deps)` with captured streams) against a
- * real sandbox listening on 127.0.0.1, then a bounded sample through the real built binary.
+ * values built to break things. In process (`runCli`: main with captured streams, no waits between
+ * retries) against the in-process sandbox listening on 127.0.0.1, then a bounded sample through
+ * the real built binary.
  *
  * Left out, by design: `sandbox start` and `demo` run until stopped or take the whole flow;
  * `--base-url` values are loopback or refused ones, so nothing leaves the machine.
@@ -14,31 +15,30 @@ import type { Command } from 'commander';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
-import { main } from '../../src/main.js';
 import { buildProgram } from '../../src/program.js';
-import { type RunningSandbox, startSandboxServer } from '../../src/sandbox/server.js';
 import { fakeIo } from '../helpers/fake-io.js';
+import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
 import { call, sampleBody, seedLoanRequest } from '../helpers/sandbox.js';
 import { assertBuilt, cleanEnv, cli, EXIT_CODES, removeTemps, temp } from './helpers.js';
 
 const SEED = 6_000_006;
 
-let sandbox: RunningSandbox;
+let sandbox: CliSandbox;
 let env: Record<string, string>;
 let cwd: string;
 const originalCwd = process.cwd();
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandboxServer({ dataDir: temp('loanctl-argv-data-'), host: '127.0.0.1', port: 0 });
+  sandbox = await cliSandbox();
   env = cleanEnv({
     LOANCTL_BASE_URL: sandbox.url,
-    LOANCTL_API_KEY: sandbox.demo.api_key,
-    LOANCTL_PRODUCT_ID: String(sandbox.demo.product_id),
+    LOANCTL_API_KEY: sandbox.api_key,
+    LOANCTL_PRODUCT_ID: String(sandbox.product_id),
   });
   // Commands that write relative paths (e.g. --data-dir x) write into a temporary directory.
   // Records for random ids to find: users, loan requests (one with bank details).
-  const org = sandbox.demo;
+  const org = sandbox.org;
   await seedLoanRequest(sandbox.app, org);
   const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
   await call(sandbox.app, 'addBankDetails', {
@@ -189,10 +189,8 @@ function longRunning(argv: string[]): boolean {
 }
 
 async function runInProcess(argv: string[]) {
-  const io = fakeIo({ input: '' });
-  const deps = createDeps({ io, env, sleep: async () => {} });
-  const code = await main(argv, deps);
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+  const result = await runCli(argv, { env, stdin: '', sleep: async () => {} });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
 function expectSound(argv: string[], result: { code: number; stderr: string }) {

@@ -17,15 +17,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
-import { createDeps } from '../../src/deps.js';
-import { main } from '../../src/main.js';
 import { escapeControl } from '../../src/output/format.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
-import { type RunningSandbox, startSandboxServer } from '../../src/sandbox/server.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 import { ALL_ENDPOINTS, type CallResult, call, type Org, sampleBody, sampleQuery } from '../helpers/sandbox.js';
-import { cleanEnv, removeTemps, TERMINAL_CONTROL, temp } from './helpers.js';
+import { removeTemps, TERMINAL_CONTROL } from './helpers.js';
 
 const NASTY: Record<string, string> = {
   sql: "Robert'); DROP TABLE users;--",
@@ -61,16 +58,16 @@ const NOT_TEXT = new Set([
 /** Stored, but the spec leaves it out of every reply (2.9). */
 const NOT_RETURNED = new Set(['addGuarantor.gender']);
 
-let sandbox: RunningSandbox;
+let sandbox: CliSandbox;
 let app: FastifyInstance;
 let org: Org;
 let userId: number;
 let db: DatabaseSync;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ dataDir: temp('loanctl-nasty-'), host: '127.0.0.1', port: 0 });
+  sandbox = await cliSandbox();
   app = sandbox.app;
-  org = sandbox.demo;
+  org = sandbox.org;
   const body = sampleBody('createUser', 0) as Record<string, unknown>;
   expect((await call(app, 'createUser', { key: org.api_key, body })).json.status).toBe('success');
   const users = (await call(app, 'listUsers', { key: org.api_key })).json.data as Array<{ id: number; email: string }>;
@@ -235,20 +232,11 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     expect((await call(app, 'addEmployment', { ...on, body: employment })).json.status).toBe('success');
   });
 
-  async function loanctl(args: string[]) {
-    const io = fakeIo();
-    const env = cleanEnv({
-      LOANCTL_BASE_URL: sandbox.url,
-      LOANCTL_API_KEY: org.api_key,
-      LOANCTL_PRODUCT_ID: String(org.product_id),
-    });
-    const code = await main(args, createDeps({ io, env }));
-    return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-  }
+  const loanctl = (args: string[]) => sandbox.run(args);
 
   it('JSON output carries every string exactly', async () => {
     const guarantors = await loanctl(['loan', 'guarantors', loanId, '-o', 'json']);
-    expect(guarantors.code, guarantors.stderr).toBe(0);
+    expect(guarantors.exitCode, guarantors.stderr).toBe(0);
     const parsed = JSON.parse(guarantors.stdout) as Array<{ firstname: string }>;
     expect(parsed.map((g) => g.firstname)).toEqual(Object.values(NASTY).map(wrap));
     const users = await loanctl(['user', 'list', '--all', '-o', 'ndjson']);
@@ -266,7 +254,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     ['user list', () => ['user', 'list', '--all'], undefined],
   ])('%s -o table: no control character reaches the terminal, one line per row', async (_name, args, rows) => {
     const result = await loanctl([...args(loanId), '-o', 'table']);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
     expect(result.stderr).not.toMatch(TERMINAL_CONTROL);
     const lines = result.stdout.trimEnd().split('\n');
@@ -281,7 +269,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
 
   it('loan show -o table (detail views and sub-tables): no control character, every value on its own line', async () => {
     const result = await loanctl(['loan', 'show', loanId, '-o', 'table']);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
     expect(result.stdout).toContain(escapeControl(wrap(NASTY.newlines as string)));
     expect(result.stdout).toMatch(/^Purpose\s+\[Robert'\); DROP TABLE users;--\] \| /m);

@@ -16,41 +16,32 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, cli, removeTemps, type SandboxProc, startSandbox, temp } from './helpers.js';
+import type { Env } from '../../src/deps.js';
+import { type CliSandbox, cliSandbox, envWith, runCli } from '../helpers/run-cli.js';
+import { removeTemps, temp } from './helpers.js';
 
 /** A key the API rejects, as distinctive as the real one. */
 const WRONG_KEY = 'sk_live_WRONGCANARY_5f3e1a9c7b2d4e6f';
 
-let sandbox: SandboxProc;
+let sandbox: CliSandbox;
 let key: string;
-let env: Record<string, string>;
+let env: Env;
 /** Every output of every command run, labelled. */
 const outputs: Array<{ args: string[]; code: number; text: string }> = [];
 
 beforeAll(async () => {
-  const base = cleanEnv();
-  sandbox = await startSandbox(temp('loanctl-secrets-'), base);
-  key = sandbox.line.api_key;
-  env = {
-    ...base,
-    LOANCTL_BASE_URL: sandbox.line.url,
-    LOANCTL_API_KEY: key,
-    LOANCTL_PRODUCT_ID: String(sandbox.line.product_id),
-  };
+  sandbox = await cliSandbox();
+  key = sandbox.api_key;
+  env = sandbox.env;
 });
 afterAll(async () => {
-  await sandbox?.stop();
+  await sandbox?.close();
   removeTemps();
 });
 
 async function run(args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}) {
-  const runEnv: Record<string, string> = { ...env };
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete runEnv[name];
-    else runEnv[name] = value;
-  }
-  const result = await cli(args, runEnv, options.input ?? '');
-  outputs.push({ args, code: result.code, text: `${result.stdout}\n${result.stderr}` });
+  const result = await runCli(args, { env: envWith(env, options.env), stdin: options.input ?? '' });
+  outputs.push({ args, code: result.exitCode, text: `${result.stdout}\n${result.stderr}` });
   return result;
 }
 
@@ -101,10 +92,10 @@ describe('the API key never shows', () => {
   it('in any output of any command: successes, failures, --debug, --dry-run, --raw, every format', async () => {
     const email = 'secret.flow@example.com';
     expect(
-      (await run(['user', 'create', ...borrower(email), '--password-stdin', '--debug'], { input: 'pw' })).code,
+      (await run(['user', 'create', ...borrower(email), '--password-stdin', '--debug'], { input: 'pw' })).exitCode,
     ).toBe(0);
     const created = await run(['loan', 'create', '--user', email, '--amount', '5000', '--purpose', 'Stock', '--debug']);
-    expect(created.code, created.stderr).toBe(0);
+    expect(created.exitCode, created.stderr).toBe(0);
     const id = String((JSON.parse(created.stdout) as { id: number }).id);
     const bare = JSON.parse(
       (await run(['loan', 'create', '--user', email, '--amount', '100', '--purpose', 'Bare'])).stdout,
@@ -190,19 +181,7 @@ describe('the API key never shows', () => {
         ],
         0,
       ],
-      [
-        [
-          'api',
-          'GET',
-          '/loan_request',
-          '-q',
-          `product-id=${sandbox.line.product_id}`,
-          '-q',
-          'direction=DESC',
-          '--debug',
-        ],
-        0,
-      ],
+      [['api', 'GET', '/loan_request', '-q', `product-id=${sandbox.product_id}`, '-q', 'direction=DESC', '--debug'], 0],
       // failures
       [['api', 'POST', '/loan_request/999999/submit', '-q', 'product-id=1', '--debug'], 4],
       [['loan', 'show', '999999', '--debug'], 4],
@@ -234,7 +213,7 @@ describe('the API key never shows', () => {
     ];
     const check = async ([args, code]: [string[], number]) => {
       const result = await run(args, { input: 'pw' });
-      expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(code);
+      expect(result.exitCode, `${args.join(' ')}\n${result.stderr}`).toBe(code);
     };
     const queue = [...independent];
     const worker = async () => {
@@ -260,7 +239,7 @@ describe('the API key never shows', () => {
       ['loan', 'submit', '1', '--dry-run'],
     ]) {
       const result = await run(args, { env: wrong });
-      expect([0, 3], `${args.join(' ')}: ${result.stderr}`).toContain(result.code);
+      expect([0, 3], `${args.join(' ')}: ${result.stderr}`).toContain(result.exitCode);
     }
     expect(leaks(WRONG_KEY)).toEqual([]);
   });
@@ -274,15 +253,15 @@ describe('the API key never shows', () => {
         'add',
         'local',
         '--base-url',
-        sandbox.line.url,
+        sandbox.url,
         '--product-id',
-        String(sandbox.line.product_id),
+        String(sandbox.product_id),
         '--api-key-stdin',
         '--insecure-storage',
       ],
       { env: profileEnv, input: key },
     );
-    expect(add.code, add.stderr).toBe(0);
+    expect(add.exitCode, add.stderr).toBe(0);
     for (const args of [
       ['profile', 'list'],
       ['profile', 'show'],
@@ -293,7 +272,7 @@ describe('the API key never shows', () => {
       ['profile', 'remove', 'local'],
     ]) {
       const result = await run(args, { env: profileEnv });
-      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
     expect(leaks(key)).toEqual([]);
     // It is in the file, which only its owner may read.
@@ -312,12 +291,12 @@ describe('the config file', () => {
         input: key,
       },
     );
-    expect(add.code, add.stderr).toBe(0);
+    expect(add.exitCode, add.stderr).toBe(0);
     const file = join(configDir, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     chmodSync(file, 0o644);
     const list = await run(['profile', 'list'], { env: profileEnv });
-    expect(list.code).toBe(0);
+    expect(list.exitCode).toBe(0);
     expect(list.stderr).toMatch(/warning: .*mode 0644.*0600/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = await run(['profile', 'list'], { env: profileEnv });
@@ -334,7 +313,7 @@ describe('a plain http:// base URL that is not loopback', () => {
     ['LOANCTL_BASE_URL', { LOANCTL_BASE_URL: 'http://api.example.com' }, []],
   ])('from %s: exit 2 before sending, saying why and to use https', async (_from, overrides, flags) => {
     const result = await run(['user', 'list', ...flags], { env: overrides });
-    expect(result.code).toBe(2);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(WHY);
     expect(result.stderr).toContain('Use https://api.example.com');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -355,16 +334,16 @@ describe('a plain http:// base URL that is not loopback', () => {
       mode: 0o600,
     });
     const result = await run(['user', 'list'], { env: profileEnv });
-    expect(result.code).toBe(2);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(WHY);
     expect(leaks(key)).toEqual([]);
   });
 
   it('loopback is allowed: http://localhost and 127.0.0.1 reach the sandbox', async () => {
-    const port = new URL(sandbox.line.url).port;
+    const port = new URL(sandbox.url).port;
     for (const url of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
       const result = await run(['user', 'list', '--base-url', url]);
-      expect(result.code, result.stderr).toBe(0);
+      expect(result.exitCode, result.stderr).toBe(0);
     }
   });
 });

@@ -110,16 +110,15 @@ export interface RunOptions {
   input?: string;
 }
 
-/** Runs the built CLI; never rejects on a non-zero exit. */
+/** Runs the built CLI (against this sandbox, or the in-process one of ./run-cli.ts); never rejects on a non-zero exit. */
 export async function run(
-  sandbox: Pick<E2eSandbox, 'env'>,
+  sandbox: { env: Record<string, string | undefined> },
   args: string[],
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const env: Record<string, string> = { ...sandbox.env };
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...sandbox.env, ...options.env })) {
+    if (value !== undefined) env[name] = value;
   }
   const result = await execa(process.execPath, [BIN, ...args], {
     env,

@@ -1,7 +1,9 @@
 /**
- * Helpers for the sandbox's tests: a sandbox on a temporary data dir with one organisation and
- * product, a typed way to call an operation of the contract table over `app.inject`, valid sample
- * bodies for every operation, and a snapshot of every table (to prove that a request changed nothing).
+ * The one in-process sandbox of the tests: a sandbox on a temporary data dir with one organisation
+ * and product — over `app.inject`, or listening on a free loopback port (`listen: true`) for the
+ * real CLI run in-process by ./run-cli.ts — a typed way to call an operation of the contract table
+ * over `app.inject`, valid sample bodies for every operation, and a snapshot of every table (to
+ * prove that a request changed nothing).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,8 @@ export interface Org {
 
 export interface TestSandbox {
   app: FastifyInstance;
+  /** Where it listens, e.g. `http://127.0.0.1:40123` (`listen: true` only; '' otherwise). */
+  url: string;
   dataDir: string;
   dbPath: string;
   org: Org;
@@ -37,10 +41,20 @@ export function tempDir(prefix = 'loanctl-sandbox-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+export interface OpenSandboxOptions {
+  dataDir?: string;
+  /** The sandbox's clock. Default: FIXED_NOW over `app.inject`, the real clock when it listens. */
+  now?: Date;
+  org?: Org;
+  /** Listen on 127.0.0.1, on a free port, so a real client can reach it (the CLI's tests). */
+  listen?: boolean;
+}
+
 /** A sandbox on a new temporary data dir (or `dataDir`), with a new organisation (or the given `org`). */
-export async function openSandbox(options: { dataDir?: string; now?: Date; org?: Org } = {}): Promise<TestSandbox> {
+export async function openSandbox(options: OpenSandboxOptions = {}): Promise<TestSandbox> {
   const dataDir = options.dataDir ?? tempDir();
-  let now = options.now ?? FIXED_NOW;
+  // The CLI's tests compare with today's date (`--end today`): a listening sandbox keeps real time.
+  let now: Date | undefined = options.now ?? (options.listen ? undefined : FIXED_NOW);
   const addOrg = (name: string): Org => {
     const org = createOrganisation(dataDir, name);
     const product = createProduct(dataDir, org.org_id, `${name} Loan`);
@@ -49,13 +63,15 @@ export async function openSandbox(options: { dataDir?: string; now?: Date; org?:
   const org = options.org ?? addOrg('First Lender');
   const app = await buildSandbox({
     dbPath: dbPathFor(dataDir),
-    now: () => now,
+    now: () => now ?? new Date(),
     onError: (error) => {
       throw error;
     },
   });
+  const url = options.listen ? await listenOnLoopback(app) : '';
   return {
     app,
+    url,
     dataDir,
     dbPath: dbPathFor(dataDir),
     org,
@@ -68,6 +84,13 @@ export async function openSandbox(options: { dataDir?: string; now?: Date; org?:
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the sandbox has no port');
+  return `http://127.0.0.1:${address.port}`;
 }
 
 export interface CallOptions {

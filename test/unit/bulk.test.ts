@@ -1,7 +1,7 @@
 /**
- * The bulk engine and its parts, without a server: reading NDJSON and CSV as streams, the order
- * and concurrency of the engine, row validation with the single-row parsers, and the rule that
- * makes `loan create --from` safe to run again.
+ * The bulk engine and its parts: reading NDJSON and CSV as streams, the order and concurrency of
+ * the engine, row validation with the single-row parsers (all without a server), and the rule that
+ * makes `loan create --from` safe to run again (runCli against the in-process sandbox).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,9 @@ import { parseConcurrency } from '../../src/bulk/run.js';
 import { openRowSource, type RawRow } from '../../src/bulk/source.js';
 import { userTask } from '../../src/bulk/users.js';
 import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
-import type { ApiClient } from '../../src/http/client.js';
 import { captured } from '../helpers/fake-io.js';
+import { cliSandbox } from '../helpers/run-cli.js';
+import { call, seedLoanRequest } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -265,49 +266,49 @@ describe('rows of users and loan requests', () => {
   });
 
   it('re-running loan rows: the k-th of identical rows matches the k-th existing loan request', async () => {
-    const existing = [
-      { id: 10, user_id: 1, amount: 500, purpose: 'Stock', reference: 'LR-10' },
-      { id: 11, user_id: 2, amount: 900, purpose: 'Fees', reference: 'LR-11' },
-    ];
-    const created: unknown[] = [];
-    const api = {
-      async call(key: string, options: { params?: { user_id: number }; body?: unknown; query?: { cursor?: number } }) {
-        if (key === 'listLoanRequests') {
-          const rows = options.query?.cursor ? [] : existing;
-          return { status: 'success', data: { loan_requests: rows, cursor: rows.at(-1)?.id ?? 0 } };
-        }
-        if (key === 'listUsers') {
-          const page = (options.query as { pages?: number }).pages;
-          return { status: 'success', data: page === 1 ? [{ id: 1, email: 'ada@example.com' }] : [] };
-        }
-        if (key === 'createLoanRequest') {
-          created.push({ user: options.params?.user_id, ...(options.body as object) });
-          return { status: 'success', message: 'created', data: { id: 100 + created.length, reference: 'LR-new' } };
-        }
-        throw new Error(key);
-      },
-    } as unknown as ApiClient;
-    const task = loanTask(() => api, { defaultProduct: 1 });
-    const rows = [
-      { user: 'ada@example.com', amount: 500, purpose: 'Stock' }, // matches 10
-      { user: '1', amount: 500, purpose: ' Stock ' }, // same again: a second one is created
-      { user: 2, amount: 900, purpose: 'Fees' }, // matches 11
-      { user: 2, amount: 901, purpose: 'Fees' }, // different amount: created
-    ];
-    const outcomes = [];
-    for (const [index, fields] of rows.entries()) {
-      outcomes.push(await task.execute(await task.prepare(fields, index + 1), index + 1));
+    // The real client and `loan create --from`, in-process, against the in-process sandbox.
+    const sandbox = await cliSandbox();
+    try {
+      const { org, app } = sandbox;
+      const ada = await seedLoanRequest(app, org, { amount: 500 });
+      const other = await seedLoanRequest(app, org, { amount: 900 });
+      const on = { key: org.api_key, productId: org.product_id };
+      const existing = [ada.loanRequestId, other.loanRequestId];
+      await call(app, 'updateLoanRequest', {
+        ...on,
+        params: { id: existing[0] as number },
+        body: { purpose: 'Stock' },
+      });
+      await call(app, 'updateLoanRequest', { ...on, params: { id: existing[1] as number }, body: { purpose: 'Fees' } });
+      const rows = [
+        { user: ada.email, amount: 500, purpose: 'Stock' }, // matches the first
+        { user: String(ada.userId), amount: 500, purpose: ' Stock ' }, // same again: a second one is created
+        { user: other.userId, amount: 900, purpose: 'Fees' }, // matches the second
+        { user: other.userId, amount: 901, purpose: 'Fees' }, // different amount: created
+      ];
+      const path = file('rerun.ndjson', `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+      const result = await sandbox.run(['loan', 'create', '--from', path, '--concurrency', '1']);
+      expect(result.exitCode, result.stderr).toBe(0);
+      const outcomes = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { status: string; id: number });
+      expect(outcomes.map((o) => o.status)).toEqual(['exists', 'success', 'exists', 'success']);
+      expect([outcomes[0]?.id, outcomes[2]?.id]).toEqual(existing);
+      const listed = await call(app, 'listLoanRequests', { ...on, query: { direction: 'ASC' } });
+      const all = (
+        listed.json.data as { loan_requests: Array<{ id: number; user_id: number; amount: number; purpose: string }> }
+      ).loan_requests;
+      const created = all
+        .filter((loan) => !existing.includes(loan.id))
+        .map((loan) => ({ user: loan.user_id, amount: loan.amount, purpose: loan.purpose }));
+      expect(created).toEqual([
+        { user: ada.userId, amount: 500, purpose: 'Stock' },
+        { user: other.userId, amount: 901, purpose: 'Fees' },
+      ]);
+    } finally {
+      await sandbox.close();
     }
-    expect(outcomes.map((o) => [o.status, o.id])).toEqual([
-      ['exists', 10],
-      ['success', 101],
-      ['exists', 11],
-      ['success', 102],
-    ]);
-    expect(created).toEqual([
-      { user: 1, amount: 500, purpose: 'Stock' },
-      { user: 2, amount: 901, purpose: 'Fees' },
-    ]);
     expect(fingerprint(1, 1, { amount: 500, purpose: 'Stock' })).toBe(
       fingerprint(1, 1, { amount: 500, purpose: ' Stock' }),
     );

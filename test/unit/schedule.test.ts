@@ -2,19 +2,19 @@
  * `loanctl loan schedule` run in-process through main() (the real commander tree and parsers) with
  * captured io and no API key or network, checked against the README's worked example:
  * 100,000 at 5% a month for 3 months, monthly, from 1 January 2025. Also the preview that
- * `loan approve --preview` shows.
+ * `loan approve --preview` shows (runCli against the in-process sandbox: the real client).
  */
-import { describe, expect, it } from 'vitest';
-import { runLoanApprove } from '../../src/commands/loan/approve.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalTerms } from '../../src/contract/schemas.js';
 import { createDeps } from '../../src/deps.js';
-import type { ApiClient } from '../../src/http/client.js';
 import { main } from '../../src/main.js';
 import { buildSchedule } from '../../src/repayment/index.js';
 import { previewApproval } from '../../src/schedule/preview.js';
 import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/schedule/render.js';
 import { scheduleTerms } from '../../src/schedule/run.js';
 import { fakeIo } from '../helpers/fake-io.js';
+import { type CliSandbox, cliSandbox, isolatedCliEnv, type RunCliOptions, runCli } from '../helpers/run-cli.js';
+import { call, seedLoanRequest } from '../helpers/sandbox.js';
 
 const NOW = new Date('2025-01-01T09:30:00Z');
 const TERMS = [
@@ -273,40 +273,24 @@ describe('the terms in one phrase (schedule header, approval question)', () => {
 
   it('loan approve asks with them', async () => {
     const questions: string[] = [];
-    const io = fakeIo({ tty: true });
-    const deps = createDeps({
-      io,
-      env: {
-        LOANCTL_PRODUCT_ID: '7',
-        LOANCTL_API_KEY: 'k',
-        LOANCTL_BASE_URL: 'http://127.0.0.1:1',
-        LOANCTL_CONFIG_DIR: '/nonexistent',
-      },
-      globals: { output: 'json' },
-      prompter: {
-        input: async () => '',
-        password: async () => '',
-        confirm: async (question) => {
-          questions.push(question);
-          return false;
+    const result = await runCli(
+      [
+        ...['loan', 'approve', '5', '--approved-amount', '45000', '--rate', '5', '--tenure', '3'],
+        ...['--tenured-in', 'months', '--rate-type', 'simple-interest', '--frequency', 'monthly'],
+        ...['--grace-period', '10', '--exclude-weekends', '-o', 'json'],
+      ],
+      {
+        tty: true,
+        env: isolatedCliEnv({ LOANCTL_PRODUCT_ID: '7', LOANCTL_API_KEY: 'k', LOANCTL_BASE_URL: 'http://127.0.0.1:1' }),
+        prompter: {
+          confirm: async (question) => {
+            questions.push(question);
+            return false;
+          },
         },
       },
-    });
-    const error = await runLoanApprove(
-      {
-        id: '5',
-        approvedAmount: '45000',
-        rate: '5',
-        tenure: '3',
-        tenuredIn: 'months',
-        rateType: 'simple-interest',
-        frequency: 'monthly',
-        gracePeriod: '10',
-        excludeWeekends: true,
-      },
-      deps,
-    ).catch((caught: unknown) => caught);
-    expect((error as { exitCode?: number }).exitCode).toBe(130);
+    );
+    expect(result.exitCode, result.stderr).toBe(130);
     expect(questions).toEqual([
       "Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only?",
     ]);
@@ -357,67 +341,63 @@ describe('the preview of loan approve --preview', () => {
 });
 
 describe('loan approve --preview', () => {
-  function approveDeps(answers: { confirm?: (question: string) => Promise<boolean> } = {}, tty = false) {
-    const io = fakeIo({ tty });
-    const sent: unknown[] = [];
-    const deps = createDeps({
-      io,
-      env: { LOANCTL_PRODUCT_ID: '7', LOANCTL_API_KEY: 'k', LOANCTL_BASE_URL: 'http://127.0.0.1:1' },
-      globals: { output: 'json' },
+  let sandbox: CliSandbox;
+  beforeAll(async () => {
+    sandbox = await cliSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  /** `loan approve --preview` of a new 100,000 loan request, run in-process against the sandbox. */
+  async function approve(flags: string[], options: RunCliOptions = {}) {
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, sandbox.org, { amount: 100000 });
+    const result = await sandbox.run(['loan', 'approve', String(loanRequestId), ...TERMS_FLAGS, ...flags], {
       now: () => NOW,
-      prompter: {
-        password: async () => '',
-        input: async () => '',
-        confirm: async (question) => (answers.confirm ? answers.confirm(question) : false),
-      },
+      ...options,
     });
-    const approved = { id: 5, amount: 100000, lender_status: 'approved' };
-    deps.api = async () =>
-      ({
-        async call(_key: string, options: { body?: unknown }) {
-          sent.push(options.body);
-          const envelope = { status: 'success', message: 'ok', data: approved, data1: null };
-          return { ...envelope, payload: approved, envelope, rawBody: JSON.stringify(envelope), httpStatus: 200 };
-        },
-        close: async () => {},
-      }) as unknown as ApiClient;
-    return { deps, io, sent };
+    const shown = await call(sandbox.app, 'listLoanRequests', {
+      key: sandbox.org.api_key,
+      productId: sandbox.org.product_id,
+      query: { direction: 'DESC' },
+    });
+    const stored = (shown.json.data as { loan_requests: Array<{ id: number; lender_status: string }> }).loan_requests;
+    return { result, id: loanRequestId, lenderStatus: stored.find((row) => row.id === loanRequestId)?.lender_status };
   }
-  const flags = {
-    id: '5',
-    approvedAmount: '100000',
-    rate: '5',
-    tenure: '3',
-    tenuredIn: 'months',
-    rateType: 'simple-interest',
-    frequency: 'monthly',
-  };
+  const TERMS_FLAGS = [
+    ...['--approved-amount', '100000', '--rate', '5', '--tenure', '3', '--tenured-in', 'months'],
+    ...['--rate-type', 'simple-interest', '--frequency', 'monthly', '-o', 'json'],
+  ];
 
   it('prints the schedule on stderr before asking; stdout keeps only the JSON result', async () => {
     let shownWhenAsked = '';
-    const { deps, io, sent } = approveDeps(
-      {
+    let stderrOf = () => '';
+    const { result, id, lenderStatus } = await approve(['--preview'], {
+      tty: true,
+      prompter: {
         confirm: async () => {
-          shownWhenAsked = io.stderr.text();
+          shownWhenAsked = stderrOf();
           return true;
         },
       },
-      true,
-    );
-    await runLoanApprove({ ...flags, preview: true }, deps);
+      onIo: (io) => {
+        stderrOf = () => io.stderr.text();
+      },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
     expect(shownWhenAsked).toContain('Loan of 100,000.00 at 5% a month (simple interest) over 3 months');
     expect(shownWhenAsked).toMatch(/Total\s+100,000\.00\s+15,000\.00\s+115,000\.00/);
-    expect(sent).toHaveLength(1);
-    expect(JSON.parse(io.stdout.text())).toMatchObject({ id: 5, lender_status: 'approved' });
+    expect(lenderStatus).toBe('approved');
+    expect(result.json()).toMatchObject({ id, lender_status: 'approved' });
   });
 
   it('with --yes (a script) the preview still goes to stderr, and without --preview there is none', async () => {
-    const withPreview = approveDeps();
-    await runLoanApprove({ ...flags, preview: true, yes: true }, withPreview.deps);
-    expect(withPreview.io.stderr.text()).toContain('3 instalments; the last is due 2025-04-01 Tue.');
-    expect(() => JSON.parse(withPreview.io.stdout.text())).not.toThrow();
-    const without = approveDeps();
-    await runLoanApprove({ ...flags, yes: true }, without.deps);
-    expect(without.io.stderr.text()).not.toContain('instalments');
+    const withPreview = await approve(['--preview', '--yes']);
+    expect(withPreview.result.exitCode, withPreview.result.stderr).toBe(0);
+    expect(withPreview.result.stderr).toContain('3 instalments; the last is due 2025-04-01 Tue.');
+    expect(() => withPreview.result.json()).not.toThrow();
+    const without = await approve(['--yes']);
+    expect(without.result.exitCode, without.result.stderr).toBe(0);
+    expect(without.result.stderr).not.toContain('instalments');
   });
 });
