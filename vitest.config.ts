@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Tables show timestamps in the local zone; in-process runs (runCli) share the test's zone.
+    env: { TZ: 'UTC' },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

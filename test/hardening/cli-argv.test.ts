@@ -189,7 +189,14 @@ function longRunning(argv: string[]): boolean {
 }
 
 async function runInProcess(argv: string[]) {
-  const result = await runCli(argv, { env, stdin: '', sleep: async () => {} });
+  // A key given here goes to the file: the OS keyring is this process's own session (a developer's
+  // real keyring), so it is tested in spawned processes only (test/e2e/keyring.test.ts).
+  const keyToFile = argv.includes('--api-key-stdin') && !argv.includes('--insecure-storage');
+  const result = await runCli(keyToFile ? [...argv, '--insecure-storage'] : argv, {
+    env,
+    stdin: '',
+    sleep: async () => {},
+  });
   return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
