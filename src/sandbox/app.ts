@@ -108,7 +108,7 @@ function send(reply: FastifyReply, outcome: Outcome): void {
   reply
     .code(outcome.http ?? 200)
     .type('application/json; charset=utf-8')
-    .send(outcome.body ?? envelope(outcome));
+    .send(envelope(outcome));
 }
 
 function frameworkError(error: FastifyError): Outcome {

@@ -10,14 +10,6 @@ export interface Outcome {
   data?: unknown;
   /** Present only on the replies where the spec carries it. */
   data1?: unknown;
-  /** The whole envelope already as UTF-8 JSON (then the fields above are not serialised again). */
-  body?: Buffer;
-}
-
-/** A success whose data is already JSON text, with the envelope's bytes built once. */
-export function successWithJson(message: string, dataJson: string): Outcome {
-  const body = Buffer.from(`{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}}`);
-  return { status: 'success', message, data: undefined, body };
 }
 
 /**
