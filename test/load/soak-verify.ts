@@ -35,8 +35,8 @@ export function verifyDatabase(dbPath: string, rounds: readonly Round[]): Findin
     // Each statement prepared once: a quiet run acknowledges some 140,000 writes to look up.
     const statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
     const count = (sql: string, ...args: Array<string | number>) => {
-      let statement = statements.get(sql);
-      if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)));
+      const statement = statements.get(sql) ?? db.prepare(sql);
+      statements.set(sql, statement);
       return (statement.get(...args) as { n: number }).n;
     };
     // Users are looked up by e-mail, which no index of theirs starts with: read them once.
