@@ -5,8 +5,6 @@ import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { CellFormat } from './columns.js';
 import { escapeControl } from './escape.js';
 
-export { escapeControl };
-
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;

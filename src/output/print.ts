@@ -39,7 +39,7 @@ export async function printScalar(deps: Deps, result: Result, value: string | bo
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   if (settings.raw) return render(value, { envelope: result.rawBody }, deps);
   if (settings.output === 'table') {
-    const { escapeControl } = await import('./format.js');
+    const { escapeControl } = await import('./escape.js');
     deps.io.stdout.write(`${escapeControl(String(value))}\n`);
     return;
   }

@@ -6,7 +6,8 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { Column } from './columns.js';
-import { escapeControl, formatCell } from './format.js';
+import { escapeControl } from './escape.js';
+import { formatCell } from './format.js';
 import { getPath } from './render.js';
 
 const BORDERLESS = {

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
-import { escapeControl } from '../../src/output/format.js';
+import { escapeControl } from '../../src/output/escape.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';

@@ -54,14 +54,17 @@ export async function run(
     code: result.exitCode ?? -1,
     stdout,
     stderr,
-    json<T>() {
-      try {
-        return JSON.parse(stdout) as T;
-      } catch {
-        throw new Error(`stdout is not JSON (exit ${result.exitCode}):\n${stdout}\nstderr:\n${stderr}`);
-      }
-    },
+    json: <T>() => parseStdout<T>(stdout, stderr, result.exitCode),
   };
+}
+
+/** stdout parsed as JSON, or an error that shows the whole run. */
+export function parseStdout<T>(stdout: string, stderr: string, exitCode: number | undefined): T {
+  try {
+    return JSON.parse(stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${exitCode}):\n${stdout}\nstderr:\n${stderr}`);
+  }
 }
 
 /** Standard borrower flags, with a unique e-mail. */

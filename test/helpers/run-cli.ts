@@ -17,6 +17,7 @@ import type { Env } from '../../src/deps.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
 import type { Prompter } from '../../src/prompts/prompter.js';
+import { parseStdout } from './cli.js';
 import { type FakeIo, fakeIo } from './fake-io.js';
 import { type OpenSandboxOptions, openSandbox, type TestSandbox } from './sandbox.js';
 
@@ -78,13 +79,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     exitCode,
     stdout,
     stderr,
-    json<T>() {
-      try {
-        return JSON.parse(stdout) as T;
-      } catch {
-        throw new Error(`stdout is not JSON (exit ${exitCode}):\n${stdout}\nstderr:\n${stderr}`);
-      }
-    },
+    json: <T>() => parseStdout<T>(stdout, stderr, exitCode),
   };
 }
 
