@@ -8,6 +8,8 @@
  * one GET each (progress, bank details, guarantors, employment); the API has no GET for business
  * information or documents, so those cannot be read back.
  */
+
+import type { ReplyData } from '../contract/endpoints.js';
 import type {
   BankDetailsRecord,
   EmploymentRecord,
@@ -30,12 +32,12 @@ export interface LoanView {
 /** The envelope of each reply a LoanView was read from, under the same keys (for `--raw`). */
 export type LoanViewEnvelopes = Record<keyof LoanView, unknown>;
 
-/** What is attached to a loan request, as replied. */
+/** What is attached to a loan request, as replied (each typed by its operation's reply). */
 export interface Attachments {
-  progress: ApiResult;
-  bankDetails: ApiResult;
-  guarantors: ApiResult;
-  employment: ApiResult;
+  progress: ApiResult<ReplyData<'getProgress'>>;
+  bankDetails: ApiResult<ReplyData<'getBankDetails'>>;
+  guarantors: ApiResult<ReplyData<'getGuarantors'>>;
+  employment: ApiResult<ReplyData<'getEmployment'>>;
 }
 
 /** The request that finds loan request `id` (its first row is it, if it exists). */
@@ -67,19 +69,20 @@ export async function newestLoanRequest(api: ApiClient, productId: number): Prom
 }
 
 /** The four GETs of what is attached to loan request `id`, sent at once (one promise each). */
-export function requestAttachments(api: ApiClient, productId: number, id: number): Promise<ApiResult>[] {
+export function requestAttachments(api: ApiClient, productId: number, id: number) {
   const on = { params: { id }, productId };
   return [
     api.call('getProgress', on),
     api.call('getBankDetails', on),
     api.call('getGuarantors', on),
     api.call('getEmployment', on),
-  ];
+  ] as const;
 }
 
 /** What is attached to loan request `id`: the four GETs at once; the first failure rejects. */
 export async function readAttachments(api: ApiClient, productId: number, id: number): Promise<Attachments> {
-  return attachmentsOf(await Promise.all(requestAttachments(api, productId, id)));
+  const [progress, bankDetails, guarantors, employment] = await Promise.all(requestAttachments(api, productId, id));
+  return { progress, bankDetails, guarantors, employment };
 }
 
 function attachmentsOf([progress, bankDetails, guarantors, employment]: ApiResult[]): Attachments {

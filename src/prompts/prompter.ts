@@ -4,7 +4,7 @@
  * Callers check `deps.isInteractive()` first; a prompt is never the only way to give a value.
  *
  * Ctrl-C at a prompt rejects with inquirer's ExitPromptError (main.ts maps it to exit 130); a
- * guided flow catches it first to say what it already created (src/commands/loan/new.ts).
+ * guided flow catches it first to say what it already created (src/flows/loan-new/session.ts).
  */
 import type { Io } from '../deps.js';
 

@@ -1,0 +1,113 @@
+/**
+ * The questions of the guided flow, one function per step: each asks through the Prompter, checks
+ * every answer as it is typed with the flag's parser and the contract's schema (src/prompts/ask.ts),
+ * and returns the body to send. Nothing here sends anything.
+ */
+import { LoanRequestCreate, UserCreateRequest } from '../../contract/schemas.js';
+import { UsageError } from '../../errors.js';
+import { parseAmount, parseEmail, parsePhone, parseText } from '../../input/values.js';
+import { ask, askRequired, choose } from '../../prompts/ask.js';
+import type { Choice, Prompter } from '../../prompts/prompter.js';
+import { STEPS, type StepContext, type StepDef, type StepId } from './steps.js';
+
+export function askBorrowerEmail(prompter: Prompter): Promise<string> {
+  return askRequired(prompter, {
+    label: "Borrower's e-mail",
+    parse: parseEmail,
+    schema: UserCreateRequest.shape.email,
+  });
+}
+
+/** Every field of a new borrower whose e-mail is known. */
+export async function askNewBorrower(prompter: Prompter, email: string): Promise<UserCreateRequest> {
+  const shape = UserCreateRequest.shape;
+  const firstname = await askRequired(prompter, { label: 'First name', parse: parseText, schema: shape.firstname });
+  const lastname = await askRequired(prompter, { label: 'Last name', parse: parseText, schema: shape.lastname });
+  const phone = await askRequired(prompter, {
+    label: 'Phone',
+    hint: 'e.g. 08012345678',
+    parse: parsePhone,
+    schema: shape.phone,
+  });
+  const gender = await askRequired(prompter, {
+    label: 'Gender',
+    hint: 'e.g. female, male',
+    parse: parseText,
+    schema: shape.gender,
+  });
+  const password = await askRequired(prompter, {
+    label: "Borrower's password",
+    parse: (raw, source) => {
+      if (raw === '') throw new UsageError(`${source} must not be empty.`);
+      return raw;
+    },
+    schema: shape.password,
+    secret: true,
+  });
+  return UserCreateRequest.parse({ firstname, lastname, email, phone, gender, password });
+}
+
+export async function askLoanRequest(prompter: Prompter): Promise<LoanRequestCreate> {
+  const shape = LoanRequestCreate.shape;
+  const amount = await askRequired(prompter, {
+    label: 'Amount requested',
+    hint: 'e.g. 50000',
+    parse: parseAmount,
+    schema: shape.amount,
+  });
+  const purpose = await askRequired(prompter, {
+    label: 'Purpose of the loan',
+    parse: parseText,
+    schema: shape.purpose,
+  });
+  return LoanRequestCreate.parse({ amount, purpose });
+}
+
+/** The menu's answer: a step to add, the review screen, or stop here. */
+export type MenuChoice = StepId | 'review' | 'later';
+
+/** What next: the steps that remain (with how many of each so far), review, or finish later. */
+export function chooseNext(prompter: Prompter, remaining: readonly StepDef[], done: (id: StepId) => number) {
+  const anything = STEPS.some((step) => done(step.id) > 0);
+  const choices: Choice<MenuChoice>[] = remaining.map((step) => {
+    const count = done(step.id);
+    const title = step.title.toLowerCase();
+    const name = step.once
+      ? `Add ${title}`
+      : `Add ${count > 0 ? 'another' : 'a'} ${title}${count > 0 ? ` (${count} so far)` : ''}`;
+    return { value: step.id, name };
+  });
+  choices.push({
+    value: 'review',
+    name: 'Review and submit',
+    ...(!anything && { disabled: 'add at least one of the above first' }),
+  });
+  choices.push({ value: 'later', name: 'Finish later (the loan request stays saved)' });
+  return choose(prompter, 'What next?', choices);
+}
+
+/** The questions of one optional step, in order; the body to send, checked by the step's schema. */
+export async function askStep(prompter: Prompter, step: StepDef, context: StepContext) {
+  const body: Record<string, unknown> = {};
+  for (const field of step.fields) {
+    if (field.when && !field.when(body)) continue;
+    if (field.fixed) {
+      body[field.key] = field.fixed(context);
+      continue;
+    }
+    if (field.confirm) {
+      body[field.key] = await prompter.confirm(field.label, { default: false });
+      continue;
+    }
+    const value = await ask(prompter, {
+      label: field.label,
+      parse: field.parse ?? parseText,
+      schema: step.schema.shape[field.key],
+      hint: field.hint,
+      optional: field.optional ?? false,
+      default: field.default?.(context) || undefined,
+    });
+    if (value !== undefined) body[field.key] = value;
+  }
+  return step.schema.parse(body);
+}
