@@ -399,3 +399,117 @@ async function newestLoanId(): Promise<number> {
   if (!newest) throw new Error('the sandbox has no loan request');
   return newest.id;
 }
+
+describe('loan new: Ctrl-C', () => {
+  it('mid-way: exit 130, what was created (with ids) and the --resume command', async () => {
+    const { exitCode, stderr } = await run(
+      ['loan', 'new'],
+      [
+        ...NEW_BORROWER,
+        [/Amount requested/, '50000'],
+        [/Purpose/, 'Shop stock'],
+        ...BANK,
+        [/What next\?/, 'guarantor'],
+        [/Guarantor's first name/, 'Chi'],
+        [/Guarantor's last name/, CTRL_C],
+      ],
+    );
+    expect(exitCode).toBe(130);
+    const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
+    const loanId = await newestLoanId();
+    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
+    expect(keys()).toEqual(['listUsers', 'createUser', 'listUsers', 'createLoanRequest', 'addBankDetails']);
+    expect(stderr).toContain(
+      [
+        'Stopped. Created so far:',
+        `  user ${userId} (ada@example.com)`,
+        `  loan request ${loanId} (50,000.00, Shop stock)`,
+        '  bank details: 058 · Ada Obi · 0123456789',
+      ].join('\n'),
+    );
+  });
+
+  it('before anything is created: "Nothing was created." and one line, no command; after the borrower: start again', async () => {
+    const early = await run(
+      ['loan', 'new'],
+      [
+        [/Borrower's e-mail/, 'ada@example.com'],
+        [/Create one\?/, CTRL_C],
+      ],
+    );
+    expect(early.exitCode).toBe(130);
+    expect(early.stderr).toContain('Nothing was created.');
+    expect(early.stderr.trim().split('\n').at(-1)).toBe('loanctl: Cancelled.');
+    const later = await run(['loan', 'new'], [...NEW_BORROWER, [/Amount requested/, CTRL_C]]);
+    expect(later.exitCode).toBe(130);
+    const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
+    expect(later.stderr).toContain(`  user ${userId} (ada@example.com)`);
+    expect(later.stderr).toContain(
+      'loanctl: Cancelled. Start again with: loanctl loan new (the borrower ada@example.com is there now)',
+    );
+  });
+
+  /** Runs the flow until `key` is sent (the front never answers it), then Ctrl-C: SIGINT with no prompt open. */
+  async function interruptDuring(key: EndpointKey, script: Script, args: string[] = []) {
+    const listening = process.listenerCount('SIGINT');
+    const arrived = front.hold(key);
+    const running = run(['loan', 'new', ...args], script);
+    await arrived;
+    expect(process.listenerCount('SIGINT')).toBe(listening + 1);
+    process.emit('SIGINT');
+    const result = await running;
+    expect(process.listenerCount('SIGINT')).toBe(listening);
+    return result;
+  }
+
+  it('while a request is out (SIGINT, no prompt open): stops at once with the summary', async () => {
+    await seedBorrower();
+    const { exitCode, stderr } = await interruptDuring('addEmployment', [
+      ...EXISTING_BORROWER(),
+      [/What next\?/, 'employment'],
+      [/Employment status/, 'employed'],
+      [/Employer's name/, 'Acme'],
+      [/Employer's address/, '1 Marina'],
+      [/Position/, 'Cashier'],
+      [/Monthly salary/, '150,000'],
+      [/Manager's name/, 'Bola'],
+      [/Manager's phone/, '08098765432'],
+      [/Manager's e-mail/, 'bola@acme.ng'],
+    ]);
+    const loanId = await newestLoanId();
+    expect(exitCode).toBe(130);
+    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
+    expect(stderr).toContain(
+      `Ctrl-C came while employment information for loan request ${loanId} was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan show ${loanId}\n`,
+    );
+    expect(front.sent().at(-1)?.body).toMatchObject({ salary: 150000, manager_phone: '+2348098765432' });
+  });
+
+  it('while the loan request is being created: says it may exist now and names the command that shows it', async () => {
+    await seedBorrower();
+    const product = String(sandbox.product_id);
+    const { exitCode, stderr } = await interruptDuring('createLoanRequest', EXISTING_BORROWER(), [
+      '--product',
+      product,
+    ]);
+    expect(exitCode).toBe(130);
+    expect(stderr).toContain('Nothing was created.');
+    expect(stderr).toContain(
+      `Ctrl-C came while the new loan request was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan list --limit 1 --product ${product}\n`,
+    );
+  });
+
+  it('while the borrower is being created: names `user exists` for that e-mail', async () => {
+    const { stderr } = await interruptDuring('createUser', NEW_BORROWER);
+    expect(stderr).toContain('Check with: loanctl user exists --email ada@example.com\n');
+  });
+
+  it('while only a lookup is out: nothing to check, so no note and no command', async () => {
+    await seedBorrower();
+    const { exitCode, stderr } = await interruptDuring('listUsers', [[/Borrower's e-mail/, 'ada@example.com']]);
+    expect(exitCode).toBe(130);
+    expect(stderr).toBe(
+      'A new loan request, step by step. Ctrl-C stops at any point; what was sent stays.\n\n\nNothing was created.\nloanctl: Cancelled.\n',
+    );
+  });
+});
