@@ -513,3 +513,135 @@ describe('loan new: Ctrl-C', () => {
     );
   });
 });
+
+describe('loan new --resume', () => {
+  /** A borrower with two loan requests; the second has bank details, employment and a guarantor. Its id. */
+  async function existing(): Promise<number> {
+    const userId = await seedBorrower();
+    await seed('createLoanRequest', userId);
+    const { id } = await seed('createLoanRequest', userId, { amount: 80000, purpose: 'Freezer' });
+    await seed('addBankDetails', id);
+    await seed('addEmployment', id);
+    await seed('addGuarantor', id);
+    return id;
+  }
+
+  const RESUME_READS = ['getBankDetails', 'getEmployment', 'getGuarantors', 'getProgress'];
+
+  it('reads progress, bank details, guarantors and employment, shows them, and offers only the steps that remain', async () => {
+    const id = await existing();
+    const progress = await call(sandbox.app, 'getProgress', {
+      key: sandbox.api_key,
+      productId: sandbox.product_id,
+      params: { id },
+    });
+    const { exitCode, stderr, asked } = await run(
+      ['loan', 'new', '--resume', String(id)],
+      [
+        [/What next\?/, 'business'],
+        [/Business name/, CTRL_C],
+      ],
+    );
+    // The look-up first, then the four reads at once (in any order).
+    expect(keys()[0]).toBe('listLoanRequests');
+    expect(keys().slice(1).sort()).toEqual(RESUME_READS);
+    expect(front.sent()[0]?.query).toEqual({
+      'product-id': String(sandbox.product_id),
+      direction: 'ASC',
+      cursor: String(id - 1),
+      limit: '1',
+    });
+    const menu = menus(asked)[0]?.choices ?? [];
+    expect(menu.map((choice) => choice.value)).toEqual(['business', 'guarantor', 'document', 'review', 'later']);
+    expect(menu.find((choice) => choice.value === 'guarantor')?.name).toBe('Add another guarantor (1 so far)');
+    expect(menu.find((choice) => choice.value === 'review')?.disabled).toBeUndefined();
+    expect(stderr).toMatch(new RegExp(`Loan request ${id} \\(\\w+\\) for Ada Obi: 80,000\\.00, Freezer\\.`));
+    expect(stderr).toContain(`Progress: ${progress.json.data};`);
+    expect(stderr).toMatch(/Bank details\s+058 · Ada Obi/);
+    expect(stderr).toMatch(/Employment\s+engineer at Acme Ltd · employed/);
+    expect(stderr).toMatch(/Guarantors\s+Chidi Obi \(brother\)/);
+    expect(stderr).toContain('Still to add, if you want: business information, guarantor, document.');
+    // Ctrl-C on a resumed loan request: nothing new was created, the same command continues.
+    expect(exitCode).toBe(130);
+    expect(stderr).toContain('Nothing new was sent in this run.');
+    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${id}`);
+  });
+
+  it('the progress string decides nothing: what is attached comes from the records, the state from the loan request', async () => {
+    // The spec never defines the markers' values: whatever the real service says, even a marker
+    // that reads like a state, changes neither what is shown nor what is offered. (The sandbox
+    // says its own: the front puts the others in its reply.)
+    const id = await existing();
+    for (const progress of ['approved', 'submitted', 'business_information', 'document', 'STAGE_3', '']) {
+      front.rewrite('getProgress', (reply) => ({ ...reply, data: progress }));
+      const { exitCode, stderr, asked } = await run(['loan', 'new', '--resume', String(id)], [[/What next\?/, 'later']]);
+      expect(exitCode, progress).toBe(0);
+      expect(stderr, progress).not.toContain('already approved');
+      const menu = menus(asked)[0]?.choices ?? [];
+      expect(menu.map((choice) => choice.value)).toEqual(['business', 'guarantor', 'document', 'review', 'later']);
+      // Business information and documents are not shown back: unknown, never "added".
+      expect(stderr).toMatch(/Business information\s+not known \(the API does not show it back\)/);
+      expect(stderr).toMatch(/Documents\s+not known \(the API does not show it back\)/);
+      expect(stderr).toMatch(/Bank details\s+058 · Ada Obi/);
+      expect(stderr).not.toContain(`Approve loan request ${id} now?`);
+      if (progress !== '') expect(stderr).toContain(`Progress: ${progress};`);
+    }
+  });
+
+  it('records decide what is attached whatever the progress says: none found, every step offered', async () => {
+    const { id } = await seed('createLoanRequest', await seedBorrower());
+    front.rewrite('getProgress', (reply) => ({ ...reply, data: 'employment' }));
+    const { stderr, asked } = await run(['loan', 'new', '--resume', String(id)], [[/What next\?/, 'later']]);
+    const menu = menus(asked)[0]?.choices ?? [];
+    expect(menu.map((choice) => choice.value)).toEqual(
+      expect.arrayContaining(['bank', 'employment', 'business', 'guarantor', 'document']),
+    );
+    expect(stderr).toMatch(/Employment\s+—/);
+  });
+
+  it('submitted and approved are read from the loan request (status or its timestamps), not from progress', async () => {
+    const id = await existing();
+    /** The loan request as the real service may send it: only a timestamp says what happened. */
+    const stamped = (fields: Record<string, string>) =>
+      front.rewrite('listLoanRequests', (reply) => {
+        const page = reply.data as { loan_requests: Array<Record<string, unknown>> };
+        return { ...reply, data: { ...page, loan_requests: page.loan_requests.map((row) => ({ ...row, ...fields })) } };
+      });
+    front.rewrite('getProgress', (reply) => ({ ...reply, data: 'STAGE_3' }));
+    // Submitted: only submitted_at says so (in the real service's nanosecond form).
+    stamped({ submitted_at: '2022-02-11T09:10:25.815412395+01:00' });
+    const submitted = await run(['loan', 'new', '--resume', String(id)], [[/Approve loan request \d+ now\?/, false]]);
+    expect(submitted.exitCode).toBe(0);
+    expect(keys()).not.toContain('submitLoanRequest');
+
+    // Approved: only approved_at says so.
+    stamped({
+      submitted_at: '2022-02-11T09:10:25.815412395+01:00',
+      approved_at: '2022-02-12T10:00:00.123456789+01:00',
+    });
+    const approved = await run(['loan', 'new', '--resume', String(id)], []);
+    expect(approved.stderr).toContain('already approved');
+  });
+
+  it('a submitted loan request goes straight to the approval question; an approved one has nothing left', async () => {
+    const id = await existing();
+    await seed('submitLoanRequest', id, undefined);
+    const submitted = await run(['loan', 'new', '--resume', String(id)], [[/Approve loan request \d+ now\?/, false]]);
+    expect(submitted.exitCode).toBe(0);
+    expect(keys()).not.toContain('submitLoanRequest');
+
+    await seed('approveLoanRequest', id);
+    const approved = await run(['loan', 'new', '--resume', String(id)], []);
+    expect(approved.stderr).toContain('already approved');
+    expect(JSON.parse(approved.stdout)).toMatchObject({ id });
+  });
+
+  it('an unknown loan request is exit 4; a bad id is exit 2 before anything is sent', async () => {
+    await existing();
+    expect((await run(['loan', 'new', '--resume', '99'], [])).exitCode).toBe(4);
+    const before = front.sent().length;
+    const bad = await run(['loan', 'new', '--resume', 'abc'], []);
+    expect(bad.exitCode).toBe(2);
+    expect(front.sent()).toHaveLength(before);
+  });
+});
