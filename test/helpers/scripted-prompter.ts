@@ -5,7 +5,6 @@
  */
 import type { Choice, Prompter } from '../../src/prompts/prompter.js';
 
-
 export const CTRL_C = Symbol('Ctrl-C');
 export type Answer = string | boolean | typeof CTRL_C;
 
@@ -71,7 +70,6 @@ export function scripted(script: Array<[RegExp, Answer]>, options: { select?: bo
   }
   return { prompter, asked, remaining: script };
 }
-
 
 /** A script: each question's expected text, and its answer. */
 export type Script = Array<[RegExp, Answer]>;

@@ -9,9 +9,10 @@
  * request that never answers, a refusal, and progress or timestamp values the sandbox never sends.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeProfile } from '../../src/config/store.js';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
-import { choose } from '../../src/prompts/ask.js';
 import type { Env } from '../../src/deps.js';
+import { choose } from '../../src/prompts/ask.js';
 import { type CliResult, type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
 import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';
 import { type SandboxFront, sandboxFront } from '../helpers/sandbox-front.js';
@@ -417,7 +418,9 @@ describe('loan new: Ctrl-C', () => {
     expect(exitCode).toBe(130);
     const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
     const loanId = await newestLoanId();
-    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      `loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`,
+    );
     expect(keys()).toEqual(['listUsers', 'createUser', 'listUsers', 'createLoanRequest', 'addBankDetails']);
     expect(stderr).toContain(
       [
@@ -478,7 +481,9 @@ describe('loan new: Ctrl-C', () => {
     ]);
     const loanId = await newestLoanId();
     expect(exitCode).toBe(130);
-    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      `loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`,
+    );
     expect(stderr).toContain(
       `Ctrl-C came while employment information for loan request ${loanId} was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan show ${loanId}\n`,
     );
@@ -574,7 +579,10 @@ describe('loan new --resume', () => {
     const id = await existing();
     for (const progress of ['approved', 'submitted', 'business_information', 'document', 'STAGE_3', '']) {
       front.rewrite('getProgress', (reply) => ({ ...reply, data: progress }));
-      const { exitCode, stderr, asked } = await run(['loan', 'new', '--resume', String(id)], [[/What next\?/, 'later']]);
+      const { exitCode, stderr, asked } = await run(
+        ['loan', 'new', '--resume', String(id)],
+        [[/What next\?/, 'later']],
+      );
       expect(exitCode, progress).toBe(0);
       expect(stderr, progress).not.toContain('already approved');
       const menu = menus(asked)[0]?.choices ?? [];
@@ -643,5 +651,168 @@ describe('loan new --resume', () => {
     const bad = await run(['loan', 'new', '--resume', 'abc'], []);
     expect(bad.exitCode).toBe(2);
     expect(front.sent()).toHaveLength(before);
+  });
+});
+
+describe('loan new without a terminal', () => {
+  it('is exit 2 pointing at the verbs (no TTY, --no-input, or CI)', async () => {
+    const runs = [
+      run(['loan', 'new'], [], { tty: false }),
+      run(['--no-input', 'loan', 'new'], []),
+      run(['loan', 'new'], [], { env: { CI: 'true' } }),
+    ];
+    for (const { exitCode, stderr } of await Promise.all(runs)) {
+      expect(exitCode).toBe(2);
+      expect(stderr).toMatch(/terminal.*loanctl loan create --user EMAIL --amount N --purpose TEXT/s);
+    }
+    expect(front.sent()).toEqual([]);
+  });
+});
+
+describe('loan new with nothing configured (fresh from the demo)', () => {
+  const nothing = { LOANCTL_PRODUCT_ID: undefined, LOANCTL_BASE_URL: undefined, LOANCTL_API_KEY: undefined };
+
+  it('with no profile at all, the missing product hint offers the sandbox and the command for after it', async () => {
+    const { exitCode, stderr } = await run(['loan', 'new'], [], { env: nothing });
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('Missing --product: loan commands need a loan product id.');
+    expect(stderr).toMatch(
+      /profile add NAME --base-url URL --product-id N; or try the local sandbox: loanctl sandbox start \(then, in another terminal, loanctl --profile sandbox loan new\)\n$/,
+    );
+    expect(front.sent()).toEqual([]);
+  });
+
+  it('not when a profile exists, or when the API is given by the environment', async () => {
+    const withEnv = await run(['loan', 'new'], [], {
+      env: { ...nothing, LOANCTL_BASE_URL: 'https://api.example.com' },
+    });
+    writeProfile('prod', { baseUrl: 'https://api.example.com', apiKey: 'k' }, { env: sandbox.env });
+    const withProfile = await run(['loan', 'new'], [], { env: nothing });
+    for (const { exitCode, stderr } of [withProfile, withEnv]) {
+      expect(exitCode).toBe(2);
+      expect(stderr).toMatch(/^loanctl: Missing --product/);
+      expect(stderr).not.toContain('sandbox');
+    }
+  });
+});
+
+describe('choose without a select prompt', () => {
+  it('falls back to a numbered list typed as text, refusing disabled and out-of-range numbers', async () => {
+    const { prompter, asked } = scripted(
+      [
+        [/Pick one/, '9'],
+        [/Pick one/, '2'],
+        [/Pick one/, '3'],
+      ],
+      { select: false },
+    );
+    const value = await choose(prompter, 'Pick one', [
+      { value: 'a', name: 'Apples' },
+      { value: 'b', name: 'Bananas', disabled: 'sold out' },
+      { value: 'c', name: 'Cherries' },
+    ]);
+    expect(value).toBe('c');
+    expect(asked[0]?.message).toContain('2) Bananas (sold out)');
+    expect(asked.filter((entry) => entry.refused).map((entry) => entry.refused)).toEqual([
+      'Type a number from 1 to 3.',
+      'Bananas: sold out.',
+    ]);
+  });
+});
+
+describe('user create and loan create on a terminal ask for just the missing values', () => {
+  it('user create asks for the missing fields (checked as typed), then the password', async () => {
+    const { exitCode, asked, remaining } = await run(
+      ['user', 'create', '--firstname', 'Ada', '--email', 'ada@example.com', '--gender', 'female'],
+      [
+        [/last name/, 'Obi'],
+        [/phone/, '12'],
+        [/phone/, '08012345678'],
+        [/password/, 'pw'],
+      ],
+    );
+    expect(exitCode).toBe(0);
+    expect(remaining).toEqual([]);
+    expect(asked.map((entry) => entry.message)).toEqual([
+      "Borrower's last name",
+      "Borrower's phone",
+      "Borrower's phone",
+      "Borrower's password:",
+    ]);
+    expect(asked[1]?.refused).toMatch(/^Borrower's phone must be a Nigerian phone number/);
+    expect(sentTo('createUser')[0]?.body).toEqual({
+      firstname: 'Ada',
+      lastname: 'Obi',
+      email: 'ada@example.com',
+      phone: '+2348012345678',
+      gender: 'female',
+      password: 'pw',
+    });
+  });
+
+  it('loan create asks for the borrower, amount and purpose that were not given', async () => {
+    const userId = await seedBorrower();
+    const { exitCode, remaining } = await run(
+      ['loan', 'create', '--purpose', 'Stock'],
+      [
+        [/Borrower \(user id or e-mail\)/, 'ada'],
+        [/Borrower/, 'ada@example.com'],
+        [/Amount requested/, '5e3'],
+        [/Amount requested/, '5000'],
+      ],
+    );
+    expect(exitCode).toBe(0);
+    expect(remaining).toEqual([]);
+    expect(keys()).toEqual(['listUsers', 'createLoanRequest']);
+    expect(front.sent()[1]).toMatchObject({
+      params: { user_id: String(userId) },
+      body: { amount: 5000, purpose: 'Stock' },
+    });
+  });
+
+  it('without a terminal they are exit 2 naming every missing flag, and ask nothing', async () => {
+    const off = { tty: false };
+    // The password is read after the fields, but its flag is named with them: one run tells all.
+    const user = await run(['user', 'create', '--firstname', 'Ada'], [], off);
+    expect(user.exitCode).toBe(2);
+    expect(user.stderr).toMatch(
+      /^loanctl: Missing --lastname, --email, --phone, --gender, --password-stdin\.[^\n]*--password-stdin/,
+    );
+    // With the password coming (stdin, or --data), only the fields are named.
+    const fromStdin = await run(['user', 'create', '--firstname', 'Ada', '--password-stdin'], [], off);
+    expect(fromStdin.stderr).toMatch(/^loanctl: Missing --lastname, --email, --phone, --gender\.\s/);
+    const fromData = await run(
+      ['user', 'create', '--firstname', 'Ada', '--data', '{"password": "pw", "phone": "08012345678"}'],
+      [],
+      off,
+    );
+    expect(fromData.stderr).toMatch(/^loanctl: Missing --lastname, --email, --gender\.\s/);
+
+    const loan = await run(['--no-input', 'loan', 'create', '--purpose', 'x'], []);
+    expect(loan.exitCode).toBe(2);
+    expect(loan.stderr).toMatch(/^loanctl: Missing --user, --amount:/);
+    expect(front.sent()).toEqual([]);
+  });
+
+  it('without a terminal a missing product is named with every other missing flag', async () => {
+    const noProduct = { tty: false, env: { LOANCTL_PRODUCT_ID: undefined } };
+    const one = await run(['loan', 'create', '--user', '1'], [], noProduct);
+    expect(one.stderr).toMatch(
+      /^loanctl: Missing --product, --amount, --purpose: loan commands need a loan product id\.\s/,
+    );
+    const all = await run(['loan', 'create'], [], noProduct);
+    expect(all.stderr).toMatch(/^loanctl: Missing --product, --user, --amount, --purpose:/);
+    const onlyProduct = await run(
+      ['loan', 'create', '--user', '1', '--amount', '100', '--purpose', 'x'],
+      [],
+      noProduct,
+    );
+    expect(onlyProduct.stderr).toMatch(/^loanctl: Missing --product: /);
+    for (const { exitCode } of [one, all, onlyProduct]) expect(exitCode).toBe(2);
+    // On a terminal the product is still checked before any question is asked.
+    const terminal = await run(['loan', 'create'], [], { env: { LOANCTL_PRODUCT_ID: undefined } });
+    expect(terminal.stderr).toMatch(/^loanctl: Missing --product: /);
+    expect(terminal.asked).toEqual([]);
+    expect(front.sent()).toEqual([]);
   });
 });
