@@ -62,7 +62,7 @@ async function seedBorrower(fields: Record<string, unknown> = {}): Promise<numbe
 
 /** An operation on loan request `id` (or a new one for user `id`) in the sandbox: its reply's data. */
 async function seed(key: EndpointKey, id: number, body: unknown = sampleBody(key, sandbox.org_id)) {
-  const params = key === 'createLoanRequest' ? { user_id: id } : { id };
+  const params: Record<string, number> = key === 'createLoanRequest' ? { user_id: id } : { id };
   const query = key === 'approveLoanRequest' ? { action: 'approve' } : undefined;
   const reply = await call(sandbox.app, key, {
     key: sandbox.api_key,
