@@ -7,7 +7,7 @@
  * sandbox's place (a refusal), `rewrite` changes what the sandbox replied (values the real service
  * may send that the sandbox never does).
  */
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request, type ServerResponse } from 'node:http';
 import { ENDPOINTS, type EndpointKey } from '../../src/contract/endpoints.js';
 import { json, type ScriptedServer, scriptedServer } from './scripted-server.js';
 
@@ -29,6 +29,8 @@ export interface SandboxFront {
   answer(key: EndpointKey, status: number, body: unknown): void;
   /** From now on, the sandbox's JSON reply to `key` is passed through `change` first. */
   rewrite(key: EndpointKey, change: (reply: Record<string, unknown>) => unknown): void;
+  /** From now on, requests wait at the front until `count` have arrived, then all go on: they were sent at once. */
+  gather(count: number): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function sandboxFront(sandboxUrl: string): Promise<SandboxFront> {
   let held: { key: EndpointKey; arrived: () => void } | undefined;
   const answers = new Map<EndpointKey, { status: number; body: unknown }>();
   const rewrites = new Map<EndpointKey, (reply: Record<string, unknown>) => unknown>();
+  let gathering: { count: number; waiting: Array<() => void> } | undefined;
   server.script((req, res, n) => {
     const seen = server.requests[n];
     if (!seen) throw new Error('the scripted server lost a request');
@@ -66,8 +69,21 @@ export async function sandboxFront(sandboxUrl: string): Promise<SandboxFront> {
     }
     const answer = answers.get(key);
     if (answer) return json(res, answer.status, answer.body);
-    const change = rewrites.get(key);
-    const upstream = request(`${sandboxUrl}${seen.url}`, { method: seen.method, headers: req.headers }, (reply) => {
+    const forward = () => pass(req.headers, seen.method, seen.url, seen.body, rewrites.get(key), res);
+    if (!gathering) return forward();
+    gathering.waiting.push(forward);
+    if (gathering.waiting.length >= gathering.count) for (const go of gathering.waiting.splice(0)) go();
+  });
+  /** Sends a request on to the sandbox, and its reply (changed by `change`) back. */
+  function pass(
+    headers: IncomingHttpHeaders,
+    method: string,
+    url: string,
+    body: string,
+    change: ((reply: Record<string, unknown>) => unknown) | undefined,
+    res: ServerResponse,
+  ): void {
+    const upstream = request(`${sandboxUrl}${url}`, { method, headers }, (reply) => {
       if (!change) {
         res.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(res);
@@ -77,8 +93,8 @@ export async function sandboxFront(sandboxUrl: string): Promise<SandboxFront> {
       reply.on('data', (chunk: Buffer) => chunks.push(chunk));
       reply.on('end', () => json(res, reply.statusCode ?? 502, change(JSON.parse(Buffer.concat(chunks).toString()))));
     });
-    upstream.end(seen.body);
-  });
+    upstream.end(body);
+  }
   return {
     url: server.url,
     sent: () =>
@@ -92,6 +108,9 @@ export async function sandboxFront(sandboxUrl: string): Promise<SandboxFront> {
       }),
     answer: (key, status, body) => answers.set(key, { status, body }),
     rewrite: (key, change) => rewrites.set(key, change),
+    gather: (count) => {
+      gathering = { count, waiting: [] };
+    },
     close: () => server.close(),
   };
 }

@@ -1,146 +1,113 @@
 /**
- * The loan and user verbs called directly (`runX(options, deps)`) with fake deps: a fake API client
- * that records calls, captured io, and a scripted prompter. What the e2e tests cannot reach:
- * prompts on a terminal (confirm, decline → 130, password), and that `loan show` sends its five
- * requests at once.
+ * The loan and user verbs through the real program (runCli) against a real in-process sandbox,
+ * requests seen at the HTTP boundary by ../helpers/sandbox-front.ts: prompts on a terminal
+ * (confirm, decline → 130, password), that `loan show` sends its five requests at once, paging,
+ * and looking up a borrower or an org id. The front answers in the sandbox's place only where a
+ * real server would not: a user list whose pages repeat.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runLoanAddBusiness } from '../../src/commands/loan/add-business.js';
-import { runLoanApprove } from '../../src/commands/loan/approve.js';
-import { runLoanCreate } from '../../src/commands/loan/create.js';
-import { runLoanDelete } from '../../src/commands/loan/delete.js';
-import { runLoanList } from '../../src/commands/loan/list.js';
-import { runLoanShow } from '../../src/commands/loan/show.js';
-import { runUserCreate } from '../../src/commands/user/create.js';
-import { runUserList } from '../../src/commands/user/list.js';
-import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
-import { createDeps, type Deps, type GlobalOptions } from '../../src/deps.js';
-import { CancelledError, ExitCode, NoAccessError, UsageError } from '../../src/errors.js';
-import type { ApiClient, CallOptions } from '../../src/http/client.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EndpointKey } from '../../src/contract/endpoints.js';
 import type { Prompter } from '../../src/prompts/prompter.js';
-import { apiResult } from '../helpers/api-result.js';
-import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
+import { USERS_PAGE_SIZE } from '../../src/sandbox/handlers.js';
+import { type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
+import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';
+import { type SandboxFront, sandboxFront } from '../helpers/sandbox-front.js';
 
-interface Call {
-  key: string;
-  options: CallOptions;
-}
+let sandbox: CliSandbox;
+let front: SandboxFront;
 
-type Handler = (options: CallOptions) => unknown;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+  front = await sandboxFront(sandbox.url);
+});
+afterEach(async () => {
+  await front.close();
+  await sandbox.close();
+});
 
-interface Harness {
-  deps: Deps;
-  io: FakeIo;
-  calls: Call[];
-}
-
-function harness(
-  handlers: Record<string, Handler>,
-  options: {
-    tty?: boolean;
-    input?: string;
-    answers?: Partial<Prompter>;
-    env?: Record<string, string>;
-    globals?: GlobalOptions;
-  } = {},
-): Harness {
-  const io = fakeIo({ tty: options.tty, input: options.input });
-  const calls: Call[] = [];
-  const configDir = mkdtempSync(join(tmpdir(), 'loanctl-unit-'));
-  const prompter: Prompter = {
-    password: async () => {
-      throw new Error('unexpected password prompt');
-    },
-    input: async () => {
-      throw new Error('unexpected input prompt');
-    },
-    confirm: async () => {
-      throw new Error('unexpected confirm prompt');
-    },
-    ...options.answers,
-  };
-  const deps = createDeps({
-    io,
-    env: {
-      LOANCTL_CONFIG_DIR: configDir,
-      LOANCTL_PRODUCT_ID: '7',
-      LOANCTL_API_KEY: 'k',
-      LOANCTL_BASE_URL: 'http://127.0.0.1:1',
-      ...options.env,
-    },
-    globals: { output: 'json', ...options.globals },
-    prompter,
+/** `loanctl -o json ARGS` through the front; `answers` are the prompts' (a terminal then). */
+function run(args: string[], options: RunCliOptions & { answers?: Partial<Prompter> } = {}) {
+  const { answers, ...rest } = options;
+  return sandbox.run(['-o', 'json', ...args], {
+    ...(answers && { tty: true, prompter: answers }),
+    ...rest,
+    env: { LOANCTL_BASE_URL: front.url, ...rest.env },
   });
-  const client = {
-    settings: {} as ApiClient['settings'],
-    async call(key: string, callOptions: CallOptions = {}) {
-      calls.push({ key, options: callOptions });
-      const handler = handlers[key];
-      if (!handler) throw new Error(`unexpected call ${key}`);
-      const value = await handler(callOptions);
-      return value && typeof value === 'object' && 'rawBody' in value ? value : apiResult(value);
-    },
-    request: async () => {
-      throw new Error('unexpected raw request');
-    },
-    close: async () => {},
-  } as unknown as ApiClient;
-  deps.api = async () => client;
-  return { deps, io, calls };
 }
 
-function loan(id: number, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    user_id: 3,
-    fullname: 'Ada Obi',
-    amount: 50000,
-    purpose: 'Stock',
-    status: 'saved',
-    lender_status: 'saved',
-    submitted_at: ZERO_TIMESTAMP,
-    approved_at: ZERO_TIMESTAMP,
-    ...extra,
-  };
+const keys = () => front.sent().map((sent) => sent.key);
+const product = () => String(sandbox.product_id);
+
+async function seedBorrower(email = 'ada@example.com'): Promise<number> {
+  const created = await call(sandbox.app, 'createUser', { key: sandbox.api_key, body: userBody({ email }) });
+  if (created.json.status !== 'success') throw new Error(created.raw);
+  return findUserId(sandbox.app, sandbox.org, email);
 }
 
-const terms = {
-  id: '5',
-  approvedAmount: '45000',
-  rate: '5',
-  tenure: '6',
-  tenuredIn: 'months',
-  rateType: 'simple-interest',
-  frequency: 'weekly',
-};
+/** An operation on loan request `id` (or a new one for user `id`), in the sandbox: its reply's data. */
+async function seed(key: EndpointKey, id: number, body: unknown = sampleBody(key, sandbox.org_id)) {
+  const params: Record<string, number> = key === 'createLoanRequest' ? { user_id: id } : { id };
+  const reply = await call(sandbox.app, key, { key: sandbox.api_key, productId: sandbox.product_id, params, body });
+  if (reply.json.status !== 'success') throw new Error(`${key}: ${reply.raw}`);
+  return reply.json.data as { id: number };
+}
+
+/** `count` loan requests of one borrower: their ids, oldest first. */
+async function seedLoans(count: number): Promise<number[]> {
+  const userId = await seedBorrower();
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) ids.push((await seed('createLoanRequest', userId)).id);
+  return ids;
+}
+
+/** A loan request with bank details, submitted: ready to approve. */
+async function submittedLoan(): Promise<number> {
+  const [id] = await seedLoans(1);
+  if (id === undefined) throw new Error('no loan request');
+  await seed('addBankDetails', id);
+  await seed('submitLoanRequest', id, undefined);
+  return id;
+}
+
+const terms = (id: number) => [
+  'loan',
+  'approve',
+  String(id),
+  '--approved-amount',
+  '45000',
+  '--rate',
+  '5',
+  '--tenure',
+  '6',
+  '--tenured-in',
+  'months',
+  '--rate-type',
+  'simple-interest',
+  '--frequency',
+  'weekly',
+];
 
 describe('confirmation (loan approve, loan delete)', () => {
   it('asks on a terminal and sends when the operator agrees; weekly goes out as weekely', async () => {
+    const id = await submittedLoan();
     const questions: string[] = [];
-    const { deps, calls } = harness(
-      { approveLoanRequest: () => loan(5, { lender_status: 'approved' }) },
-      {
-        tty: true,
-        answers: {
-          confirm: async (question) => {
-            questions.push(question);
-            return true;
-          },
+    const { exitCode } = await run(terms(id), {
+      answers: {
+        confirm: async (question) => {
+          questions.push(question);
+          return true;
         },
       },
-    );
-    await runLoanApprove(terms, deps);
+    });
+    expect(exitCode).toBe(0);
     expect(questions).toEqual([
-      'Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?',
+      `Approve loan request ${id}: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?`,
     ]);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.options).toMatchObject({
-      params: { id: 5 },
-      productId: 7,
-      query: { action: 'approve' },
+    expect(front.sent()).toHaveLength(1);
+    expect(front.sent()[0]).toMatchObject({
+      key: 'approveLoanRequest',
+      params: { id: String(id) },
+      query: { 'product-id': product(), action: 'approve' },
       body: {
         approved_amount: 45000,
         rate: 5,
@@ -153,119 +120,115 @@ describe('confirmation (loan approve, loan delete)', () => {
   });
 
   it('declining is exit 130 and sends nothing', async () => {
-    for (const run of [(deps: Deps) => runLoanApprove(terms, deps), (deps: Deps) => runLoanDelete({ id: '5' }, deps)]) {
-      const { deps, calls } = harness({}, { tty: true, answers: { confirm: async () => false } });
-      const error = await run(deps).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(CancelledError);
-      expect((error as CancelledError).exitCode).toBe(ExitCode.cancelled);
-      expect(calls).toEqual([]);
+    const id = await submittedLoan();
+    for (const args of [terms(id), ['loan', 'delete', String(id)]]) {
+      const { exitCode } = await run(args, { answers: { confirm: async () => false } });
+      expect(exitCode).toBe(130);
     }
+    expect(front.sent()).toEqual([]);
   });
 
   it('off a terminal, a missing --yes is exit 2 naming --yes; --no-input counts as off', async () => {
-    const { deps } = harness({}, { tty: true, globals: { input: false } });
-    const error = await runLoanDelete({ id: '5' }, deps).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(`${(error as UsageError).message} ${(error as UsageError).hint}`).toContain('--yes');
+    const { exitCode, stderr } = await run(['--no-input', 'loan', 'delete', '5'], { answers: {} });
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('--yes');
   });
 
   it('an unknown --fields name is exit 2 before anything is asked or sent', async () => {
-    const { deps, calls } = harness({}, { tty: true, globals: { output: 'json', fields: 'id,terms.frequency' } });
-    await expect(runLoanApprove(terms, deps)).rejects.toThrow(
-      /--fields: unknown field "terms.frequency"; nothing was sent/,
-    );
-    expect(calls).toEqual([]);
-    const ok = harness({ approveLoanRequest: () => loan(5) }, { globals: { output: 'json', fields: 'id,status' } });
-    await runLoanApprove({ ...terms, yes: true }, ok.deps);
-    expect(ok.calls).toHaveLength(1);
+    const id = await submittedLoan();
+    const bad = await run(['--fields', 'id,terms.frequency', ...terms(id)], { answers: {} });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--fields: unknown field "terms.frequency"; nothing was sent/);
+    expect(front.sent()).toEqual([]);
+    const ok = await run(['--fields', 'id,status', ...terms(id), '--yes']);
+    expect(ok.exitCode).toBe(0);
+    expect(keys()).toEqual(['approveLoanRequest']);
   });
 
   it('bad terms are caught before the question is asked', async () => {
-    const { deps } = harness({}, { tty: true });
-    await expect(runLoanApprove({ ...terms, rateType: 'flat' }, deps)).rejects.toThrow(/--rate-type must be one of/);
+    const args = terms(5).map((arg) => (arg === 'simple-interest' ? 'flat' : arg));
+    const { exitCode, stderr } = await run(args, { answers: {} });
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(/--rate-type must be one of/);
   });
 });
 
 describe('user create', () => {
-  const flags = { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.com', phone: '08012345678', gender: 'female' };
+  const flags = ['--firstname', 'Ada', '--lastname', 'Obi', '--email', 'ada@example.com', '--gender', 'female'];
+  const sent = { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.com', gender: 'female' };
 
   it('asks for the password with a masked prompt on a terminal, after checking the other fields', async () => {
     let asked = 0;
-    const { deps, calls, io } = harness(
-      { createUser: () => ({ ...flags, phone: '+2348012345678', reference: 'U1' }) },
-      {
-        tty: true,
-        answers: {
-          password: async () => {
-            asked++;
-            return 'pw';
-          },
-        },
+    const answers = {
+      password: async () => {
+        asked++;
+        return 'pw';
       },
-    );
-    await expect(runUserCreate({ ...flags, phone: '123' }, deps)).rejects.toThrow(/--phone/);
+    };
+    const bad = await run(['user', 'create', ...flags, '--phone', '123'], { answers });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--phone/);
     expect(asked).toBe(0);
-    await runUserCreate(flags, deps);
+    const { exitCode, stdout } = await run(['user', 'create', ...flags, '--phone', '08012345678'], { answers });
+    expect(exitCode).toBe(0);
     expect(asked).toBe(1);
-    expect(calls[0]?.options.body).toEqual({ ...flags, phone: '+2348012345678', password: 'pw' });
-    expect(JSON.parse(io.stdout.text())).toMatchObject({ status: 'created' });
-    expect(io.stdout.text()).not.toContain('"password"');
+    expect(front.sent()[0]?.body).toEqual({ ...sent, phone: '+2348012345678', password: 'pw' });
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'created' });
+    expect(stdout).not.toContain('"password"');
   });
 
   it('an existing e-mail is success with "status": "exists" and a notice', async () => {
-    const { deps, io } = harness(
-      { createUser: () => apiResult({ ...flags, reference: 'U1' }, { status: 'exists' }) },
-      { input: 'pw\n' },
+    await seedBorrower();
+    const { exitCode, stdout, stderr } = await run(
+      ['user', 'create', ...flags, '--phone', '08012345678', '--password-stdin'],
+      { stdin: 'pw\n' },
     );
-    await runUserCreate({ ...flags, passwordStdin: true }, deps);
-    expect(JSON.parse(io.stdout.text())).toMatchObject({ email: 'ada@example.com', status: 'exists' });
-    expect(io.stderr.text()).toContain('already exists; nothing was created');
-    expect(io.stderr.text()).toContain('next: loanctl loan create --user ada@example.com');
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ email: 'ada@example.com', status: 'exists' });
+    expect(stderr).toContain('already exists; nothing was created');
+    expect(stderr).toContain('next: loanctl loan create --user ada@example.com');
   });
 
   it('sends a password from stdin exactly as given, spaces included, without the final newline', async () => {
-    const { deps, calls } = harness(
-      { createUser: () => apiResult({ ...flags, reference: 'U1' }) },
-      { input: ' two words \n' },
-    );
-    await runUserCreate({ ...flags, passwordStdin: true }, deps);
-    expect(calls[0]?.options.body).toMatchObject({ password: ' two words ' });
+    const { exitCode } = await run(['user', 'create', ...flags, '--phone', '08012345678', '--password-stdin'], {
+      stdin: ' two words \n',
+    });
+    expect(exitCode).toBe(0);
+    expect(front.sent()[0]?.body).toMatchObject({ password: ' two words ' });
   });
 
   it('--password-stdin and --data - cannot share stdin', async () => {
-    const { deps } = harness({});
-    await expect(runUserCreate({ passwordStdin: true, data: '-' }, deps)).rejects.toThrow(/both read stdin/);
+    const { exitCode, stderr } = await run(['user', 'create', '--password-stdin', '--data', '-']);
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(/both read stdin/);
   });
 });
 
 describe('loan show', () => {
   it('sends its five requests at once and finds the loan request through the list', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const slow = (value: unknown) => async () => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inFlight--;
-      return value;
-    };
-    const { deps, calls, io } = harness({
-      listLoanRequests: slow({ loan_requests: [loan(5)], cursor: 5 }),
-      getProgress: slow('bank_details'),
-      getBankDetails: slow([{ id: 1, code: '058' }]),
-      getGuarantors: slow([]),
-      getEmployment: slow(null),
-    });
-    await runLoanShow({ id: '5' }, deps);
-    expect(most).toBe(5);
-    expect(calls.find((call) => call.key === 'listLoanRequests')?.options.query).toEqual({
+    const [id] = await seedLoans(1);
+    if (id === undefined) throw new Error('no loan request');
+    await seed('addBankDetails', id);
+    // The front answers none of the five until all five have come: sent one after another, the
+    // first would never be answered.
+    front.gather(5);
+    const { exitCode, stdout } = await run(['loan', 'show', String(id)]);
+    expect(exitCode).toBe(0);
+    expect(keys().sort()).toEqual([
+      'getBankDetails',
+      'getEmployment',
+      'getGuarantors',
+      'getProgress',
+      'listLoanRequests',
+    ]);
+    expect(front.sent().find((sent) => sent.key === 'listLoanRequests')?.query).toEqual({
+      'product-id': product(),
       direction: 'ASC',
-      cursor: 4,
-      limit: 1,
+      cursor: String(id - 1),
+      limit: '1',
     });
-    expect(JSON.parse(io.stdout.text())).toMatchObject({
-      loan_request: { id: 5 },
-      progress: 'bank_details',
+    expect(JSON.parse(stdout)).toMatchObject({
+      loan_request: { id },
       bank_details: [{ code: '058' }],
       guarantors: [],
       employment: null,
@@ -273,124 +236,128 @@ describe('loan show', () => {
   });
 
   it('a list whose first row is another id means not found (exit 4)', async () => {
-    const { deps } = harness({
-      listLoanRequests: () => ({ loan_requests: [loan(9)], cursor: 9 }),
-      getProgress: () => '',
-      getBankDetails: () => [],
-      getGuarantors: () => [],
-      getEmployment: () => null,
-    });
-    const error = await runLoanShow({ id: '5' }, deps).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(NoAccessError);
-    expect((error as NoAccessError).message).toBe('No loan request 5 under product 7 in your organisation.');
+    const [, second] = await seedLoans(3);
+    if (second === undefined) throw new Error('no loan request');
+    await seed('deleteLoanRequest', second, undefined);
+    const { exitCode, stderr } = await run(['loan', 'show', String(second)]);
+    expect(exitCode).toBe(4);
+    expect(stderr).toContain(`No loan request ${second} under product ${product()} in your organisation.`);
   });
 });
 
 describe('loan create --user EMAIL', () => {
   it('walks the user list pages until the e-mail is found', async () => {
-    const pages: Record<number, unknown[]> = {
-      1: [{ id: 1, org_id: 2, email: 'a@example.com' }],
-      2: [{ id: 2, org_id: 2, email: 'Ada@Example.com' }],
-    };
-    const { deps, calls, io } = harness({
-      listUsers: (options) => pages[Number(options.query?.pages)] ?? [],
-      createLoanRequest: () => loan(11),
-    });
-    await runLoanCreate({ user: 'ada@example.com', amount: '50,000', purpose: ' Stock ' }, deps);
-    expect(calls.map((call) => call.key)).toEqual(['listUsers', 'listUsers', 'createLoanRequest']);
-    expect(calls[2]?.options).toMatchObject({
-      params: { user_id: 2 },
-      productId: 7,
+    for (let i = 0; i < USERS_PAGE_SIZE; i++) await seedBorrower(`other${i}@example.com`);
+    const userId = await seedBorrower('Ada@Example.com');
+    const { exitCode, stderr } = await run([
+      'loan',
+      'create',
+      '--user',
+      'ada@example.com',
+      '--amount',
+      '50,000',
+      '--purpose',
+      ' Stock ',
+    ]);
+    expect(exitCode).toBe(0);
+    expect(keys()).toEqual(['listUsers', 'listUsers', 'createLoanRequest']);
+    expect(front.sent()[2]).toMatchObject({
+      params: { user_id: String(userId) },
+      query: { 'product-id': product() },
       body: { amount: 50000, purpose: 'Stock' },
     });
-    expect(io.stderr.text()).toContain('ada@example.com is user 2.');
+    expect(stderr).toContain(`ada@example.com is user ${userId}.`);
   });
 
   it('stops at an empty page, or at a page that repeats, and says not found (exit 4)', async () => {
-    const { deps, calls } = harness({ listUsers: () => [{ id: 1, org_id: 2, email: 'a@example.com' }] });
-    await expect(runLoanCreate({ user: 'ghost@example.com', amount: '5', purpose: 'x' }, deps)).rejects.toBeInstanceOf(
-      NoAccessError,
-    );
-    expect(calls).toHaveLength(2);
+    await seedBorrower('a@example.com');
+    const ghost = ['loan', 'create', '--user', 'ghost@example.com', '--amount', '5', '--purpose', 'x'];
+    const empty = await run(ghost);
+    expect(empty.exitCode).toBe(4);
+    expect(keys()).toEqual(['listUsers', 'listUsers']);
+    // A server whose every page is the first (the sandbox's pages never repeat: the front's).
+    let first: unknown;
+    front.rewrite('listUsers', (reply) => {
+      first ??= reply;
+      return first;
+    });
+    const before = front.sent().length;
+    const repeating = await run(ghost);
+    expect(repeating.exitCode).toBe(4);
+    expect(
+      front
+        .sent()
+        .slice(before)
+        .map((sent) => sent.key),
+    ).toEqual(['listUsers', 'listUsers']);
   });
 
   it('checks --product before looking anything up', async () => {
-    const { deps, calls } = harness({}, { env: { LOANCTL_PRODUCT_ID: '' } });
-    await expect(runLoanCreate({ user: 'a@b.co', amount: '5', purpose: 'x' }, deps)).rejects.toThrow(
-      /Missing --product/,
-    );
-    expect(calls).toEqual([]);
+    const { exitCode, stderr } = await run(['loan', 'create', '--user', 'a@b.co', '--amount', '5', '--purpose', 'x'], {
+      env: { LOANCTL_PRODUCT_ID: '' },
+    });
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(/Missing --product/);
+    expect(front.sent()).toEqual([]);
   });
 });
 
 describe('loan list and user list paging', () => {
   it('loan list --all walks the cursor until an empty page and prints one JSON array', async () => {
-    const { deps, calls, io } = harness({
-      listLoanRequests: (options) => {
-        const cursor = Number(options.query?.cursor ?? 0);
-        return cursor === 0
-          ? { loan_requests: [loan(9), loan(8)], cursor: 8 }
-          : cursor === 8
-            ? { loan_requests: [loan(7)], cursor: 7 }
-            : { loan_requests: [], cursor: 0 };
-      },
-    });
-    await runLoanList({ all: true, limit: '2' }, deps);
-    expect(calls.map((call) => call.options.query)).toEqual([
-      { direction: 'DESC', cursor: undefined, limit: 2 },
-      { direction: 'DESC', cursor: 8, limit: 2 },
-      { direction: 'DESC', cursor: 7, limit: 2 },
+    const [first, second, third] = await seedLoans(3);
+    const { exitCode, stdout } = await run(['loan', 'list', '--all', '--limit', '2']);
+    expect(exitCode).toBe(0);
+    const page = { 'product-id': product(), direction: 'DESC', limit: '2' };
+    expect(front.sent().map((sent) => sent.query)).toEqual([
+      page,
+      { ...page, cursor: String(second) },
+      { ...page, cursor: String(first) },
     ]);
-    expect(JSON.parse(io.stdout.text()).map((row: { id: number }) => row.id)).toEqual([9, 8, 7]);
+    expect(JSON.parse(stdout).map((row: { id: number }) => row.id)).toEqual([third, second, first]);
   });
 
   it('loan list says next: --cursor only when a look-ahead finds more', async () => {
-    const { deps, io } = harness({
-      listLoanRequests: (options) =>
-        options.query?.cursor === 8
-          ? { loan_requests: [loan(7)], cursor: 7 }
-          : { loan_requests: [loan(9), loan(8)], cursor: 8 },
-    });
-    await runLoanList({ limit: '2' }, deps);
-    expect(io.stderr.text()).toBe('next: --cursor 8 --limit 2\n');
+    const [, second] = await seedLoans(3);
+    const more = await run(['loan', 'list', '--limit', '2']);
+    expect(more.stderr).toBe(`next: --cursor ${second} --limit 2\n`);
   });
 
   it('user list --page 2 says next: --page 3 when page 3 has users', async () => {
-    const { deps, io } = harness({
-      listUsers: (options) =>
-        Number(options.query?.pages) <= 3 ? [{ id: Number(options.query?.pages), org_id: 1 }] : [],
-    });
-    await runUserList({ page: '2' }, deps);
-    expect(io.stderr.text()).toBe('next: --page 3\n');
+    for (let i = 0; i < 2 * USERS_PAGE_SIZE + 1; i++) await seedBorrower(`user${i}@example.com`);
+    const { exitCode, stderr } = await run(['user', 'list', '--page', '2']);
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('next: --page 3\n');
   });
 });
 
 describe('loan add-business org id', () => {
-  const business = { id: '5', name: 'N', role: 'owner', industry: 'retail', description: 'd', registered: true };
+  const business = ['--name', 'N', '--role', 'owner', '--industry', 'retail', '--description', 'd', '--registered'];
 
   it('comes from the first page of the user list when neither a flag nor a profile gives it', async () => {
-    const { deps, calls, io } = harness({
-      listUsers: () => [{ id: 1, org_id: 42 }],
-      addBusinessInfo: (options) => ({ id: 1, ...(options.body as object) }),
-    });
-    await runLoanAddBusiness(business, deps);
-    expect(calls[1]?.options.body).toMatchObject({ org_id: 42, registered: true });
-    expect(io.stderr.text()).toContain('Using org id 42');
+    const [id] = await seedLoans(1);
+    const { exitCode, stderr } = await run(['loan', 'add-business', String(id), ...business]);
+    expect(exitCode).toBe(0);
+    expect(keys()).toEqual(['listUsers', 'addBusinessInfo']);
+    expect(front.sent()[1]?.body).toMatchObject({ org_id: sandbox.org_id, registered: true });
+    expect(stderr).toContain(`Using org id ${sandbox.org_id}`);
   });
 
   it('--org-id wins and nothing is looked up', async () => {
-    const { deps, calls } = harness({ addBusinessInfo: (options) => options.body });
-    await runLoanAddBusiness({ ...business, orgId: '3' }, deps);
-    expect(calls.map((call) => call.key)).toEqual(['addBusinessInfo']);
-    expect(calls[0]?.options.body).toMatchObject({ org_id: 3 });
+    const [id] = await seedLoans(1);
+    const args = ['loan', 'add-business', String(id), ...business, '--org-id', String(sandbox.org_id)];
+    const { exitCode } = await run(args);
+    expect(exitCode).toBe(0);
+    expect(keys()).toEqual(['addBusinessInfo']);
+    expect(front.sent()[0]?.body).toMatchObject({ org_id: sandbox.org_id });
   });
 
   it('other mistakes are reported before the lookup', async () => {
-    const { deps, calls } = harness({});
-    await expect(runLoanAddBusiness({ ...business, establishedOn: '2019-02-30' }, deps)).rejects.toThrow(
-      /--established-on/,
-    );
-    await expect(runLoanAddBusiness({ id: '5', name: 'N' }, deps)).rejects.toThrow(/Missing --role, --industry/);
-    expect(calls).toEqual([]);
+    const wrongDate = await run(['loan', 'add-business', '5', ...business, '--established-on', '2019-02-30']);
+    expect(wrongDate.exitCode).toBe(2);
+    expect(wrongDate.stderr).toMatch(/--established-on/);
+    const missing = await run(['loan', 'add-business', '5', '--name', 'N']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/Missing --role, --industry/);
+    expect(front.sent()).toEqual([]);
   });
 });
