@@ -18,21 +18,22 @@
  * e-mail is not found (a user created since).
  */
 import { createHash } from 'node:crypto';
-import { LoanRequestCreate } from '../contract/schemas.js';
+import type { BodyOf } from '../contract/fields.js';
 import { loanRequestPages, userPages } from '../domain/pages.js';
 import { NoAccessError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import { buildBody } from '../input/body.js';
-import { parseAmount, parseId, parseText, parseUserRef, type UserRef } from '../input/values.js';
+import { buildOperationBody } from '../input/body.js';
+import { parseId, parseUserRef, type UserRef } from '../input/values.js';
 import type { BulkTask } from './engine.js';
-import { fieldText, rowFields } from './fields.js';
+import { bodyColumns, fieldText, rowFields } from './fields.js';
 
-export const LOAN_FIELDS = ['user', 'user_id', 'amount', 'purpose', 'product'] as const;
+/** The borrower (`user`: an id or e-mail, or `user_id`), the body's fields, and the product. */
+export const LOAN_FIELDS = ['user', 'user_id', ...bodyColumns('createLoanRequest'), 'product'];
 
 export interface LoanRow {
   user: UserRef;
   productId: number | undefined;
-  body: LoanRequestCreate;
+  body: BodyOf<'createLoanRequest'>;
 }
 
 export interface LoanTaskOptions {
@@ -41,11 +42,6 @@ export interface LoanTaskOptions {
   /** `--dry-run`: no look-ups (they would be requests); the e-mail stands in the printed path. */
   dryRun?: boolean;
 }
-
-const SPECS = [
-  { key: 'amount', parse: parseAmount },
-  { key: 'purpose', parse: parseText },
-];
 
 export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTask<LoanRow> {
   const directory = userDirectory(api);
@@ -70,7 +66,7 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
       }
       const productText = fieldText(fields, 'product');
       const productId = productText === undefined ? options.defaultProduct : parseId(productText, 'product');
-      const { body } = buildBody(LoanRequestCreate, rowFields(fields, SPECS));
+      const { body } = buildOperationBody('createLoanRequest', rowFields('createLoanRequest', fields));
       const raw = userText ?? userIdText;
       if (raw === undefined) throw new UsageError('Missing user (a user id or e-mail).');
       const user = parseUserRef(raw, userText === undefined ? 'user_id' : 'user');
@@ -113,7 +109,7 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
  * as 96 bits of their SHA-256 (16 characters, a fresh string): a small key of fixed size whatever
  * the purpose's length, so the index of a 100,000-request product stays a few MB.
  */
-export function fingerprint(userId: number, productId: number, body: LoanRequestCreate): string {
+export function fingerprint(userId: number, productId: number, body: BodyOf<'createLoanRequest'>): string {
   return createHash('sha256')
     .update(`${productId}\n${userId}\n${body.amount}\n${body.purpose.trim()}`)
     .digest()

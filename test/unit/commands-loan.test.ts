@@ -26,10 +26,10 @@ import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 
 interface Call {
   key: string;
-  options: CallOptions;
+  options: CallOptions & { query?: Record<string, unknown> };
 }
 
-type Handler = (options: CallOptions) => unknown;
+type Handler = (options: CallOptions & { query?: Record<string, unknown> }) => unknown;
 
 interface Harness {
   deps: Deps;

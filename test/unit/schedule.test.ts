@@ -5,7 +5,10 @@
  * `loan approve --preview` shows (runCli against the in-process sandbox: the real client).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalTerms } from '../../src/contract/schemas.js';
+import type { BodyOf } from '../../src/contract/fields.js';
+
+type ApprovalTerms = BodyOf<'approveLoanRequest'>;
+
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
 import { buildSchedule } from '../../src/repayment/index.js';

@@ -4,29 +4,20 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 
-/**
- * The repayment terms' flags, shared by `loan schedule` and `loan approve` so the two commands
- * take and explain the terms the same way (the repayment module reads both).
- */
-export function withRepaymentTermOptions(command: Command): Command {
-  return command
-    .option('--rate <n>', '% per --tenured-in unit (e.g. 5 or 12.5); for fixed-amount, the interest in currency')
-    .option('--tenure <n>', 'length of the loan, in --tenured-in units (whole number)')
-    .option('--tenured-in <unit>', 'unit of the tenure and the rate: months, weeks or days')
-    .option('--rate-type <type>', 'simple-interest, compound-interest or fixed-amount')
-    .option('--frequency <f>', 'how often an instalment falls due: daily, weekly, bi-weekly or monthly')
-    .option('--grace-period <days>', 'days after the start before the schedule begins (default 0)')
-    .option('--exclude-weekends', 'move a due date on Saturday or Sunday to the next Monday');
-}
+/** The repayment terms of `loan approve` that a schedule needs (all but the amount approved and the note). */
+const TERMS = ['rate', 'tenure', 'tenured_in', 'rate_type', 'frequency', 'grace_period', 'exclude_weekends'] as const;
 
 export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
-  withRepaymentTermOptions(
+  addFieldOptions(
     loan
       .command('schedule')
       .description('Compute a repayment schedule offline: every instalment and the totals (no API key needed)')
       .option('--amount <n>', 'principal: the amount approved, more than 0 (100000, 100,000 or 1250.50)'),
+    'approveLoanRequest',
+    TERMS,
   )
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
     .addHelpText(
