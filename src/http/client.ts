@@ -400,7 +400,8 @@ function contractSchemas() {
  * "success"}` would reach the printer as a loan request of `null`.
  */
 function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
-  if (result.status !== 'success' && result.status !== 'exists') return;
+  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
+  if (result.status !== 'success') return;
   for (const part of ['data', 'data1'] as const) {
     const shape = def.reply[part];
     if (shape === undefined || shape === 'none' || shape.endsWith('?')) continue;

@@ -57,7 +57,8 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
 
   checkFieldsBeforeSending(deps, 'user');
   const password = await readPassword(options, typeof fromData === 'string' ? fromData : undefined, deps);
-  const { body: request } = buildOperationBody('createUser', asked, { ...rest, password });
+  const passwordField = { key: 'password', flag: '--password-stdin', value: undefined };
+  const { body: request } = buildOperationBody('createUser', [...asked, passwordField], { ...rest, password });
 
   const api = await deps.api();
   const result = await api.call('createUser', { body: request });
