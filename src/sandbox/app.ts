@@ -12,8 +12,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
+import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
@@ -76,6 +77,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     if (outcome.http === 500) onError(error);
     send(reply, outcome);
   });
+
+  serveOpenApi(app);
 
   // Each operation at its path, and at the paths the real service documents besides the spec's
   // (tokenize_mono), with the same behaviour.
@@ -154,12 +157,6 @@ function parseId(value: unknown): number | undefined {
 
 function single(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function noAccessMessage(def: EndpointDef): string {
-  if (def.pathParams.includes('user_id')) return MESSAGES.noAccessUser;
-  if (def.pathParams.includes('id')) return MESSAGES.noAccessLoanRequest;
-  return MESSAGES.noAccessProduct;
 }
 
 function serve(

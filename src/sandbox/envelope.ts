@@ -1,4 +1,5 @@
 /** The reply envelope (spec 2.1) and the failures a handler can answer with. */
+import type { EndpointDef } from '../contract/endpoints.js';
 import type { EnvelopeStatus } from '../contract/schemas.js';
 
 export interface Outcome {
@@ -47,6 +48,13 @@ export const MESSAGES = {
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: 'Something went wrong. Please try again',
 } as const;
+
+/** What a no-access reply of `def` says: the most specific of the user, loan request or product it names. */
+export function noAccessMessage(def: Pick<EndpointDef, 'pathParams'>): string {
+  if (def.pathParams.includes('user_id')) return MESSAGES.noAccessUser;
+  if (def.pathParams.includes('id')) return MESSAGES.noAccessLoanRequest;
+  return MESSAGES.noAccessProduct;
+}
 
 export function noAccess(message: string): SandboxReply {
   return new SandboxReply({ status: 'no-access', message });
