@@ -17,6 +17,7 @@ import { ROOT } from '../helpers/cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { openSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked loosely in assertions; redocly checks its shape
 type Json = Record<string, any>;
 
 const SERVER = 'http://127.0.0.1:4010';
@@ -27,16 +28,16 @@ describe('the OpenAPI document', () => {
   it('has every operation of the contract, at each of its paths, with its parameters, body and replies', () => {
     for (const def of ENDPOINTS) {
       for (const path of [def.path, ...(def.otherPaths ?? [])]) {
-        const op = doc.paths[openApiPath(path)]?.[def.method.toLowerCase()] as Json | undefined;
+        const op = doc.paths[openApiPath(path)]?.[def.method.toLowerCase()] as Json;
         expect(op, `${def.method} ${path}`).toBeDefined();
-        const params = (op?.parameters as Json[]).map((p) => (p.$ref ? 'product-id' : p.name));
+        const params = (op.parameters as Json[]).map((p) => (p.$ref ? 'product-id' : p.name));
         expect(params).toEqual([
           ...def.pathParams,
           ...(def.productId ? ['product-id'] : []),
           ...Object.keys(def.query.shape),
         ]);
-        expect(op?.requestBody !== undefined, `${def.key} body`).toBe(def.body !== undefined);
-        expect(Object.keys(op?.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '500']));
+        expect(op.requestBody !== undefined, `${def.key} body`).toBe(def.body !== undefined);
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '500']));
       }
     }
     expect(doc.paths['/api/v1/loan_request/{id}/tokenize_mono'].post.operationId).toBe('tokenizeLinker_tokenize_mono');
