@@ -147,14 +147,18 @@ export function errorResponses(def: EndpointDef): Record<string, Json> {
   return responses;
 }
 
-/** The 200 replies of status `error` and `no-access` (spec §7), as examples of the 200 response. */
-export function failureExamples(def: EndpointDef): Record<string, { value: Json }> {
-  const examples: Record<string, { value: Json }> = {};
-  if (def.productId) examples.productRequired = { value: { status: 'error', message: MESSAGES.productRequired } };
+/**
+ * The 200 replies of status `error` and `no-access` (spec §7) an operation may get: its failure
+ * branch, with them as the schema's `examples`. Not as the response's own examples: a mock server
+ * (Prism) answers with the first of those, and should answer with a success.
+ */
+export function failureEnvelope(def: EndpointDef): Json {
+  const examples: Json[] = [];
+  if (def.productId) examples.push({ status: 'error', message: MESSAGES.productRequired });
   if (def.productId || def.pathParams.length > 0) {
-    examples.noAccess = { value: { status: 'no-access', message: noAccessMessage(def) } };
+    examples.push({ status: 'no-access', message: noAccessMessage(def) });
   }
-  return examples;
+  return { ...ref(ERROR_ENVELOPE), ...(examples.length > 0 && { examples }) };
 }
 
 export function ref(name: string): Json {

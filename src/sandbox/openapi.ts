@@ -12,15 +12,7 @@
  */
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointDef } from '../contract/endpoints.js';
-import {
-  ERROR_ENVELOPE,
-  envelopeSchemas,
-  errorResponses,
-  failureExamples,
-  type Json,
-  ref,
-  successEnvelope,
-} from './openapi-replies.js';
+import { envelopeSchemas, errorResponses, failureEnvelope, type Json, successEnvelope } from './openapi-replies.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 const BEARER = 'bearerAuth';
@@ -137,14 +129,12 @@ function queryParameters(def: EndpointDef): Json[] {
 function successResponse(def: EndpointDef): Json {
   const data = jsonSchema(def.reply.data, 'output');
   const data1 = def.reply.data1 && jsonSchema(def.reply.data1, 'output');
-  const examples = failureExamples(def);
   return {
     description:
       'The envelope: status `success` with the payload, or (spec §7) a failure the API answers with HTTP 200: status `error` or `no-access`',
     content: {
       'application/json': {
-        schema: { oneOf: [successEnvelope(data, data1), ref(ERROR_ENVELOPE)] },
-        ...(Object.keys(examples).length > 0 && { examples }),
+        schema: { oneOf: [successEnvelope(data, data1), failureEnvelope(def)] },
       },
     },
   };
