@@ -73,12 +73,14 @@ function listening(child: ChildProcess): Promise<void> {
   });
 }
 
-/** loanctl against the proxy: the sandbox's key and product, Prism's address. */
-async function loanctl(...argv: string[]) {
-  const run = await sandbox.run(argv, { env: { LOANCTL_BASE_URL: proxyUrl }, stdin: 's3cret\n' });
-  expect(run.exitCode, `loanctl ${argv.join(' ')}\n${run.stderr}\nprism:\n${log}`).toBe(0);
+/** loanctl against the proxy (the sandbox's key and product, Prism's address); it must exit `exit`. */
+async function loanctlExiting(exit: number, env: Record<string, string>, ...argv: string[]) {
+  const run = await sandbox.run(argv, { env: { LOANCTL_BASE_URL: proxyUrl, ...env }, stdin: 's3cret\n' });
+  expect(run.exitCode, `loanctl ${argv.join(' ')}\n${run.stderr}\nprism:\n${log}`).toBe(exit);
   return run;
 }
+
+const loanctl = (...argv: string[]) => loanctlExiting(0, {}, ...argv);
 
 /** Prism's lines about what it found wrong, and how many requests it passed on to the sandbox. */
 function verdict() {
@@ -143,6 +145,36 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     expect(problems, log).toEqual([]);
     // Every command went through Prism to the sandbox (show alone makes five requests).
     expect(forwarded).toBeGreaterThanOrEqual(18);
+  });
+
+  it("lets the failures of spec §7 and the sandbox's error replies through as documented", async () => {
+    const email = 'bola.prism@example.com';
+    await loanctl('user', 'create', ...borrower(email), '--password-stdin');
+    const loan = (await loanctl('loan', 'create', '--user', email, '--amount', '900', '--purpose', 'Stock')).json<{
+      id: number;
+    }>();
+    const id = String(loan.id);
+    const employment = [
+      ...['loan', 'add-employment', id, '--status', 'employed', '--company-name', 'Acme', '--company-address', 'Lagos'],
+      ...['--position', 'Clerk', '--salary', '1000', '--manager', 'Bola', '--manager-phone', '08098765432'],
+      ...['--manager-email', 'bola@acme.ng'],
+    ];
+    await loanctl(...employment);
+    await loanctlExiting(1, {}, ...employment); // 500: employment information already exists
+    await loanctlExiting(4, {}, 'loan', 'progress', '999999'); // 200 no-access: not your loan request
+    const other = sandbox.addOrg('Other Lender');
+    await loanctlExiting(4, { LOANCTL_PRODUCT_ID: String(other.product_id) }, 'loan', 'list'); // 200 no-access: product
+    await loanctlExiting(3, { LOANCTL_API_KEY: 'sk_sandbox_not_a_key' }, 'user', 'list'); // 401: unknown key
+    const auth = { authorization: `Bearer ${sandbox.api_key}` };
+    const sent = [
+      // 400: the direction is missing (spec §7); 400: a date the pattern allows but the calendar does not.
+      await fetch(`${proxyUrl}/api/v1/loan_request?product-id=${sandbox.product_id}`, { headers: auth }),
+      await fetch(`${proxyUrl}/api/v1/user?start=2026-02-30`, { headers: auth }),
+    ];
+    expect(sent.map((reply) => reply.status)).toEqual([400, 400]);
+    const bodies = await Promise.all(sent.map((reply) => reply.json()));
+    expect(bodies.map((body) => body.status)).toEqual(['error', 'error']);
+    expect(verdict().problems, log).toEqual([]);
   });
 
   it('refuses a request the document does not allow, so a broken flow would be seen', async () => {
