@@ -172,7 +172,7 @@ describe('the e2e flow through Prism’s validating proxy', () => {
       await fetch(`${proxyUrl}/api/v1/user?start=2026-02-30`, { headers: auth }),
     ];
     expect(sent.map((reply) => reply.status)).toEqual([400, 400]);
-    const bodies = await Promise.all(sent.map((reply) => reply.json()));
+    const bodies = await Promise.all(sent.map((reply) => reply.json() as Promise<{ status: string }>));
     expect(bodies.map((body) => body.status)).toEqual(['error', 'error']);
     expect(verdict().problems, log).toEqual([]);
   });
