@@ -117,13 +117,9 @@ function send(reply: FastifyReply, outcome: Outcome): void {
 function frameworkError(error: FastifyError): Outcome {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
+      return { http: 413, status: 'error', message: MESSAGES.bodyTooLarge };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        http: 415,
-        status: 'error',
-        message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-      };
+      return { http: 415, status: 'error', message: MESSAGES.unsupportedContentType };
   }
   const code = error.statusCode ?? 500;
   if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };

@@ -8,13 +8,11 @@
 import type { EndpointDef } from '../contract/endpoints.js';
 import { ENVELOPE_STATUSES } from '../contract/vocabulary.js';
 import { BUSY_MESSAGE } from './busy.js';
-import { MESSAGES, noAccessMessage } from './envelope.js';
+import { FAILURE_STATUSES, MESSAGES, noAccessMessage } from './envelope.js';
 
 export type Json = Record<string, unknown>;
 
-/** The statuses whose reply carries only `status` and `message` (./envelope.ts `envelope`). */
-export const FAILURE_STATUSES = ['error', 'no-access'] as const;
-/** The statuses whose reply carries the payload: `success`, and `exists` (a create that found it). */
+/** The statuses whose reply carries the payload (not FAILURE_STATUSES): `success`, and `exists` (a create that found it). */
 export const PAYLOAD_STATUSES = ENVELOPE_STATUSES.filter(
   (status) => !(FAILURE_STATUSES as readonly string[]).includes(status),
 );
@@ -103,18 +101,13 @@ const ERROR_REPLIES: readonly ErrorReply[] = [
     http: '413',
     description: 'The request body is over 1 MiB',
     applies: carriesBody,
-    examples: { tooLarge: { status: 'error', message: 'Request body is too large: the limit is 1 MiB' } },
+    examples: { tooLarge: { status: 'error', message: MESSAGES.bodyTooLarge } },
   },
   {
     http: '415',
     description: 'The body is not sent as `Content-Type: application/json`',
     applies: carriesBody,
-    examples: {
-      mediaType: {
-        status: 'error',
-        message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-      },
-    },
+    examples: { mediaType: { status: 'error', message: MESSAGES.unsupportedContentType } },
   },
   {
     http: '500',
