@@ -52,7 +52,8 @@ afterAll(async () => {
   if (prism && prism.exitCode === null) {
     const exited = new Promise((resolve) => prism.once('exit', resolve));
     prism.kill('SIGTERM');
-    await exited;
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    if (prism.exitCode === null) prism.kill('SIGKILL');
   }
   await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -145,7 +146,7 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     expect(problems, log).toEqual([]);
     // Every command went through Prism to the sandbox (show alone makes five requests).
     expect(forwarded).toBeGreaterThanOrEqual(18);
-  });
+  }, 120_000);
 
   it("lets the failures of spec §7 and the sandbox's error replies through as documented", async () => {
     const email = 'bola.prism@example.com';
@@ -175,7 +176,7 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     const bodies = await Promise.all(sent.map((reply) => reply.json() as Promise<{ status: string }>));
     expect(bodies.map((body) => body.status)).toEqual(['error', 'error']);
     expect(verdict().problems, log).toEqual([]);
-  });
+  }, 120_000);
 
   it('refuses a request the document does not allow, so a broken flow would be seen', async () => {
     const before = verdict().problems.length;
