@@ -56,5 +56,9 @@ export async function loadedBy(
       if (own && !source.includes('node_modules')) sources.add(own);
     }
   }
-  return { stdout: String(result.stdout), exitCode: result.exitCode ?? -1, loaded: { files, packages, builtins, sources } };
+  return {
+    stdout: String(result.stdout),
+    exitCode: result.exitCode ?? -1,
+    loaded: { files, packages, builtins, sources },
+  };
 }
