@@ -82,8 +82,31 @@ The flow, step by step:
   )
     .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
-    .option('--limit <n>', 'loan requests per page (default 20)')
+    .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
+    // Filters (issue 12): applied by loanctl to the streamed pages, since the API cannot filter.
+    .option('--status <s>', 'only this status (e.g. saved, pending)')
+    .option('--lender-status <s>', 'only this lender status (e.g. saved, approved)')
+    .option('--user-status <s>', 'only this user status (e.g. saved, submitted)')
+    .option('--user <id|email>', "only this borrower's loan requests (a user id, or an e-mail looked up)")
+    .option('--created-since <date>', 'created on or after this day (yyyy-mm-dd, UTC) or instant')
+    .option('--created-until <date>', 'created on or before this day (yyyy-mm-dd, UTC) or instant')
+    .option('--submitted-since <date>', 'submitted on or after this day or instant')
+    .option('--submitted-until <date>', 'submitted on or before this day or instant')
+    .option('--approved-since <date>', 'approved on or after this day or instant')
+    .option('--approved-until <date>', 'approved on or before this day or instant')
+    .option('--min-amount <n>', 'amount requested at least this')
+    .option('--max-amount <n>', 'amount requested at most this')
+    .addHelpText(
+      'after',
+      `
+Filters are applied by loanctl, client-side: it streams the list 100 rows a request, keeps what
+matches, and stops once --limit matches (default 20; --all: every match) are found. stderr says
+how many rows were scanned. Filters combine (all must match).
+  $ loanctl loan list --user-status submitted --lender-status saved --min-amount 100000
+  $ loanctl loan list --user ada@example.com --created-since 2026-03-01 --all -o ndjson
+`,
+    )
     .action(async (options) => {
       const { runLoanList } = await import('./list.js');
       await runLoanList(options, deps);
