@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
 import { borrower } from '../helpers/cli.js';
-import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+import { type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
 const ada = 'ada.filters@example.com';
@@ -14,7 +14,7 @@ const bola = 'bola.filters@example.com';
 /** Loan ids by name, in the order they were created. */
 const loans: Record<string, number> = {};
 
-async function ok(argv: string[], options: { stdin?: string } = {}) {
+async function ok(argv: string[], options: RunCliOptions = {}) {
   const result = await sandbox.run(argv, options);
   expect(result.exitCode, `${argv.join(' ')}\n${result.stderr}`).toBe(0);
   return result;
@@ -132,5 +132,26 @@ describe('loan list filters (client-side)', () => {
     const help = await ok(['loan', 'list', '--help']);
     expect(help.stdout).toContain('client-side');
     expect(help.stdout).toContain('--submitted-since');
+  });
+});
+
+describe('loan queue (the approval inbox)', () => {
+  it('lists submitted, unapproved requests by how long they have waited, with age, borrower and amount', async () => {
+    const result = await ok(['loan', 'queue'], { now: () => new Date('2026-03-06T12:00:00Z') });
+    const rows = result.json<{ id: number; age: string; borrower: string; amount: number; submitted_at: string }[]>();
+    // "late" was created after "middle" but submitted before it; "early" is approved; "latest" never submitted.
+    expect(rows.map((row) => row.id)).toEqual([loans.late, loans.middle]);
+    expect(rows[0]).toMatchObject({ age: '5 d 1 h', borrower: 'Ada Obi', amount: 75000.5 });
+    expect(rows[1]).toMatchObject({ age: '3 d 1 h', amount: 250000 });
+    expect(result.stderr).toContain(
+      '2 waiting for approval (2 shown, oldest submission first) of 4 loan requests scanned',
+    );
+  });
+
+  it('--limit keeps only the oldest', async () => {
+    const result = await ok(['loan', 'queue', '--limit', '1', '-o', 'csv']);
+    expect(result.stdout.split('\n')[0]).toBe('id,submitted_at,age,user_id,borrower,amount,purpose');
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
+    expect(result.stdout).toContain(`${loans.late},`);
   });
 });

@@ -112,6 +112,27 @@ how many rows were scanned. Filters combine (all must match).
       await runLoanList(options, deps);
     });
 
+  // The approval inbox (issue 12): client-side over the streamed list, like list's filters.
+  verb(
+    'queue',
+    'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first',
+    'loanctl loan queue',
+    'loanctl loan queue --limit 100 -o csv > inbox.csv',
+  )
+    .option('--limit <n>', 'how many to show, 1 to 1000 (default 20)')
+    .addHelpText(
+      'after',
+      `
+Computed by loanctl, client-side: the API can neither filter nor sort by submission, so every page
+is read (100 rows a request) and a bounded sort keeps the --limit oldest submissions. stderr says
+how many are waiting and how many rows were scanned.
+`,
+    )
+    .action(async (options) => {
+      const { runLoanQueue } = await import('./queue.js');
+      await runLoanQueue(options, deps);
+    });
+
   verb(
     'show',
     'Show a loan request with its progress, bank details, guarantors and employment',
