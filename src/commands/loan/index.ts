@@ -326,6 +326,8 @@ how many are waiting and how many rows were scanned.
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
+    // Issue 12: replacing the terms of an approved loan is a separate, explicit consent.
+    .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);
