@@ -1,4 +1,5 @@
 /**
+ * `loan schedule ID` prints the schedule of an approved loan from its stored terms.
  * `loan approve` shows what it is about to commit to, and warns, before anything is sent — in-process
  * against the sandbox (the second question on a real terminal is in confirm-pty.test.ts).
  */
@@ -49,6 +50,7 @@ const approve = (id: string, rate: string, ...more: string[]) =>
 
 beforeAll(async () => {
   sandbox = await cliSandbox();
+  sandbox.setNow(NOW);
   const user = await sandbox.run(['user', 'create', ...borrower(email), '--password-stdin'], { stdin: 'pw' });
   expect(user.exitCode, user.stderr).toBe(0);
 });
@@ -133,5 +135,40 @@ describe('loan approve shows the approval before sending it', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain('7,500.00 fixed interest for the whole loan');
     expect(result.stderr).toContain('4 (weekly), first due 2026-03-09, last due 2026-04-01');
+  });
+});
+
+describe('loan schedule ID: the schedule of an approved loan from its stored terms', () => {
+  it('starts on the day it was approved; monthly unless --frequency says otherwise, and says so', async () => {
+    const id = await newLoan(true);
+    expect((await approve(id, '5', '--yes')).exitCode).toBe(0);
+    const monthly = await sandbox.run(['loan', 'schedule', id, '-o', 'json']);
+    expect(monthly.exitCode, monthly.stderr).toBe(0);
+    expect(monthly.stderr).toContain('The API stores no repayment frequency: assuming monthly');
+    const schedule = monthly.json<{ instalments: { due_date: string }[]; total_repayment: number }>();
+    expect(schedule.total_repayment).toBe(58500);
+    expect(schedule.instalments.map((row) => row.due_date)).toEqual([
+      '2026-04-02',
+      '2026-05-02',
+      '2026-06-02',
+      '2026-07-02',
+      '2026-08-02',
+      '2026-09-02',
+    ]);
+    const weekly = await sandbox.run(['loan', 'schedule', id, '--frequency', 'weekly', '-o', 'json']);
+    expect(weekly.exitCode, weekly.stderr).toBe(0);
+    expect(weekly.stderr).not.toContain('assuming');
+    expect(weekly.json<{ instalments: unknown[] }>().instalments.length).toBe(26);
+  });
+
+  it('a loan that is not approved, or terms flags beside an ID, are exit 2', async () => {
+    const id = await newLoan(true);
+    const notApproved = await sandbox.run(['loan', 'schedule', id]);
+    expect(notApproved.exitCode).toBe(2);
+    expect(notApproved.stderr).toContain(`Loan request ${id} is not approved, so it has no terms to schedule.`);
+    const mixed = await sandbox.run(['loan', 'schedule', id, '--rate', '5', '--debug']);
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toContain('leave out --rate');
+    expect(mixed.stderr).not.toContain('GET ');
   });
 });

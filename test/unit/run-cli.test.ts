@@ -39,6 +39,8 @@ describe('runCli', () => {
       process.on('SIGINT', stray);
       return false;
     };
-    await expect(runCli(CONFIRMING, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(/SIGINT was/);
+    await expect(runCli(CONFIRMING, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(
+      /SIGINT was/,
+    );
   });
 });
