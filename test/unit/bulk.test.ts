@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BulkTask, type RowResult, runBulk } from '../../src/bulk/engine.js';
+import { closestField, matchField } from '../../src/bulk/headers.js';
 import { fingerprint, loanTask } from '../../src/bulk/loans.js';
 import { resultWriter, startProgress, summaryLine } from '../../src/bulk/report.js';
 import { parseConcurrency } from '../../src/bulk/run.js';
@@ -122,6 +123,19 @@ async function* generate(count: number): AsyncGenerator<RawRow> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('lenient headers (a function over the known names)', () => {
+  it('case, spaces, underscores and dashes do not count; the closest name is offered for a typo only', () => {
+    const known = ['firstname', 'user_id', 'amount'];
+    expect(matchField('First Name', known)).toBe('firstname');
+    expect(matchField(' USER-ID ', known)).toBe('user_id');
+    expect(matchField('User ID', known)).toBe('user_id');
+    expect(matchField('colour', known)).toBeUndefined();
+    expect(closestField('Frist Name', known)).toBe('firstname');
+    expect(closestField('amout', known)).toBe('amount');
+    expect(closestField('colour', known)).toBeUndefined();
+  });
+});
 
 describe('the engine', () => {
   it('writes results in row order whatever order they finish in, with at most N in flight', async () => {

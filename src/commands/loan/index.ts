@@ -56,6 +56,8 @@ The flow, step by step:
     .option('--from <file>', 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run')
     .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+    // Issue 12: the rejected rows, ready to fix and run again.
+    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);

@@ -34,12 +34,19 @@ export interface UserCreateOptions extends DataOption {
   from?: string;
   concurrency?: string;
   format?: string;
+  /** `--failed FILE` (with --from): the rejected rows, as read. */
+  failed?: string;
 }
 
 const WithoutPassword = UserCreateRequest.omit({ password: true });
 
 export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
-  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+  if (
+    options.from !== undefined ||
+    options.concurrency !== undefined ||
+    options.format !== undefined ||
+    options.failed !== undefined
+  ) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['firstname', 'lastname', 'email', 'phone', 'gender', 'passwordStdin', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');
