@@ -6,8 +6,9 @@
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
  * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
- *   applied, and that running the file again is safe (users exist by e-mail; loan requests are
- *   matched, see ./loans.ts).
+ *   applied, and that running the file again is safe (users exist by e-mail; the journal,
+ *   ./journal.ts, skips acknowledged rows and looks up only the unknown ones). Rows read from
+ *   stdin have no journal: for loan requests the messages say so instead.
  * - A server that went away: once a request is refused after its retries, the next rows are sent
  *   without retries (each still tried once, so a server back up is used again at once, and retries
  *   come back with the first success): a few hundred rows fail in a moment, not in minutes.
@@ -110,6 +111,11 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       : undefined;
   const base = (loans ?? userTask(api)) as BulkTask<unknown>;
   const inner = journal ? remembered(base, journal, identify, loans?.lookUp as LookUp<unknown> | undefined) : base;
+  // Whether running the input again is safe: a file has its journal; users exist by e-mail.
+  const again =
+    journal || kind === 'user'
+      ? 'Running the file again is safe.'
+      : 'Rows from stdin have no journal: save them to a file before running them again.';
   /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
   const unknownRows = new Set<number>();
   const known = new Set<string>(fields);
@@ -157,7 +163,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       return {
         status: 'error',
         ...who,
-        message: `Not sent: ${sentence(error.message)} Running the file again is safe.`,
+        message: `Not sent: ${sentence(error.message)} ${again}`,
       };
     }
     const unknown = unknownOutcome(error);
@@ -168,8 +174,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
         ...who,
         message:
           `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
-          `This ${noun} may or may not have been created${check}; ` +
-          'running the file again is safe (what exists is not created twice).',
+          `This ${noun} may or may not have been created${check}. ${again}`,
       };
     }
     const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
