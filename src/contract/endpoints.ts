@@ -50,7 +50,10 @@ export interface EndpointDef extends Omit<OperationDef, 'query' | 'body'> {
   reply: { data: z.ZodType; data1?: z.ZodType };
 }
 
-/** Digits in a query, as their number (../contract/ranges.ts says which). */
+/**
+ * Digits in a query, as their number (../contract/ranges.ts says which). The `meta` is what the
+ * OpenAPI document says of it (src/sandbox/openapi.ts); z.toJSONSchema alone would say "a string".
+ */
 function wholeText(min: 0 | 1) {
   return z
     .string()
@@ -58,7 +61,8 @@ function wholeText(min: 0 | 1) {
       const problem = queryWholeProblem(text, min);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .transform(Number);
+    .transform(Number)
+    .meta({ type: 'integer', minimum: min, maximum: Number.MAX_SAFE_INTEGER });
 }
 const PositiveIntText = wholeText(1);
 const NonNegativeIntText = wholeText(0);
