@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
 import { examples } from '../common/help.js';
+import { registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
 import { registerLoanScheduleCommand, withRepaymentTermOptions } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
@@ -75,7 +76,7 @@ The flow, step by step:
       await runLoanNew(options, deps);
     });
 
-  verb(
+  const list = verb(
     'list',
     'List loan requests of a product, a page at a time (newest first)',
     'loanctl loan list',
@@ -86,54 +87,15 @@ The flow, step by step:
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
     .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
-    // Filters (issue 12): applied by loanctl to the streamed pages, since the API cannot filter.
-    .option('--status <s>', 'only this status (e.g. saved, pending)')
-    .option('--lender-status <s>', 'only this lender status (e.g. saved, approved)')
-    .option('--user-status <s>', 'only this user status (e.g. saved, submitted)')
-    .option('--user <id|email>', "only this borrower's loan requests (a user id, or an e-mail looked up)")
-    .option('--created-since <date>', 'created on or after this day (yyyy-mm-dd, UTC) or instant')
-    .option('--created-until <date>', 'created on or before this day (yyyy-mm-dd, UTC) or instant')
-    .option('--submitted-since <date>', 'submitted on or after this day or instant')
-    .option('--submitted-until <date>', 'submitted on or before this day or instant')
-    .option('--approved-since <date>', 'approved on or after this day or instant')
-    .option('--approved-until <date>', 'approved on or before this day or instant')
-    .option('--min-amount <n>', 'amount requested at least this')
-    .option('--max-amount <n>', 'amount requested at most this')
-    .addHelpText(
-      'after',
-      `
-Filters are applied by loanctl, client-side: it streams the list 100 rows a request, keeps what
-matches, and stops once --limit matches (default 20; --all: every match) are found. stderr says
-how many rows were scanned. Filters combine (all must match).
-  $ loanctl loan list --user-status submitted --lender-status saved --min-amount 100000
-  $ loanctl loan list --user ada@example.com --created-since 2026-03-01 --all -o ndjson
-`,
-    )
     .action(async (options) => {
       const { runLoanList } = await import('./list.js');
       await runLoanList(options, deps);
     });
+  // Filters (issue 12): applied by loanctl to the streamed pages (./find-work.ts).
+  withLoanFilterOptions(list);
 
   // The approval inbox (issue 12): client-side over the streamed list, like list's filters.
-  verb(
-    'queue',
-    'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first',
-    'loanctl loan queue',
-    'loanctl loan queue --limit 100 -o csv > inbox.csv',
-  )
-    .option('--limit <n>', 'how many to show, 1 to 1000 (default 20)')
-    .addHelpText(
-      'after',
-      `
-Computed by loanctl, client-side: the API can neither filter nor sort by submission, so every page
-is read (100 rows a request) and a bounded sort keeps the --limit oldest submissions. stderr says
-how many are waiting and how many rows were scanned.
-`,
-    )
-    .action(async (options) => {
-      const { runLoanQueue } = await import('./queue.js');
-      await runLoanQueue(options, deps);
-    });
+  registerLoanQueueCommand(verb, deps);
 
   verb(
     'show',
@@ -328,7 +290,6 @@ how many are waiting and how many rows were scanned.
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
-    // Issue 12: replacing the terms of an approved loan is a separate, explicit consent.
     .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
