@@ -31,7 +31,7 @@ import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
 import { openFailedRows } from './failed.js';
-import { hashFile, Journal, journalDir } from './journal.js';
+import { hashFile, Journal, type JournalKey, journalDir } from './journal.js';
 import { LOAN_FIELDS, type LoanRow, loanTask } from './loans.js';
 import { type LookUp, remembered } from './remembered.js';
 import { resultWriter, startProgress, summaryLine } from './report.js';
@@ -87,7 +87,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
-      : await Journal.open(journalDir(deps.env), {
+      : await openJournal(deps, {
           kind,
           content: await hashFile(options.from),
           apiKey: settings.apiKey ?? '',
@@ -115,7 +115,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const again =
     journal || kind === 'user'
       ? 'Running the file again is safe.'
-      : 'Rows from stdin have no journal: save them to a file before running them again.';
+      : 'This run has no journal (stdin, or no state directory): running it again would create its loan requests again.';
   /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
   const unknownRows = new Set<number>();
   const known = new Set<string>(fields);
@@ -233,6 +233,19 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
         ? `${summary.error} of ${summary.rows} rows are invalid; fix them and run again.`
         : `${summary.error} of ${summary.rows} rows failed (their lines on stdout say why); running the file again is safe.`,
     );
+  }
+}
+
+/** The file's journal; where it cannot be kept (a read-only home), the run goes on without one, saying so. */
+async function openJournal(deps: Deps, key: JournalKey): Promise<Journal | undefined> {
+  const dir = journalDir(deps.env);
+  try {
+    return await Journal.open(dir, key);
+  } catch (error) {
+    deps.io.stderr.write(
+      `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
+    );
+    return undefined;
   }
 }
 

@@ -129,4 +129,14 @@ describe('running a file again (the journal)', () => {
     expect(results(third.stdout).map((r) => r.status)).toEqual(['success', 'success']);
     expect(existsSync(join(stateDir, 'bulk'))).toBe(true);
   });
+
+  it('a state directory that cannot be written: the run goes on without a journal, saying so', async () => {
+    const path = file('nostate.csv', 'user,amount,purpose\nf1@bulk.example,700,No journal\n');
+    const result = await sandbox.run(['loan', 'create', '--from', path], {
+      env: { LOANCTL_STATE_DIR: '/proc/loanctl-no-such-dir' },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('warning: no journal for this run');
+    expect(results(result.stdout).map((r) => r.status)).toEqual(['success']);
+  });
 });
