@@ -21,10 +21,17 @@ export interface LoanCreateOptions extends ProductOption, DataOption, FieldOptio
   from?: string;
   concurrency?: string;
   format?: string;
+  /** `--failed FILE` (with --from): the rejected rows, as read. */
+  failed?: string;
 }
 
 export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
-  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+  if (
+    options.from !== undefined ||
+    options.concurrency !== undefined ||
+    options.format !== undefined ||
+    options.failed !== undefined
+  ) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['user', 'amount', 'purpose', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');

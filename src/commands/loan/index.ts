@@ -10,6 +10,7 @@ import { addFieldOptions, type FieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 import type { AttachKey } from './attach.js';
 import type { ProductOption } from './common.js';
+import { registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
 import { registerLoanScheduleCommand } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
@@ -70,6 +71,8 @@ The flow, step by step:
     .option('--from <file>', 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run')
     .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+    // Issue 12: the rejected rows, ready to fix and run again.
+    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);
@@ -87,7 +90,7 @@ The flow, step by step:
       await runLoanNew(options, deps);
     });
 
-  verb(
+  const list = verb(
     'list',
     'List loan requests of a product, a page at a time (newest first)',
     'loanctl loan list',
@@ -96,12 +99,17 @@ The flow, step by step:
   )
     .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
-    .option('--limit <n>', 'loan requests per page (default 20)')
+    .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
     .action(async (options) => {
       const { runLoanList } = await import('./list.js');
       await runLoanList(options, deps);
     });
+  // Filters (issue 12): applied by loanctl to the streamed pages (./find-work.ts).
+  withLoanFilterOptions(list);
+
+  // The approval inbox (issue 12): client-side over the streamed list, like list's filters.
+  registerLoanQueueCommand(verb, deps);
 
   verb(
     'show',
@@ -237,6 +245,7 @@ The flow, step by step:
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
+    .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);

@@ -1,6 +1,7 @@
 /**
  * `loanctl loan schedule`: the flags, mapped to the options of runLoanSchedule (src/schedule/run.ts,
- * imported only when the command runs). Offline: no API key, nothing sent.
+ * imported only when the command runs). Offline: no API key, nothing sent. With an ID, the
+ * schedule of that approved loan request from its stored terms (src/schedule/stored.ts).
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
@@ -20,19 +21,37 @@ export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
     TERMS,
   )
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
+    // Issue 12: the schedule of an approved loan request, from the terms the API stored.
+    .argument(
+      '[id]',
+      'an approved loan request: its stored terms, from the day it was approved (--frequency: default monthly)',
+    )
+    .option('--product <id>', "with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile's)")
     .addHelpText(
       'after',
       `${examples(
         'loanctl loan schedule --amount 100000 --rate 5 --tenure 3 --tenured-in months --rate-type simple-interest --frequency monthly',
         'loanctl loan schedule --amount 250,000 --rate 2 --tenure 12 --tenured-in weeks --rate-type compound --frequency weekly --start 2025-01-06',
         'loanctl loan schedule --amount 50000 --rate 7500 --tenure 30 --tenured-in days --rate-type fixed-amount --frequency daily --exclude-weekends -o csv',
+        'loanctl loan schedule 172 --frequency weekly',
       )}
 The rules (rates, dates, rounding) are in the README, "Repayment schedules". -o json prints the
 schedule object; -o ndjson and -o csv print one instalment a line.
+With an ID the terms are the loan request's own (it must be approved); the API stores no
+frequency, so it is --frequency, monthly unless given (stderr says when it is assumed).
 `,
     )
-    .action(async (options) => {
-      const { runLoanSchedule } = await import('../../schedule/run.js');
-      await runLoanSchedule(options, deps);
+    .action(async (id: string | undefined, options) => {
+      if (id === undefined) {
+        const { runLoanSchedule } = await import('../../schedule/run.js');
+        return runLoanSchedule(options, deps);
+      }
+      const [{ loanId, resolveProduct }, stored] = await Promise.all([
+        import('./common.js'),
+        import('../../schedule/stored.js'),
+      ]);
+      const loan = loanId(id);
+      stored.storedScheduleFrequency(loan, options);
+      await stored.runStoredSchedule(loan, await resolveProduct(options, deps), options, deps);
     });
 }

@@ -29,10 +29,17 @@ export interface UserCreateOptions extends DataOption, FieldOptions<'createUser'
   from?: string;
   concurrency?: string;
   format?: string;
+  /** `--failed FILE` (with --from): the rejected rows, as read. */
+  failed?: string;
 }
 
 export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
-  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+  if (
+    options.from !== undefined ||
+    options.concurrency !== undefined ||
+    options.format !== undefined ||
+    options.failed !== undefined
+  ) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['firstname', 'lastname', 'email', 'phone', 'gender', 'passwordStdin', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');

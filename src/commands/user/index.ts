@@ -29,6 +29,8 @@ export function registerUserCommands(program: Command, deps: Deps): void {
     .option('--from <file>', 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README')
     .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+    // Issue 12: the rejected rows, ready to fix and run again.
+    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .addHelpText(
       'after',
       examples(
