@@ -11,11 +11,11 @@ _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan completion help' ;;
     'profile') REPLY='add list use show test move-key remove help' ;;
-    'sandbox') REPLY='start org product help' ;;
+    'sandbox') REPLY='start openapi org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -40,6 +40,7 @@ _loanctl_resolve() {
     'profile|remove') REPLY='remove' ;;
     'profile|help') REPLY='help' ;;
     'sandbox|start') REPLY='start' ;;
+    'sandbox|openapi') REPLY='openapi' ;;
     'sandbox|org') REPLY='org' ;;
     'sandbox|product') REPLY='product' ;;
     'sandbox|help') REPLY='help' ;;
@@ -54,6 +55,7 @@ _loanctl_resolve() {
     'loan|create') REPLY='create' ;;
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
+    'loan|queue') REPLY='queue' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
@@ -91,18 +93,20 @@ _loanctl_options() {
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox start') REPLY='--host --port --data-dir --json --no-profile -h --help' ;;
+    'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox org') REPLY='-h --help' ;;
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
     'sandbox product') REPLY='-h --help' ;;
     'sandbox product create') REPLY='--org --name --data-dir --json -h --help' ;;
     'user') REPLY='-h --help' ;;
-    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format -h --help' ;;
+    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
-    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format -h --help' ;;
+    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
-    'loan list') REPLY='--product --direction --cursor --limit --all -h --help' ;;
+    'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
+    'loan queue') REPLY='--product --limit -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
@@ -117,8 +121,8 @@ _loanctl_options() {
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
-    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes -h --help' ;;
-    'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start -h --help' ;;
+    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --reapprove -h --help' ;;
+    'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start --product -h --help' ;;
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
@@ -137,6 +141,7 @@ _loanctl_option_values() {
     ('sandbox start|--host') REPLY='@none' ;;
     ('sandbox start|--port') REPLY='@none' ;;
     ('sandbox start|--data-dir') REPLY='@dirs' ;;
+    ('sandbox openapi|--server-url') REPLY='@none' ;;
     ('sandbox org create|--name') REPLY='@none' ;;
     ('sandbox org create|--data-dir') REPLY='@dirs' ;;
     ('sandbox product create|--org') REPLY='@none' ;;
@@ -151,6 +156,7 @@ _loanctl_option_values() {
     ('user create|--from') REPLY='@files' ;;
     ('user create|--concurrency') REPLY='@none' ;;
     ('user create|--format') REPLY='ndjson csv' ;;
+    ('user create|--failed') REPLY='@files' ;;
     ('user exists|--email') REPLY='@none' ;;
     ('user list|--start') REPLY='@none' ;;
     ('user list|--end') REPLY='@none' ;;
@@ -163,12 +169,27 @@ _loanctl_option_values() {
     ('loan create|--from') REPLY='@files' ;;
     ('loan create|--concurrency') REPLY='@none' ;;
     ('loan create|--format') REPLY='ndjson csv' ;;
+    ('loan create|--failed') REPLY='@files' ;;
     ('loan new|--product') REPLY='@none' ;;
     ('loan new|--resume') REPLY='@none' ;;
     ('loan list|--product') REPLY='@none' ;;
     ('loan list|--direction') REPLY='ASC DESC' ;;
     ('loan list|--cursor') REPLY='@none' ;;
     ('loan list|--limit') REPLY='@none' ;;
+    ('loan list|--status') REPLY='@none' ;;
+    ('loan list|--lender-status') REPLY='@none' ;;
+    ('loan list|--user-status') REPLY='@none' ;;
+    ('loan list|--user') REPLY='@none' ;;
+    ('loan list|--created-since') REPLY='@none' ;;
+    ('loan list|--created-until') REPLY='@none' ;;
+    ('loan list|--submitted-since') REPLY='@none' ;;
+    ('loan list|--submitted-until') REPLY='@none' ;;
+    ('loan list|--approved-since') REPLY='@none' ;;
+    ('loan list|--approved-until') REPLY='@none' ;;
+    ('loan list|--min-amount') REPLY='@none' ;;
+    ('loan list|--max-amount') REPLY='@none' ;;
+    ('loan queue|--product') REPLY='@none' ;;
+    ('loan queue|--limit') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
@@ -249,6 +270,7 @@ _loanctl_option_values() {
     ('loan schedule|--frequency') REPLY='daily weekly bi-weekly monthly' ;;
     ('loan schedule|--grace-period') REPLY='@none' ;;
     ('loan schedule|--start') REPLY='@none' ;;
+    ('loan schedule|--product') REPLY='@none' ;;
     (*'|--profile') REPLY='@profiles' ;;
     (*'|--base-url') REPLY='@none' ;;
     (*'|-o'|*'|--output') REPLY='table json ndjson csv' ;;
@@ -269,9 +291,9 @@ _loanctl_argument_values() {
     ('api|1') REPLY='@none' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
-    ('sandbox help|0') REPLY='start org product' ;;
+    ('sandbox help|0') REPLY='start openapi org product' ;;
     ('user help|0') REPLY='create exists list' ;;
-    ('loan help|0') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('loan help|0') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan completion' ;;
     (*) REPLY='@none' ;;

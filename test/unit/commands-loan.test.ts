@@ -103,8 +103,9 @@ describe('confirmation (loan approve, loan delete)', () => {
     expect(questions).toEqual([
       `Approve loan request ${id}: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?`,
     ]);
-    expect(front.sent()).toHaveLength(1);
-    expect(front.sent()[0]).toMatchObject({
+    // approve reads the loan request first, to review it, then sends the approval.
+    expect(keys()).toEqual(['listLoanRequests', 'approveLoanRequest']);
+    expect(front.sent()[1]).toMatchObject({
       key: 'approveLoanRequest',
       params: { id: String(id) },
       query: { 'product-id': product(), action: 'approve' },
@@ -125,7 +126,8 @@ describe('confirmation (loan approve, loan delete)', () => {
       const { exitCode } = await run(args, { answers: { confirm: async () => false } });
       expect(exitCode).toBe(130);
     }
-    expect(front.sent()).toEqual([]);
+    // approve reads the loan request to review it; nothing is written.
+    expect(front.sent().filter((sent) => sent.key !== 'listLoanRequests')).toEqual([]);
   });
 
   it('off a terminal, a missing --yes is exit 2 naming --yes; --no-input counts as off', async () => {
@@ -142,7 +144,7 @@ describe('confirmation (loan approve, loan delete)', () => {
     expect(front.sent()).toEqual([]);
     const ok = await run(['--fields', 'id,status', ...terms(id), '--yes']);
     expect(ok.exitCode).toBe(0);
-    expect(keys()).toEqual(['approveLoanRequest']);
+    expect(keys()).toEqual(['listLoanRequests', 'approveLoanRequest']);
   });
 
   it('bad terms are caught before the question is asked', async () => {

@@ -128,7 +128,7 @@ async function runStep(session: LoanSession, step: StepDef): Promise<void> {
     const context = { borrowerName: session.borrower?.name ?? '', orgId: session.loanRequest.org_id };
     const body = await askStep(session.prompter, step, context);
     try {
-      const result = await session.send(step.endpoint, { params: { id: session.loanId }, body });
+      const result = await session.sendStep(step, body);
       const line = step.describe(body);
       session.lines(step.id).push(line);
       const id = step.createdId?.(result.data);

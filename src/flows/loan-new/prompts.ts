@@ -3,12 +3,22 @@
  * every answer as it is typed with the flag's parser and the contract's schema (src/prompts/ask.ts),
  * and returns the body to send. Nothing here sends anything.
  */
-import { LoanRequestCreate, UserCreateRequest } from '../../contract/schemas.js';
+import { bodySchema } from '../../contract/field-schemas.js';
+import type { BodyKey, BodyOf } from '../../contract/fields.js';
 import { UsageError } from '../../errors.js';
 import { parseAmount, parseEmail, parsePhone, parseText } from '../../input/values.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
 import { STEPS, type StepContext, type StepDef, type StepId } from './steps.js';
+
+/** An operation's body schema, its result typed as the operation's fields say (the field table). */
+export function typedBody<K extends BodyKey>(key: K) {
+  const schema = bodySchema(key);
+  return { shape: schema.shape, parse: (value: unknown) => schema.parse(value) as BodyOf<K> };
+}
+
+const UserCreateRequest = typedBody('createUser');
+const LoanRequestCreate = typedBody('createLoanRequest');
 
 export function askBorrowerEmail(prompter: Prompter): Promise<string> {
   return askRequired(prompter, {
@@ -19,7 +29,7 @@ export function askBorrowerEmail(prompter: Prompter): Promise<string> {
 }
 
 /** Every field of a new borrower whose e-mail is known. */
-export async function askNewBorrower(prompter: Prompter, email: string): Promise<UserCreateRequest> {
+export async function askNewBorrower(prompter: Prompter, email: string): Promise<BodyOf<'createUser'>> {
   const shape = UserCreateRequest.shape;
   const firstname = await askRequired(prompter, { label: 'First name', parse: parseText, schema: shape.firstname });
   const lastname = await askRequired(prompter, { label: 'Last name', parse: parseText, schema: shape.lastname });
@@ -47,7 +57,7 @@ export async function askNewBorrower(prompter: Prompter, email: string): Promise
   return UserCreateRequest.parse({ firstname, lastname, email, phone, gender, password });
 }
 
-export async function askLoanRequest(prompter: Prompter): Promise<LoanRequestCreate> {
+export async function askLoanRequest(prompter: Prompter): Promise<BodyOf<'createLoanRequest'>> {
   const shape = LoanRequestCreate.shape;
   const amount = await askRequired(prompter, {
     label: 'Amount requested',

@@ -6,6 +6,7 @@
  */
 import type { EndpointKey, ReplyData } from '../../contract/endpoints.js';
 import { endpoint } from '../../contract/endpoints.js';
+import type { BodyOf } from '../../contract/fields.js';
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { CancelledError } from '../../errors.js';
@@ -67,9 +68,9 @@ export class LoanSession {
   }
 
   /** One call of the contract, with this run's product; Ctrl-C while it is out stops the flow. */
-  send<K extends EndpointKey>(key: K, options: CallOptions = {}): Promise<ApiResult<ReplyData<K>>> {
+  send<K extends EndpointKey>(key: K, options: CallOptions<K> = {}): Promise<ApiResult<ReplyData<K>>> {
     if (this.ctrlC.wasPressed) return Promise.reject(new Interrupted());
-    const work = this.api.call(key, { ...options, productId: this.productId });
+    const work = this.api.call(key, Object.assign({}, options, { productId: this.productId }));
     const note = endpoint(key).method === 'GET' ? undefined : this.describeWrite(key, options);
     this.unconfirmed = note;
     const settled = () => {
@@ -84,7 +85,16 @@ export class LoanSession {
     return this.ctrlC.race(work);
   }
 
-  private describeWrite(key: EndpointKey, options: CallOptions): Unconfirmed {
+  /**
+   * One optional step's body, sent to loan request this flow is on. The body was checked by the
+   * step's schema (the operation's, from the field table) as it was asked, so it is the body the
+   * field table types; this is the one place the flow says so (StepDef holds an untyped schema).
+   */
+  sendStep(step: StepDef, body: Record<string, unknown>) {
+    return this.send(step.endpoint, { params: { id: this.loanId }, body: body as BodyOf<StepDef['endpoint']> });
+  }
+
+  private describeWrite<K extends EndpointKey>(key: K, options: CallOptions<K>): Unconfirmed {
     if (key === 'createUser') {
       const email = String((options.body as { email?: unknown } | undefined)?.email);
       return { what: `the borrower ${email}`, check: `loanctl user exists --email ${email}` };

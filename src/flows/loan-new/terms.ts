@@ -3,8 +3,8 @@
  * as typed (the contract's schema, and the limits of src/repayment: the longest tenure, the
  * longest grace period, not more than the amount requested).
  */
+import type { BodyOf } from '../../contract/fields.js';
 import {
-  ApprovalTerms,
   FREQUENCIES,
   type Frequency,
   type LoanRequest,
@@ -25,6 +25,11 @@ import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Prompter } from '../../prompts/prompter.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
 import { summariseTerms } from '../../schedule/render.js';
+import { typedBody } from './prompts.js';
+
+const ApprovalTerms = typedBody('approveLoanRequest');
+/** The terms of an approval, as the field table says. */
+type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
 const RATE_TYPE_HELP: Record<RateType, string> = {
   'simple-interest': 'flat: rate% of the principal per tenure unit, for the whole tenure',
