@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { LoanRequestCreate } from '../contract/schemas.js';
 import { loanRequestPages, userPages } from '../domain/pages.js';
 import { NoAccessError, UsageError } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { buildBody } from '../input/body.js';
 import { parseAmount, parseId, parseText, parseUserRef, type UserRef } from '../input/values.js';
 import type { BulkTask } from './engine.js';

@@ -6,7 +6,7 @@
  */
 import { UserCreateRequest } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { buildBody } from '../input/body.js';
 import { parseEmail, parsePhone, parseText } from '../input/values.js';
 import type { BulkTask } from './engine.js';

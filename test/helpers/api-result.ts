@@ -1,4 +1,4 @@
-import type { ApiResult } from '../../src/http/client.js';
+import type { ApiResult } from '../../src/http/api-client.js';
 
 /** A successful reply as the HTTP client returns it, for fake API clients in unit tests. */
 export function apiResult(data: unknown, options: { status?: 'success' | 'exists'; data1?: unknown } = {}): ApiResult {

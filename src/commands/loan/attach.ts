@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { EndpointKey } from '../../contract/endpoints.js';
 import type { Deps } from '../../deps.js';
-import type { ApiResult } from '../../http/client.js';
+import type { ApiResult } from '../../http/api-client.js';
 import { buildBody, type FieldSpec } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import type { ResourceKind } from '../../output/columns.js';
