@@ -1,6 +1,7 @@
 /**
  * Issue #10, "Its failure modes": a write that was sent and got no complete answer may have been
- * applied. The real built CLI against a scripted server on 127.0.0.1: each such failure is sent
+ * applied. The real program, in-process (runCli), against a scripted server on 127.0.0.1 (the
+ * process's own exit code under faults is cli-faults.test.ts's): each such failure is sent
  * once, never advises to "try again", says it may have been applied, and prints the exact
  * command that shows whether it was (src/contract/checks.ts). (A write that provably never left,
  * connection refused, is still retried: cli-faults.test.ts.)
@@ -11,8 +12,9 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_COMMANDS, checkCommand } from '../../src/contract/checks.js';
+import { runCli } from '../helpers/run-cli.js';
 import { cutOff, json, type Script, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
-import { assertBuilt, type CliResult, cleanEnv, cli, errorLines, removeTemps, retryNotices, temp } from './helpers.js';
+import { type CliResult, cleanEnv, errorLines, removeTemps, retryNotices, temp } from './helpers.js';
 
 const KEY = 'sk_live_OUTCOMECANARY_3f9a1c';
 
@@ -20,13 +22,18 @@ let env: Record<string, string>;
 const servers: ScriptedServer[] = [];
 
 beforeAll(() => {
-  assertBuilt();
   env = cleanEnv({ LOANCTL_API_KEY: KEY, LOANCTL_PRODUCT_ID: '12' });
 });
 afterAll(async () => {
   for (const server of servers) await server.close();
   removeTemps();
 });
+
+/** The program in-process with this environment and stdin; never rejects on a non-zero exit. */
+async function cli(args: string[], runEnv: Record<string, string>, input = ''): Promise<CliResult> {
+  const result = await runCli(args, { env: runEnv, stdin: input });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
 
 /** GETs answered with an empty success; every write goes to `write`. */
 async function serve(write: Script) {
