@@ -12,9 +12,16 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_COMMANDS, checkCommand } from '../../src/contract/checks.js';
-import { runCli } from '../helpers/run-cli.js';
 import { cutOff, json, type Script, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
-import { type CliResult, cleanEnv, errorLines, removeTemps, retryNotices, temp } from './helpers.js';
+import {
+  type CliResult,
+  cleanEnv,
+  cliInProcess as cli,
+  errorLines,
+  removeTemps,
+  retryNotices,
+  temp,
+} from './helpers.js';
 
 const KEY = 'sk_live_OUTCOMECANARY_3f9a1c';
 
@@ -28,12 +35,6 @@ afterAll(async () => {
   for (const server of servers) await server.close();
   removeTemps();
 });
-
-/** The program in-process with this environment and stdin; never rejects on a non-zero exit. */
-async function cli(args: string[], runEnv: Record<string, string>, input = ''): Promise<CliResult> {
-  const result = await runCli(args, { env: runEnv, stdin: input });
-  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** GETs answered with an empty success; every write goes to `write`. */
 async function serve(write: Script) {
