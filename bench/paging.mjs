@@ -12,7 +12,7 @@ import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { BIN, cliEnv, median, NODE, startServer, tempDir } from './lib.mjs';
 
-/** The sandbox's user list page size (src/sandbox/handlers.ts USERS_PAGE_SIZE). */
+/** The sandbox's user list page size (src/sandbox/handlers/users.ts USERS_PAGE_SIZE). */
 const PAGE_SIZE = 50;
 const REQUESTS_PER_CASE = 20;
 

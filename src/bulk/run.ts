@@ -25,7 +25,7 @@ import {
   PartialFailureError,
   UsageError,
 } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
@@ -94,8 +94,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           product: defaultProduct ?? settings.productId,
         });
 
-  const [{ createPool, createApiClient, neverSent }, { unknownOutcome }] = await Promise.all([
+  const [{ createPool, createApiClient }, { neverSent }, { unknownOutcome }] = await Promise.all([
     import('../http/client.js'),
+    import('../http/network-failure.js'),
     import('../http/outcome.js'),
   ]);
   const pool = createPool(settings, Math.max(DEFAULT_CONCURRENCY, concurrency), deps.env);

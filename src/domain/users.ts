@@ -5,7 +5,7 @@
  */
 import type { UserListItem } from '../contract/schemas.js';
 import { NoAccessError } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import type { UserRef } from '../input/values.js';
 import { userPages } from './pages.js';
 

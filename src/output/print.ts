@@ -4,7 +4,7 @@
  */
 import type { Deps } from '../deps.js';
 import type { LoanView } from '../domain/loan-requests.js';
-import type { ApiResult } from '../http/client.js';
+import type { ApiResult } from '../http/api-client.js';
 import { COLUMNS, type ResourceKind } from './columns.js';
 import { createRowWriter, render } from './render.js';
 import { resolveOutputSettings } from './settings.js';

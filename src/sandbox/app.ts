@@ -1,7 +1,7 @@
 /**
  * The sandbox as a Fastify app: routes generated from the contract table (ENDPOINTS), one handler
- * per endpoint key (handlers.ts), every reply the API's envelope. Tests drive it with `app.inject`;
- * only server.ts listens.
+ * per endpoint key (handlers/, one file per resource group), every reply the API's envelope.
+ * Tests drive it with `app.inject`; only server.ts listens.
  *
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
@@ -13,7 +13,8 @@ import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpo
 import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
-import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { HANDLERS } from './handlers/index.js';
+import type { Checkable, Handler } from './handlers/types.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';

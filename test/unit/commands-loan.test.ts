@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
 import type { Prompter } from '../../src/prompts/prompter.js';
-import { USERS_PAGE_SIZE } from '../../src/sandbox/handlers.js';
+import { USERS_PAGE_SIZE } from '../../src/sandbox/handlers/users.js';
 import { type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
 import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';
 import { type SandboxFront, sandboxFront } from '../helpers/sandbox-front.js';

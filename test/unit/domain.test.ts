@@ -9,7 +9,7 @@ import { findLoanRequest, readAttachments, readLoanRequest } from '../../src/dom
 import { loanRequestPages, userPages } from '../../src/domain/pages.js';
 import { findUserByEmail, userIdOf } from '../../src/domain/users.js';
 import { ExitCode, NoAccessError } from '../../src/errors.js';
-import type { ApiClient } from '../../src/http/client.js';
+import type { ApiClient } from '../../src/http/api-client.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { call, openSandbox, sampleBody, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
 import { json, scriptedServer } from '../helpers/scripted-server.js';

@@ -5,7 +5,7 @@
  * record printed as the operation's reply shape says.
  */
 import type { Deps } from '../../deps.js';
-import type { ApiResult } from '../../http/client.js';
+import type { ApiResult } from '../../http/api-client.js';
 import { buildBody, buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { replyKind } from '../../output/columns.js';
