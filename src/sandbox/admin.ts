@@ -121,7 +121,8 @@ function stillValid(repos: Repos, demo: DemoCredentials): boolean {
   return owner?.org_id === demo.org_id && repos.products.findForOrg(demo.org_id, demo.product_id) !== undefined;
 }
 
-function readDemoCredentials(dataDir: string): DemoCredentials | undefined {
+/** The demo organisation's credentials as `sandbox start` kept them, if the file is there and whole. */
+export function readDemoCredentials(dataDir: string): DemoCredentials | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8')) as Partial<DemoCredentials>;
     if (
