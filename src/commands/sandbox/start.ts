@@ -133,7 +133,9 @@ function printDetached(started: DetachedSandbox, json: boolean, deps: Deps): voi
       '',
     ].join('\n'),
   );
-  deps.io.stderr.write(`Data dir: ${data_dir}. Stop it with: loanctl sandbox stop --data-dir ${JSON.stringify(data_dir)}\n`);
+  deps.io.stderr.write(
+    `Data dir: ${data_dir}. Stop it with: loanctl sandbox stop --data-dir ${JSON.stringify(data_dir)}\n`,
+  );
 }
 
 function printBanner(info: SandboxListening, created: boolean, profile: WrittenProfile | undefined, deps: Deps): void {

@@ -115,5 +115,9 @@ function startFailed(logFile: string, code: number): LoanctlError {
   const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n');
   const last = (lines.at(-1) ?? '').replace(/^loanctl: (error: )?/, '');
   const exit = [1, 2, 3, 4, 5].includes(code) ? (code as ExitCode) : 1;
-  return new LoanctlError(`The sandbox did not start: ${last || `it exited with code ${code}`}`, exit, `Log: ${logFile}`);
+  return new LoanctlError(
+    `The sandbox did not start: ${last || `it exited with code ${code}`}`,
+    exit,
+    `Log: ${logFile}`,
+  );
 }

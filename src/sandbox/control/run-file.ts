@@ -4,7 +4,7 @@
  * the url once listening, and removes it when it stops. A file whose pid is gone (the server was
  * killed, the machine rebooted) is stale: it is removed and ignored.
  */
-import { openSync, readFileSync, renameSync, rmSync, writeFileSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const RUN_FILE_NAME = 'sandbox.run.json';
