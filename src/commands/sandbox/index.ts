@@ -125,7 +125,9 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     .description('List the snapshots of the data dir')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--json', 'print them as a JSON array')
-    .action(async (options) => (await import('./snapshot-list.js')).runSandboxSnapshotList(options, deps));
+    .action(async (_options, command: Command) =>
+      (await import('./snapshot-list.js')).runSandboxSnapshotList(command.optsWithGlobals(), deps),
+    );
   verb(
     'restore',
     'Replace the data with snapshot NAME, in one transaction (while serving, too)',
@@ -149,6 +151,7 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     'loanctl sandbox clock advance 30d',
     'loanctl sandbox clock reset',
   ).action(async (options) => (await import('./clock-show.js')).runSandboxClockShow(options, deps));
+  // `--data-dir` after a subcommand may be parsed as the parent's option: optsWithGlobals() reads both.
   const clockVerb = (name: string, description: string) =>
     clock
       .command(name)
@@ -157,13 +160,15 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
       .option('--json', 'print {now, offset_ms}');
   clockVerb('set', "Set the sandbox's time (it runs on from there)")
     .argument('<time>', 'an ISO 8601 time with its zone, e.g. 2026-01-01T09:00:00Z')
-    .action(async (time, options) => (await import('./clock-set.js')).runSandboxClockSet(time, options, deps));
+    .action(async (time, _options, command: Command) =>
+      (await import('./clock-set.js')).runSandboxClockSet(time, command.optsWithGlobals(), deps),
+    );
   clockVerb('advance', "Move the sandbox's time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)")
     .argument('<duration>', 'a whole number and a unit: s, m, h or d')
-    .action(async (duration, options) =>
-      (await import('./clock-advance.js')).runSandboxClockAdvance(duration, options, deps),
+    .action(async (duration, _options, command: Command) =>
+      (await import('./clock-advance.js')).runSandboxClockAdvance(duration, command.optsWithGlobals(), deps),
     );
-  clockVerb('reset', "Make the sandbox's time real time again").action(async (options) =>
-    (await import('./clock-reset.js')).runSandboxClockReset(options, deps),
+  clockVerb('reset', "Make the sandbox's time real time again").action(async (_options, command: Command) =>
+    (await import('./clock-reset.js')).runSandboxClockReset(command.optsWithGlobals(), deps),
   );
 }
