@@ -146,12 +146,7 @@ describe('sandbox seed', () => {
 
   it('names the step and the reference a fixture gets wrong', async () => {
     const file = join(dataDir, 'bad.yaml');
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a seed file's reference, not a template
-    writeFileSync(
-      file,
-      'steps:\n  - name: loan\n    op: createLoanRequest\n    params: { user_id: "${borrower.id}" }\n',
-    );
-    const bad = await sandbox('seed', file);
+    const bad = await sandbox('seed', 'test/sandbox/fixtures/unknown-reference.yaml');
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toContain('step "loan"');
     expect(bad.stderr).toContain('"borrower", which is not an earlier step');
