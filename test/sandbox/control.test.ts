@@ -5,6 +5,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrganisation, createProduct, readDemoCredentials } from '../../src/sandbox/admin.js';
@@ -154,5 +155,18 @@ describe('sandbox seed', () => {
     const unknown = await sandbox('seed', file);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('steps.0.op: not an operation of the API');
+  });
+});
+
+describe('sandbox org create and product create', () => {
+  it('stamp the sandbox clock, as the API does', async () => {
+    await sandbox('clock', 'set', '2026-01-01T09:00:00Z');
+    const made = await sandbox('org', 'create', '--name', 'Clocked Lender', '--json');
+    expect(made.exitCode).toBe(0);
+    const { org_id } = made.json<{ org_id: number }>();
+    const db = new DatabaseSync(dbPathFor(dataDir), { readOnly: true });
+    const row = db.prepare('SELECT created_at FROM organisations WHERE id = ?').get(org_id) as { created_at: string };
+    db.close();
+    expect(row.created_at.slice(0, 10)).toBe('2026-01-01');
   });
 });

@@ -124,7 +124,8 @@ describe('sandbox start --detach', () => {
   it('treats a run file whose process is gone as stale', async () => {
     const dataDir = tempDir();
     const env = isolatedEnv();
-    const gone = await execa(process.execPath, ['-e', 'process.pid'], { reject: false });
+    const gone = execa(process.execPath, ['-e', ''], { reject: false });
+    await gone;
     writeFileSync(join(dataDir, 'sandbox.run.json'), JSON.stringify({ pid: gone.pid, url: 'http://127.0.0.1:1' }));
     const status = await loanctl(['sandbox', 'status', '--data-dir', dataDir], env);
     expect(status.exitCode).toBe(4);
