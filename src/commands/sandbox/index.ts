@@ -19,6 +19,9 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
       examples(
         'loanctl sandbox start',
         'loanctl sandbox start --json --port 0 --data-dir "$(mktemp -d)"',
+        'loanctl sandbox start --detach && loanctl sandbox seed fixtures/small-book.yaml',
+        'loanctl sandbox clock advance 30d',
+        'loanctl sandbox snapshot clean && loanctl sandbox restore clean',
         'loanctl sandbox org create --name "Acme Lending"',
       ),
     );
