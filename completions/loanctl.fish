@@ -28,9 +28,24 @@ function __loanctl_commands
         case 'sandbox'
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
+                'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
+                'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
+                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products)' \
+                'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
+                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too)' \
+                'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
+                'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
                 'help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                'list' 'List the snapshots of the data dir'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                'set' 'Set the sandbox'\''s time (it runs on from there)' \
+                'advance' 'Move the sandbox'\''s time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)' \
+                'reset' 'Make the sandbox'\''s time real time again'
         case 'sandbox org'
             printf '%s\t%s\n' \
                 'create' 'Create an organisation and print its id and a new API key (shown only once)' \
@@ -107,12 +122,34 @@ function __loanctl_resolve
             echo 'help'
         case 'sandbox|start'
             echo 'start'
+        case 'sandbox|status'
+            echo 'status'
+        case 'sandbox|stop'
+            echo 'stop'
+        case 'sandbox|reset'
+            echo 'reset'
+        case 'sandbox|snapshot'
+            echo 'snapshot'
+        case 'sandbox|restore'
+            echo 'restore'
+        case 'sandbox|seed'
+            echo 'seed'
+        case 'sandbox|clock'
+            echo 'clock'
         case 'sandbox|org'
             echo 'org'
         case 'sandbox|product'
             echo 'product'
         case 'sandbox|help'
             echo 'help'
+        case 'sandbox snapshot|list'
+            echo 'list'
+        case 'sandbox clock|set'
+            echo 'set'
+        case 'sandbox clock|advance'
+            echo 'advance'
+        case 'sandbox clock|reset'
+            echo 'reset'
         case 'sandbox org|create'
             echo 'create'
         case 'sandbox org|help'
@@ -254,6 +291,76 @@ function __loanctl_options
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
+                '--detach' 'run in the background: print url, key, product id, pid and log file, then return' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox status'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox stop'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--timeout' 'how long to wait for it to exit' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--all' 'remove everything, then make the demo organisation and product again' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--force' 'replace a snapshot of the same name' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print them as a JSON array' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox restore'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox seed'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock set'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock advance'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -534,6 +641,30 @@ function __loanctl_option_values
             echo '@none'
         case 'sandbox start|--data-dir'
             echo '@dirs'
+        case 'sandbox status|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--timeout'
+            echo '@none'
+        case 'sandbox reset|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot list|--data-dir'
+            echo '@dirs'
+        case 'sandbox restore|--data-dir'
+            echo '@dirs'
+        case 'sandbox seed|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock set|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock advance|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock reset|--data-dir'
+            echo '@dirs'
         case 'sandbox org create|--name'
             echo '@none'
         case 'sandbox org create|--data-dir'
@@ -788,12 +919,14 @@ function __loanctl_argument_values
             echo 'GET POST PUT DELETE'
         case 'api|1'
             echo '@none'
+        case 'sandbox seed|0'
+            echo '@files'
         case 'sandbox org help|0'
             echo 'create'
         case 'sandbox product help|0'
             echo 'create'
         case 'sandbox help|0'
-            echo 'start org product'
+            echo 'start status stop reset snapshot restore seed clock org product'
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'
