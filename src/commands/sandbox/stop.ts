@@ -25,7 +25,14 @@ export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): P
     deps.io.stderr.write(`No sandbox is running on ${dataDir}; nothing to stop.\n`);
     return;
   }
-  process.kill(info.pid, 'SIGTERM');
+  try {
+    process.kill(info.pid, 'SIGTERM');
+  } catch (error) {
+    // EPERM: the sandbox runs as another user; ESRCH: it exited just now (the loop below sees it).
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') {
+      throw new LoanctlError(`Not allowed to stop the sandbox (pid ${info.pid}): it runs as another user.`, 1);
+    }
+  }
   const deadline = Date.now() + waitS * 1000;
   while (processAlive(info.pid)) {
     if (Date.now() > deadline) {
