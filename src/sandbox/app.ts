@@ -11,6 +11,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
+import { databaseClock } from './control/clock.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
@@ -26,7 +27,7 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface SandboxOptions {
   /** The SQLite file (created and migrated if needed). */
   dbPath: string;
-  /** The clock; every timestamp the sandbox writes comes from it. */
+  /** The clock; every timestamp the sandbox writes comes from it. Default: the data dir's own (control/clock.ts). */
   now?: () => Date;
   /** Told about unexpected errors (answered with a 500 envelope). Default: one line on stderr. */
   onError?: (error: unknown) => void;
@@ -37,7 +38,7 @@ export interface SandboxOptions {
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? databaseClock(db);
   const onError =
     options.onError ??
     ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));

@@ -190,4 +190,12 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX loan_requests_org_product;
   CREATE INDEX loan_requests_listed ON loan_requests (org_id, product_id, id) WHERE deleted_at IS NULL;
   `,
+  // 3: the sandbox's clock (`loanctl sandbox clock`): one row, the offset from real time in ms,
+  //    read on every request so a running server follows a change made by another process.
+  `
+  CREATE TABLE sandbox_clock (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    offset_ms INTEGER NOT NULL
+  );
+  `,
 ];
