@@ -46,6 +46,8 @@ export const MESSAGES = {
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: 'Something went wrong. Please try again',
+  employmentExists:
+    'Employment information was already added to this loan request. It can only be updated, not added again',
 } as const;
 
 export function noAccess(message: string): SandboxReply {
