@@ -49,13 +49,22 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
     const shown = db ? newestEntries(db, filter, limit) : [];
     if (!options.follow) {
       if (shown.length === 0 && settings.output === 'table') deps.io.stderr.write('No requests match.\n');
-      else await render(shown, { ...(fields && { fields }) }, deps);
+      else await render(forTable(shown, fields), { ...(fields && { fields }) }, deps);
       return;
     }
     await follow(dataDir, db, filter, shown, fields, options.stopSignal, deps);
   } finally {
     db?.close();
   }
+}
+
+/**
+ * In the default table, the time to the millisecond, in UTC (a log is read to the second; the
+ * table's usual timestamps stop at the minute).
+ */
+function forTable(rows: LogRow[], fields: string[] | undefined): unknown[] {
+  if (!fields) return rows;
+  return rows.map((row) => ({ ...row, time: `${row.time.replace('T', ' ').replace('Z', '')} UTC` }));
 }
 
 function parseFilter(options: SandboxLogsOptions, deps: Deps): LogFilter {
@@ -95,7 +104,7 @@ async function follow(
   const writer = createRowWriter(undefined, deps, fields ? { fields } : {});
   const print = async (rows: LogRow[]) => {
     if (rows.length === 0) return;
-    if (table) await render(rows, { ...(fields && { fields }) }, deps);
+    if (table) await render(forTable(rows, fields), { ...(fields && { fields }) }, deps);
     else await writer.write(rows);
   };
   let db = opened;

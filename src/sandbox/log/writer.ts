@@ -10,7 +10,7 @@ import { LogAppender } from './store.js';
 
 export interface LogWriterOptions {
   maxRows: number;
-  /** How long an entry may wait in memory before it is written (ms). */
+  /** How long an entry may wait in memory before it is written (ms); 0: at once, as its reply is sent. */
   flushMs: number;
   onError: (error: unknown) => void;
 }
@@ -33,7 +33,7 @@ export class RequestLogWriter {
 
   push(entry: Captured): void {
     this.queue.push(entry);
-    if (this.queue.length >= BATCH_SIZE) this.flush();
+    if (this.queue.length >= BATCH_SIZE || this.options.flushMs === 0) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.options.flushMs);
       this.timer.unref();
