@@ -121,11 +121,7 @@ function frameworkError(error: FastifyError): Outcome {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        http: 415,
-        status: 'error',
-        message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-      };
+      return { http: 415, status: 'error', message: MESSAGES.unsupportedMediaType };
   }
   const code = error.statusCode ?? 500;
   if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };

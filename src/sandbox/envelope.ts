@@ -46,6 +46,7 @@ export const MESSAGES = {
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: 'Something went wrong. Please try again',
+  unsupportedMediaType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
   employmentExists:
     'Employment information was already added to this loan request. It can only be updated, not added again',
 } as const;

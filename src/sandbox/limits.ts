@@ -12,10 +12,10 @@
  * - Header too large (431), malformed HTTP (400), an `Expect` other than `100-continue` (417),
  *   and a body whose Content-Type is not JSON (415) are answered with the envelope.
  */
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
-import { envelope } from './envelope.js';
+import { envelope, MESSAGES } from './envelope.js';
 
 export interface Limits {
   requestTimeoutMs: number;
@@ -71,8 +71,61 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
     response.end(body);
     record({ method: request.method ?? '-', url: request.url ?? '-', http: 417, replyText: body });
   });
-  // Fastify parses text/plain bodies by default; the API takes JSON only (415 below).
+  // Fastify parses text/plain bodies by default, and does not look at a GET's body at all: the
+  // API takes JSON only, on every method.
   app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!carriesBody(request.raw) || isJson(request.headers['content-type'])) return done();
+    reply
+      .code(415)
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
+      .send(envelopeText(MESSAGES.unsupportedMediaType));
+  });
+  cutSlowRequestsOnClose(app, limits, record);
+}
+
+function carriesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+/**
+ * node stops enforcing its request timeouts once the server starts closing, so a client still
+ * sending its request would hold a stopping sandbox open until its socket idles out. Once
+ * closing, a connection whose request has not arrived whole within the request time limit is
+ * answered 408 and closed; requests that arrived whole are left to finish.
+ */
+function cutSlowRequestsOnClose(app: FastifyInstance, limits: Limits, record: RecordRaw): void {
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    timer = setTimeout(() => {
+      for (const socket of sockets) {
+        const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+        if (pending?.req?.complete) continue;
+        answerClientError(
+          Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+          socket,
+          record,
+        );
+      }
+    }, limits.requestTimeoutMs);
+    timer.unref();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearTimeout(timer);
+    done();
+  });
 }
 
 function envelopeText(message: string): string {
