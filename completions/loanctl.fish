@@ -30,6 +30,8 @@ function __loanctl_commands
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
+                'logs' 'Show the requests a sandbox on this data dir answered, newest last (passwords and keys hidden)' \
+                'faults' 'Make the sandbox fail on purpose: errors, latency, rate limits, for some requests' \
                 'help' 'display help for command'
         case 'sandbox org'
             printf '%s\t%s\n' \
@@ -38,6 +40,12 @@ function __loanctl_commands
         case 'sandbox product'
             printf '%s\t%s\n' \
                 'create' 'Create a loan product for an organisation and print its id and slug' \
+                'help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                'add' 'Add a fault; a running sandbox applies it from its next request' \
+                'list' 'List the faults, in the order they apply (the first that matches a request decides)' \
+                'clear' 'Remove every fault' \
                 'help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \
@@ -111,6 +119,10 @@ function __loanctl_resolve
             echo 'org'
         case 'sandbox|product'
             echo 'product'
+        case 'sandbox|logs'
+            echo 'logs'
+        case 'sandbox|faults'
+            echo 'faults'
         case 'sandbox|help'
             echo 'help'
         case 'sandbox org|create'
@@ -120,6 +132,14 @@ function __loanctl_resolve
         case 'sandbox product|create'
             echo 'create'
         case 'sandbox product|help'
+            echo 'help'
+        case 'sandbox faults|add'
+            echo 'add'
+        case 'sandbox faults|list'
+            echo 'list'
+        case 'sandbox faults|clear'
+            echo 'clear'
+        case 'sandbox faults|help'
             echo 'help'
         case 'user|create'
             echo 'create'
@@ -277,6 +297,46 @@ function __loanctl_options
                 '--name' 'the product name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print {product_id, slug} as JSON' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox logs'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-f' 'keep printing new requests as they come, until Ctrl-C' \
+                '--follow' 'keep printing new requests as they come, until Ctrl-C' \
+                '--status' 'only these: 2xx, 4xx, 5xx, an HTTP code, success, error, exists, no-access, refused' \
+                '--path' 'only paths matching the glob (* within a segment, ** across)' \
+                '--since' 'only the last 30s, 10m, 2h, 1d…' \
+                '--limit' 'at most this many, the newest (default 50; 10 with --follow)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults add'
+            printf '%s\t%s\n' \
+                '--preset' 'one of the spec'\''s own failures: tokenize-500, employment-500, error-200, gateway-503' \
+                '--path' 'the paths it applies to (* within a segment, ** across)' \
+                '--method' 'only this method (default: any)' \
+                '--status' 'answer with this HTTP status, e.g. 500, 503, 429 (200 with --envelope error)' \
+                '--envelope' '"error": the API'\''s error envelope; "none" (default): a bare body, as a gateway sends' \
+                '--message' 'the envelope'\''s message (with --envelope error)' \
+                '--latency' 'wait this long first, e.g. 2s (alone: then answer as usual)' \
+                '--probability' 'fire on this share of matching requests, e.g. 0.2 (default 1)' \
+                '--seed' 'make --probability repeatable: the same seed gives the same sequence' \
+                '--times' 'fire at most k times, then answer as usual' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults clear'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user'
@@ -544,6 +604,42 @@ function __loanctl_option_values
             echo '@none'
         case 'sandbox product create|--data-dir'
             echo '@dirs'
+        case 'sandbox logs|--data-dir'
+            echo '@dirs'
+        case 'sandbox logs|--status'
+            echo '@none'
+        case 'sandbox logs|--path'
+            echo '@none'
+        case 'sandbox logs|--since'
+            echo '@none'
+        case 'sandbox logs|--limit'
+            echo '@none'
+        case 'sandbox faults add|--preset'
+            echo '@none'
+        case 'sandbox faults add|--path'
+            echo '@none'
+        case 'sandbox faults add|--method'
+            echo '@none'
+        case 'sandbox faults add|--status'
+            echo '@none'
+        case 'sandbox faults add|--envelope'
+            echo '@none'
+        case 'sandbox faults add|--message'
+            echo '@none'
+        case 'sandbox faults add|--latency'
+            echo '@none'
+        case 'sandbox faults add|--probability'
+            echo '@none'
+        case 'sandbox faults add|--seed'
+            echo '@none'
+        case 'sandbox faults add|--times'
+            echo '@none'
+        case 'sandbox faults add|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults list|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults clear|--data-dir'
+            echo '@dirs'
         case 'user create|--firstname'
             echo '@none'
         case 'user create|--lastname'
@@ -792,8 +888,10 @@ function __loanctl_argument_values
             echo 'create'
         case 'sandbox product help|0'
             echo 'create'
+        case 'sandbox faults help|0'
+            echo 'add list clear'
         case 'sandbox help|0'
-            echo 'start org product'
+            echo 'start org product logs faults'
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'
