@@ -134,14 +134,16 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
     .command('list')
     .description('List the faults, in the order they apply (the first that matches a request decides)')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
+    .addHelpText('after', examples('loanctl sandbox faults list', 'loanctl sandbox faults list -o json'))
     .action(async (options) => {
       const { runSandboxFaultsList } = await import('./faults-list.js');
       await runSandboxFaultsList(options, deps);
     });
   faults
     .command('clear')
-    .description('Remove every fault')
+    .description('Remove every fault; a running sandbox answers as usual from its next request')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
+    .addHelpText('after', examples('loanctl sandbox faults clear'))
     .action(async (options) => {
       const { runSandboxFaultsClear } = await import('./faults-clear.js');
       await runSandboxFaultsClear(options, deps);
