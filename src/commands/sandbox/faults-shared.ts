@@ -11,7 +11,7 @@ export function describeFault(fault: FaultRow): string {
   if (fault.latency_ms > 0) parts.push(`after ${fault.latency_ms} ms, `);
   parts.push(answer);
   if (fault.probability < 1)
-    parts.push(`, ${fault.probability * 100} %${fault.seed === null ? '' : ` (seed ${fault.seed})`}`);
+    parts.push(`, ${Math.round(fault.probability * 1000) / 10} %${fault.seed === null ? '' : ` (seed ${fault.seed})`}`);
   parts.push(fault.times === null ? `; fired ${fault.fired} times` : `; fired ${fault.fired} of ${fault.times} times`);
   if (fault.preset) parts.push(` [${fault.preset}]`);
   return parts.join('');
