@@ -16,6 +16,7 @@ import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Handler } from './handlers/types.js';
+import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
@@ -24,7 +25,7 @@ import { describeIssues, invalidFieldsMessage, productIdProblems } from './valid
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
 
-export interface SandboxOptions {
+export interface SandboxOptions extends ObserveOptions {
   /** The SQLite file (created and migrated if needed). */
   dbPath: string;
   /** The clock; every timestamp the sandbox writes comes from it. Default: the data dir's own (control/clock.ts). */
@@ -43,7 +44,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     options.onError ??
     ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
 
+  // Limits, faults and the request log (observe.ts).
+  const observers = new Observers(options.dbPath, options, onError);
   const app = Fastify({
+    ...observers.serverOptions(),
     logger: false,
     bodyLimit: BODY_LIMIT,
     return503OnClosing: false,
@@ -53,6 +57,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
   app.addHook('onClose', async () => db.close());
+  observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
   app.removeContentTypeParser('application/json');
@@ -167,6 +172,7 @@ function serve(
 ): Outcome | Promise<Outcome> {
   try {
     const caller = authenticate(request, repos);
+    request.orgId = caller.org_id;
     const rawQuery = { ...(request.query as Record<string, unknown>) };
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];

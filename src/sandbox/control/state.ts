@@ -22,7 +22,7 @@ const BORROWER_TABLES = [
   'users',
 ] as const;
 /** The rest, children first. */
-const ADMIN_TABLES = ['products', 'api_keys', 'organisations', 'sandbox_clock'] as const;
+const ADMIN_TABLES = ['products', 'api_keys', 'organisations', 'sandbox_clock', 'faults'] as const;
 const ALL_TABLES = [...BORROWER_TABLES, ...ADMIN_TABLES];
 
 export const SNAPSHOT_DIR = 'snapshots';

@@ -99,10 +99,7 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
         now: ctx.stamp,
       });
       if (!added) {
-        throw fail(
-          500,
-          'Employment information was already added to this loan request. It can only be updated, not added again',
-        );
+        throw fail(500, MESSAGES.employmentExists);
       }
       ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.employment), ctx.stamp);
       const row = ctx.repos.attachments.employment(lr.id);

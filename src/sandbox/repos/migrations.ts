@@ -198,4 +198,26 @@ export const MIGRATIONS: readonly string[] = [
     offset_ms INTEGER NOT NULL
   );
   `,
+  // 4: faults injected into the replies (src/sandbox/faults): kept in the database so that a
+  //    running sandbox picks up `loanctl sandbox faults add` from another process without restart.
+  //    matched and fired count the requests each fault matched and answered, so `--times` and a
+  //    seeded sequence carry on across restarts.
+  `
+  CREATE TABLE faults (
+    id INTEGER PRIMARY KEY,
+    method TEXT,
+    path TEXT NOT NULL,
+    http INTEGER,
+    envelope TEXT,
+    message TEXT,
+    latency_ms INTEGER NOT NULL DEFAULT 0,
+    probability REAL NOT NULL DEFAULT 1,
+    seed INTEGER,
+    times INTEGER,
+    matched INTEGER NOT NULL DEFAULT 0,
+    fired INTEGER NOT NULL DEFAULT 0,
+    preset TEXT,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
