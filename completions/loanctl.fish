@@ -29,9 +29,26 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
+                'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
+                'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
+                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products)' \
+                'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
+                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too)' \
+                'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
+                'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
+                'logs' 'Show the requests a sandbox on this data dir answered, newest last (passwords and keys hidden)' \
+                'faults' 'Make the sandbox fail on purpose: errors, latency, rate limits, for some requests' \
                 'help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                'list' 'List the snapshots of the data dir'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                'set' 'Set the sandbox'\''s time (it runs on from there)' \
+                'advance' 'Move the sandbox'\''s time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)' \
+                'reset' 'Make the sandbox'\''s time real time again'
         case 'sandbox org'
             printf '%s\t%s\n' \
                 'create' 'Create an organisation and print its id and a new API key (shown only once)' \
@@ -39,6 +56,12 @@ function __loanctl_commands
         case 'sandbox product'
             printf '%s\t%s\n' \
                 'create' 'Create a loan product for an organisation and print its id and slug' \
+                'help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                'add' 'Add a fault; a running sandbox applies it from its next request' \
+                'list' 'List the faults, in the order they apply (the first that matches a request decides)' \
+                'clear' 'Remove every fault; a running sandbox answers as usual from its next request' \
                 'help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \
@@ -111,12 +134,38 @@ function __loanctl_resolve
             echo 'start'
         case 'sandbox|openapi'
             echo 'openapi'
+        case 'sandbox|status'
+            echo 'status'
+        case 'sandbox|stop'
+            echo 'stop'
+        case 'sandbox|reset'
+            echo 'reset'
+        case 'sandbox|snapshot'
+            echo 'snapshot'
+        case 'sandbox|restore'
+            echo 'restore'
+        case 'sandbox|seed'
+            echo 'seed'
+        case 'sandbox|clock'
+            echo 'clock'
         case 'sandbox|org'
             echo 'org'
         case 'sandbox|product'
             echo 'product'
+        case 'sandbox|logs'
+            echo 'logs'
+        case 'sandbox|faults'
+            echo 'faults'
         case 'sandbox|help'
             echo 'help'
+        case 'sandbox snapshot|list'
+            echo 'list'
+        case 'sandbox clock|set'
+            echo 'set'
+        case 'sandbox clock|advance'
+            echo 'advance'
+        case 'sandbox clock|reset'
+            echo 'reset'
         case 'sandbox org|create'
             echo 'create'
         case 'sandbox org|help'
@@ -124,6 +173,14 @@ function __loanctl_resolve
         case 'sandbox product|create'
             echo 'create'
         case 'sandbox product|help'
+            echo 'help'
+        case 'sandbox faults|add'
+            echo 'add'
+        case 'sandbox faults|list'
+            echo 'list'
+        case 'sandbox faults|clear'
+            echo 'clear'
+        case 'sandbox faults|help'
             echo 'help'
         case 'user|create'
             echo 'create'
@@ -260,11 +317,81 @@ function __loanctl_options
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
+                '--detach' 'run in the background: print url, key, product id, pid and log file, then return' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox openapi'
             printf '%s\t%s\n' \
                 '--server-url' 'the server the document names (default: http://127.0.0.1:4010)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox status'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox stop'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--timeout' 'how long to wait for it to exit' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--all' 'remove everything, then make the demo organisation and product again' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--force' 'replace a snapshot of the same name' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print them as a JSON array' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox restore'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox seed'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock set'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock advance'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -288,6 +415,46 @@ function __loanctl_options
                 '--name' 'the product name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print {product_id, slug} as JSON' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox logs'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-f' 'keep printing new requests as they come, until Ctrl-C' \
+                '--follow' 'keep printing new requests as they come, until Ctrl-C' \
+                '--status' 'only these: 2xx, 4xx, 5xx, an HTTP code, success, error, exists, no-access, refused' \
+                '--path' 'only paths matching the glob (* within a segment, ** across)' \
+                '--since' 'only the last 30s, 10m, 2h, 1d…' \
+                '--limit' 'at most this many, the newest (default 50; 10 with --follow)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults add'
+            printf '%s\t%s\n' \
+                '--preset' 'one of the spec'\''s own failures: tokenize-500, employment-500, error-200, gateway-503' \
+                '--path' 'the paths it applies to (* within a segment, ** across)' \
+                '--method' 'only this method (default: any)' \
+                '--status' 'answer with this HTTP status, e.g. 500, 503, 429 (200 with --envelope error)' \
+                '--envelope' '"error": the API'\''s error envelope; "none" (default): a bare body, as a gateway sends' \
+                '--message' 'the envelope'\''s message (with --envelope error)' \
+                '--latency' 'wait this long first, e.g. 2s (alone: then answer as usual)' \
+                '--probability' 'fire on this share of matching requests, e.g. 0.2 (default 1)' \
+                '--seed' 'make --probability repeatable: the same seed gives the same sequence' \
+                '--times' 'fire at most k times, then answer as usual' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults clear'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user'
@@ -569,6 +736,30 @@ function __loanctl_option_values
             echo '@dirs'
         case 'sandbox openapi|--server-url'
             echo '@none'
+        case 'sandbox status|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--timeout'
+            echo '@none'
+        case 'sandbox reset|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot list|--data-dir'
+            echo '@dirs'
+        case 'sandbox restore|--data-dir'
+            echo '@dirs'
+        case 'sandbox seed|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock set|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock advance|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock reset|--data-dir'
+            echo '@dirs'
         case 'sandbox org create|--name'
             echo '@none'
         case 'sandbox org create|--data-dir'
@@ -578,6 +769,42 @@ function __loanctl_option_values
         case 'sandbox product create|--name'
             echo '@none'
         case 'sandbox product create|--data-dir'
+            echo '@dirs'
+        case 'sandbox logs|--data-dir'
+            echo '@dirs'
+        case 'sandbox logs|--status'
+            echo '@none'
+        case 'sandbox logs|--path'
+            echo '@none'
+        case 'sandbox logs|--since'
+            echo '@none'
+        case 'sandbox logs|--limit'
+            echo '@none'
+        case 'sandbox faults add|--preset'
+            echo '@none'
+        case 'sandbox faults add|--path'
+            echo '@none'
+        case 'sandbox faults add|--method'
+            echo '@none'
+        case 'sandbox faults add|--status'
+            echo '@none'
+        case 'sandbox faults add|--envelope'
+            echo '@none'
+        case 'sandbox faults add|--message'
+            echo '@none'
+        case 'sandbox faults add|--latency'
+            echo '@none'
+        case 'sandbox faults add|--probability'
+            echo '@none'
+        case 'sandbox faults add|--seed'
+            echo '@none'
+        case 'sandbox faults add|--times'
+            echo '@none'
+        case 'sandbox faults add|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults list|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults clear|--data-dir'
             echo '@dirs'
         case 'user create|--firstname'
             echo '@none'
@@ -857,12 +1084,16 @@ function __loanctl_argument_values
             echo 'GET POST PUT DELETE'
         case 'api|1'
             echo '@none'
+        case 'sandbox seed|0'
+            echo '@files'
         case 'sandbox org help|0'
             echo 'create'
         case 'sandbox product help|0'
             echo 'create'
+        case 'sandbox faults help|0'
+            echo 'add list clear'
         case 'sandbox help|0'
-            echo 'start openapi org product'
+            echo 'start openapi status stop reset snapshot restore seed clock org product logs faults'
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'
