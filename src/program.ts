@@ -8,6 +8,7 @@
  */
 import { Command, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
 import { registerDemoCommand } from './commands/demo/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
@@ -73,6 +74,7 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
   registerSandboxCommands(program, deps);
   registerUserCommands(program, deps);
   registerLoanCommands(program, deps);
+  registerCacheCommands(program, deps);
   registerCompletionCommand(program, deps);
   oneLineUsageErrors(program, ['loanctl']);
   return program;

@@ -13,6 +13,7 @@ import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
+import { userLookup } from '../common/user-lookup.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption {
@@ -79,7 +80,7 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
 
   checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
-  const userId = await userIdOf(api, userRef);
+  const userId = await userIdOf(api, userRef, await userLookup(deps));
   if (userRef.kind === 'email') notice(deps, `${userRef.email} is user ${userId}.`);
   const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
   const loan = result.data as LoanRequest;

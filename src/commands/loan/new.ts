@@ -57,6 +57,7 @@ import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
 import { summariseTerms } from '../../schedule/render.js';
+import { userLookup } from '../common/user-lookup.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 import { describeExisting, STEPS, type StepDef, type StepId } from './new-steps.js';
 
@@ -203,7 +204,7 @@ class GuidedLoan {
 
   private async lookUp(email: string): Promise<UserListItem | undefined> {
     try {
-      return await this.sending(findUserByEmail(this.api, email));
+      return await this.sending(findUserByEmail(this.api, email, await userLookup(this.deps)));
     } catch (error) {
       if (error instanceof NoAccessError) return undefined;
       throw error;
@@ -242,7 +243,7 @@ class GuidedLoan {
     const body = UserCreateRequest.parse({ firstname, lastname, email, phone, gender, password });
     const result = await this.send('createUser', { body });
     if (result.status === 'exists') this.say(`A borrower with e-mail ${email} already exists; using it.`);
-    const user = await this.sending(findUserByEmail(this.api, email));
+    const user = await this.sending(findUserByEmail(this.api, email, await userLookup(this.deps)));
     this.borrower = { id: user.id, email: user.email, name: `${user.firstname} ${user.lastname}` };
     if (result.status !== 'exists') this.created.push(`user ${user.id} (${user.email})`);
     this.say(`Created borrower ${this.borrower.name} (user ${user.id}).`);
