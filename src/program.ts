@@ -97,10 +97,26 @@ export function usageLine(text: string): string {
   const line = text
     .trim()
     .replace(/^error:\s*/, '')
-    .replace(/\s*\n\s*\((Did you mean [^)]*)\)/, '. $1')
+    .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)?]*)\?\)/, (_all, names: string) => safeSuggestion(names))
     .replace(/\s*\n\s*/g, ' ');
   const sentence = line.charAt(0).toUpperCase() + line.slice(1);
   return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/**
+ * Verbs that destroy something: never offered as a correction (`loanctl loan decline` must not
+ * answer "Did you mean delete?", one Enter away from deleting a loan request).
+ */
+const DESTRUCTIVE = new Set(['delete', 'remove', 'rm', 'clear', 'reset', 'destroy', 'purge', 'drop']);
+
+/** `delete, list` (commander's suggestions) → `. Did you mean list?`, or '' when only destructive ones remain. */
+function safeSuggestion(names: string): string {
+  const safe = names
+    .split(/,\s*/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !DESTRUCTIVE.has(name.replace(/^-+/, '')));
+  if (safe.length === 0) return '';
+  return safe.length === 1 ? `. Did you mean ${safe[0]}?` : `. Did you mean one of ${safe.join(', ')}?`;
 }
 
 const GLOBAL_KEYS = [

@@ -14,7 +14,14 @@ export function registerCacheCommands(program: Command, deps: Deps): void {
 
   cache
     .command('clear')
-    .description('Remove the index of e-mail → user id of every profile ($XDG_CACHE_HOME/loanctl, else ~/.cache/loanctl)')
+    .description('Remove the index of e-mail → user id of every profile')
+    .addHelpText(
+      'after',
+      `${examples('loanctl cache clear')}
+The index lives in $XDG_CACHE_HOME/loanctl, else ~/.cache/loanctl. Clearing it only makes the next
+look-up of each e-mail search the user list again.
+`,
+    )
     .action(async () => {
       const { runCacheClear } = await import('./clear.js');
       runCacheClear(deps);
