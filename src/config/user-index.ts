@@ -1,7 +1,8 @@
 /**
  * The local index of borrowers found by e-mail: e-mail → user id and where the user list shows it
  * (window and page), one file per profile and base URL in the cache directory
- * (`$XDG_CACHE_HOME/loanctl`, else `~/.cache/loanctl`), e.g. `users-prod-3f2a9c1d0b4e.json`.
+ * (`$LOANCTL_CONFIG_DIR/cache` when that is set, else `$XDG_CACHE_HOME/loanctl`, else
+ * `~/.cache/loanctl`), e.g. `users-prod-3f2a9c1d0b4e.json`.
  *
  * It is only a hint: a sandbox that was reset or restored gives the same e-mail another id, so an
  * entry is trusted only after the user list, asked for that window and page again, shows that id
@@ -32,7 +33,9 @@ export interface UserIndex {
 const MAX_ENTRIES = 10_000;
 const FILE_PREFIX = 'users-';
 
+/** `$LOANCTL_CONFIG_DIR/cache` when that is set (everything of loanctl in one place), else the XDG cache dir. */
 export function cacheDir(env: Env): string {
+  if (env.LOANCTL_CONFIG_DIR) return join(env.LOANCTL_CONFIG_DIR, 'cache');
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'loanctl');
   return join(env.HOME || homedir(), '.cache', 'loanctl');
 }

@@ -97,7 +97,7 @@ describe('finding a borrower by e-mail', () => {
   });
 
   it('keeps its index in the cache directory, and `loanctl cache clear` removes it', async () => {
-    const dir = join(env.HOME as string, '.cache', 'loanctl');
+    const dir = join(env.LOANCTL_CONFIG_DIR as string, 'cache');
     expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(1);
     const cleared = await sandbox.run(['cache', 'clear'], { env });
     expect(cleared.exitCode).toBe(0);

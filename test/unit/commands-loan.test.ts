@@ -287,31 +287,42 @@ describe('loan show', () => {
 });
 
 describe('loan create --user EMAIL', () => {
-  it('walks the user list pages until the e-mail is found', async () => {
+  it('asks whether the e-mail exists, then finds it in the user list', async () => {
     const pages: Record<number, unknown[]> = {
       1: [{ id: 1, org_id: 2, email: 'a@example.com' }],
       2: [{ id: 2, org_id: 2, email: 'Ada@Example.com' }],
     };
     const { deps, calls, io } = harness({
+      userExists: () => true,
       listUsers: (options) => pages[Number(options.query?.pages)] ?? [],
       createLoanRequest: () => loan(11),
     });
     await runLoanCreate({ user: 'ada@example.com', amount: '50,000', purpose: ' Stock ' }, deps);
-    expect(calls.map((call) => call.key)).toEqual(['listUsers', 'listUsers', 'createLoanRequest']);
-    expect(calls[2]?.options).toMatchObject({
-      params: { user_id: 2 },
-      productId: 7,
-      body: { amount: 50000, purpose: 'Stock' },
+    expect(calls[0]?.key).toBe('userExists');
+    expect(calls.at(-1)).toMatchObject({
+      key: 'createLoanRequest',
+      options: { params: { user_id: 2 }, productId: 7, body: { amount: 50000, purpose: 'Stock' } },
     });
     expect(io.stderr.text()).toContain('ada@example.com is user 2.');
   });
 
-  it('stops at an empty page, or at a page that repeats, and says not found (exit 4)', async () => {
-    const { deps, calls } = harness({ listUsers: () => [{ id: 1, org_id: 2, email: 'a@example.com' }] });
+  it('says an unknown e-mail is not found after asking whether it exists (exit 4)', async () => {
+    const { deps, calls } = harness({ userExists: () => false });
     await expect(runLoanCreate({ user: 'ghost@example.com', amount: '5', purpose: 'x' }, deps)).rejects.toBeInstanceOf(
       NoAccessError,
     );
-    expect(calls).toHaveLength(2);
+    expect(calls.map((call) => call.key)).toEqual(['userExists']);
+  });
+
+  it('stops on a server that repeats one page for every page number, and says not found (exit 4)', async () => {
+    const { deps, calls } = harness({
+      userExists: () => true,
+      listUsers: () => [{ id: 1, org_id: 2, email: 'a@example.com' }],
+    });
+    await expect(runLoanCreate({ user: 'ghost@example.com', amount: '5', purpose: 'x' }, deps)).rejects.toBeInstanceOf(
+      NoAccessError,
+    );
+    expect(calls.length).toBeLessThan(10);
   });
 
   it('checks --product before looking anything up', async () => {
@@ -362,6 +373,15 @@ describe('loan list and user list paging', () => {
     });
     await runUserList({ page: '2' }, deps);
     expect(io.stderr.text()).toBe('next: --page 3\n');
+  });
+
+  it('user list keeps --start and --end in its next-page hint', async () => {
+    const { deps, io } = harness({
+      listUsers: (options) =>
+        Number(options.query?.pages) <= 3 ? [{ id: Number(options.query?.pages), org_id: 1 }] : [],
+    });
+    await runUserList({ start: '2026-01-01', end: '2026-01-31', page: '2' }, deps);
+    expect(io.stderr.text()).toBe('next: --start 2026-01-01 --end 2026-01-31 --page 3\n');
   });
 });
 

@@ -18,7 +18,8 @@ export function registerCacheCommands(program: Command, deps: Deps): void {
     .addHelpText(
       'after',
       `${examples('loanctl cache clear')}
-The index lives in $XDG_CACHE_HOME/loanctl, else ~/.cache/loanctl. Clearing it only makes the next
+The index lives in $LOANCTL_CONFIG_DIR/cache when that is set, else $XDG_CACHE_HOME/loanctl,
+else ~/.cache/loanctl. Clearing it only makes the next
 look-up of each e-mail search the user list again.
 `,
     )
