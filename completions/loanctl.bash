@@ -9,13 +9,14 @@
 # The subcommands of command path $1, in REPLY.
 _loanctl_commands() {
   case "$1" in
-    '') REPLY='demo profile api sandbox user loan completion help' ;;
+    '') REPLY='demo profile api sandbox user loan cache completion help' ;;
     'profile') REPLY='add list use show test move-key remove help' ;;
     'sandbox') REPLY='start org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'user') REPLY='create exists list help' ;;
     'loan') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -29,6 +30,7 @@ _loanctl_resolve() {
     '|sandbox') REPLY='sandbox' ;;
     '|user') REPLY='user' ;;
     '|loan') REPLY='loan' ;;
+    '|cache') REPLY='cache' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'profile|add') REPLY='add' ;;
@@ -71,6 +73,8 @@ _loanctl_resolve() {
     'loan|approve') REPLY='approve' ;;
     'loan|schedule') REPLY='schedule' ;;
     'loan|help') REPLY='help' ;;
+    'cache|clear') REPLY='clear' ;;
+    'cache|help') REPLY='help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -78,7 +82,7 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -q --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
@@ -119,10 +123,12 @@ _loanctl_options() {
     'loan submit') REPLY='--product -h --help' ;;
     'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start -h --help' ;;
+    'cache') REPLY='-h --help' ;;
+    'cache clear') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -q --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,
@@ -272,8 +278,9 @@ _loanctl_argument_values() {
     ('sandbox help|0') REPLY='start org product' ;;
     ('user help|0') REPLY='create exists list' ;;
     ('loan help|0') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
-    ('help|0') REPLY='demo profile api sandbox user loan completion' ;;
+    ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;
     (*) REPLY='@none' ;;
   esac
 }

@@ -13,6 +13,7 @@ function __loanctl_commands
                 'sandbox' 'Run a local sandbox of the whole Lending Origination API' \
                 'user' 'Create borrower users, check whether one exists, list them' \
                 'loan' 'Create loan requests, attach information, submit, approve and read them' \
+                'cache' 'Clear the local index of borrowers found by e-mail' \
                 'completion' 'Print the tab-completion script for bash, zsh or fish' \
                 'help' 'display help for command'
         case 'profile'
@@ -67,6 +68,10 @@ function __loanctl_commands
                 'approve' 'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)' \
                 'schedule' 'Compute a repayment schedule offline: every instalment and the totals (no API key needed)' \
                 'help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                'clear' 'Remove the index of e-mail → user id of every profile' \
+                'help' 'display help for command'
     end
 end
 
@@ -85,6 +90,8 @@ function __loanctl_resolve
             echo 'user'
         case '|loan'
             echo 'loan'
+        case '|cache'
+            echo 'cache'
         case '|completion'
             echo 'completion'
         case '|help'
@@ -169,6 +176,10 @@ function __loanctl_resolve
             echo 'schedule'
         case 'loan|help'
             echo 'help'
+        case 'cache|clear'
+            echo 'clear'
+        case 'cache|help'
+            echo 'help'
     end
 end
 
@@ -181,8 +192,8 @@ function __loanctl_options
                 '--version' 'print the version' \
                 '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
                 '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-                '-o' 'output format (default: table on a terminal, json otherwise)' \
-                '--output' 'output format (default: table on a terminal, json otherwise)' \
+                '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+                '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
@@ -190,6 +201,8 @@ function __loanctl_options
                 '--timeout' 'give up on a request after this many seconds' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
+                '-q' 'no hints, notices, progress or warnings on stderr; errors still print' \
+                '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'demo'
@@ -494,6 +507,14 @@ function __loanctl_options
                 '--start' 'the day the loan starts, yyyy-mm-dd (default: today, UTC)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'cache clear'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'completion'
             printf '%s\t%s\n' \
                 '-h' 'display help for command' \
@@ -503,15 +524,17 @@ function __loanctl_options
     printf '%s\t%s\n' \
         '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
         '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-        '-o' 'output format (default: table on a terminal, json otherwise)' \
-        '--output' 'output format (default: table on a terminal, json otherwise)' \
+        '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+        '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \
         '--timeout' 'give up on a request after this many seconds' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
-        '--debug' 'log each request and response to stderr (API key redacted)'
+        '--debug' 'log each request and response to stderr (API key redacted)' \
+        '-q' 'no hints, notices, progress or warnings on stderr; errors still print' \
+        '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'
 end
 
 # How the value of option $argv[2] at path $argv[1] completes: the words, or @profiles, @files,
@@ -798,10 +821,12 @@ function __loanctl_argument_values
             echo 'create exists list'
         case 'loan help|0'
             echo 'create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+        case 'cache help|0'
+            echo 'clear'
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
-            echo 'demo profile api sandbox user loan completion'
+            echo 'demo profile api sandbox user loan cache completion'
         case '*'
             echo '@none'
     end

@@ -60,8 +60,8 @@ export function creationWindows(today: Date): UserQuery[] {
 /**
  * The user with this e-mail (lower case), or undefined when the list has none. Pages are read newest
  * first and, turn about, oldest first (from page 1 of the whole list), until one has the user or the
- * two meet: the newest borrower costs the search of its last page, the oldest costs two requests,
- * and none costs more than reading the whole list once.
+ * two meet: the newest borrower costs the search for the last page, the oldest one request more,
+ * and none costs more than reading the whole list once (plus that search).
  */
 export async function searchUserByEmail(api: ApiClient, email: string, today: Date): Promise<LocatedUser | undefined> {
   const match = (users: UserListItem[]) => users.find((candidate) => candidate.email.toLowerCase() === email);
