@@ -10,7 +10,7 @@
 _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan cache completion help' ;;
-    'profile') REPLY='add list use show test move-key remove help' ;;
+    'profile') REPLY='add set list use show test move-key remove help' ;;
     'sandbox') REPLY='start org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
@@ -34,6 +34,7 @@ _loanctl_resolve() {
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'profile|add') REPLY='add' ;;
+    'profile|set') REPLY='set' ;;
     'profile|list') REPLY='list' ;;
     'profile|use') REPLY='use' ;;
     'profile|show') REPLY='show' ;;
@@ -86,6 +87,7 @@ _loanctl_options() {
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --api-key-stdin -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -137,6 +139,8 @@ _loanctl_option_values() {
   case "$1|$2" in
     ('profile add|--product-id') REPLY='@none' ;;
     ('profile add|--org-id') REPLY='@none' ;;
+    ('profile set|--product-id') REPLY='@none' ;;
+    ('profile set|--org-id') REPLY='@none' ;;
     ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
@@ -270,7 +274,7 @@ _loanctl_argument_values() {
     ('profile use|0') REPLY='@profiles' ;;
     ('profile show|0') REPLY='@profiles' ;;
     ('profile remove|0') REPLY='@profiles' ;;
-    ('profile help|0') REPLY='add list use show test move-key remove' ;;
+    ('profile help|0') REPLY='add set list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
     ('sandbox org help|0') REPLY='create' ;;

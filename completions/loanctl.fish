@@ -19,6 +19,7 @@ function __loanctl_commands
         case 'profile'
             printf '%s\t%s\n' \
                 'add' 'Add a profile, or replace one of the same name (the key is read masked or from stdin)' \
+                'set' 'Change some fields of a profile (base URL, product, organisation, key), keeping the others' \
                 'list' 'List the profiles; the current one is marked' \
                 'use' 'Make a profile the current one' \
                 'show' 'Show a profile (the current one by default) with its API key redacted' \
@@ -98,6 +99,8 @@ function __loanctl_resolve
             echo 'help'
         case 'profile|add'
             echo 'add'
+        case 'profile|set'
+            echo 'set'
         case 'profile|list'
             echo 'list'
         case 'profile|use'
@@ -221,6 +224,13 @@ function __loanctl_options
                 '--api-key-stdin' 'read the API key from stdin instead of a masked prompt' \
                 '--use' 'make it the current profile (the first profile always becomes current)' \
                 '--insecure-storage' 'keep the API key in the 0600 config file, not the OS keyring' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'profile set'
+            printf '%s\t%s\n' \
+                '--product-id' 'default product id for loan commands' \
+                '--org-id' 'your organisation id (used by business information)' \
+                '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile list'
@@ -545,6 +555,10 @@ function __loanctl_option_values
             echo '@none'
         case 'profile add|--org-id'
             echo '@none'
+        case 'profile set|--product-id'
+            echo '@none'
+        case 'profile set|--org-id'
+            echo '@none'
         case 'profile move-key|--to'
             echo '@none'
         case 'api|-q' 'api|--query'
@@ -806,7 +820,7 @@ function __loanctl_argument_values
         case 'profile remove|0'
             echo '@profiles'
         case 'profile help|0'
-            echo 'add list use show test move-key remove'
+            echo 'add set list use show test move-key remove'
         case 'api|0'
             echo 'GET POST PUT DELETE'
         case 'api|1'
