@@ -14,8 +14,8 @@ _loanctl_commands() {
     'sandbox') REPLY='start org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
-    'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'user') REPLY='create exists show find list help' ;;
+    'loan') REPLY='create new list show find update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -52,12 +52,15 @@ _loanctl_resolve() {
     'sandbox product|help') REPLY='help' ;;
     'user|create') REPLY='create' ;;
     'user|exists') REPLY='exists' ;;
+    'user|show') REPLY='show' ;;
+    'user|find') REPLY='find' ;;
     'user|list') REPLY='list' ;;
     'user|help') REPLY='help' ;;
     'loan|create') REPLY='create' ;;
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|show') REPLY='show' ;;
+    'loan|find') REPLY='find' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
     'loan|progress') REPLY='progress' ;;
@@ -104,12 +107,15 @@ _loanctl_options() {
     'user') REPLY='-h --help' ;;
     'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
+    'user show') REPLY='-h --help' ;;
+    'user find') REPLY='--phone --name --limit -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
     'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
+    'loan find') REPLY='--product --reference -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
     'loan progress') REPLY='--product -h --help' ;;
@@ -162,6 +168,9 @@ _loanctl_option_values() {
     ('user create|--concurrency') REPLY='@none' ;;
     ('user create|--format') REPLY='ndjson csv' ;;
     ('user exists|--email') REPLY='@none' ;;
+    ('user find|--phone') REPLY='@none' ;;
+    ('user find|--name') REPLY='@none' ;;
+    ('user find|--limit') REPLY='@none' ;;
     ('user list|--start') REPLY='@none' ;;
     ('user list|--end') REPLY='@none' ;;
     ('user list|--page') REPLY='@none' ;;
@@ -180,6 +189,8 @@ _loanctl_option_values() {
     ('loan list|--cursor') REPLY='@none' ;;
     ('loan list|--limit') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
+    ('loan find|--product') REPLY='@none' ;;
+    ('loan find|--reference') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
     ('loan update|--data') REPLY='@none' ;;
@@ -280,8 +291,8 @@ _loanctl_argument_values() {
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
     ('sandbox help|0') REPLY='start org product' ;;
-    ('user help|0') REPLY='create exists list' ;;
-    ('loan help|0') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('user help|0') REPLY='create exists show find list' ;;
+    ('loan help|0') REPLY='create new list show find update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;

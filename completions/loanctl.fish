@@ -45,6 +45,8 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'create' 'Create a borrower user (an e-mail that already exists is not an error)' \
                 'exists' 'Say whether a user with an e-mail exists (prints true or false, exit 0 either way)' \
+                'show' 'Show one borrower by id, e-mail or reference (client-side, over the user list)' \
+                'find' 'Find borrowers by phone or name (client-side, over the streamed user list)' \
                 'list' 'List the borrower users of your organisation, a page at a time' \
                 'help' 'display help for command'
         case 'loan'
@@ -53,6 +55,7 @@ function __loanctl_commands
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
+                'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
                 'progress' 'Print the progress marker of a loan request' \
@@ -135,6 +138,10 @@ function __loanctl_resolve
             echo 'create'
         case 'user|exists'
             echo 'exists'
+        case 'user|show'
+            echo 'show'
+        case 'user|find'
+            echo 'find'
         case 'user|list'
             echo 'list'
         case 'user|help'
@@ -147,6 +154,8 @@ function __loanctl_resolve
             echo 'list'
         case 'loan|show'
             echo 'show'
+        case 'loan|find'
+            echo 'find'
         case 'loan|update'
             echo 'update'
         case 'loan|delete'
@@ -325,6 +334,17 @@ function __loanctl_options
                 '--email' 'the e-mail to look for' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'user show'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'user find'
+            printf '%s\t%s\n' \
+                '--phone' 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678' \
+                '--name' 'words of the first and last name, any case: every word must appear' \
+                '--limit' 'stop after this many matches' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'user list'
             printf '%s\t%s\n' \
                 '--start' 'created on or after this date (yyyy-mm-dd)' \
@@ -367,6 +387,12 @@ function __loanctl_options
         case 'loan show'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan find'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--reference' 'the loan request reference' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan update'
@@ -601,6 +627,12 @@ function __loanctl_option_values
             echo 'ndjson csv'
         case 'user exists|--email'
             echo '@none'
+        case 'user find|--phone'
+            echo '@none'
+        case 'user find|--name'
+            echo '@none'
+        case 'user find|--limit'
+            echo '@none'
         case 'user list|--start'
             echo '@none'
         case 'user list|--end'
@@ -636,6 +668,10 @@ function __loanctl_option_values
         case 'loan list|--limit'
             echo '@none'
         case 'loan show|--product'
+            echo '@none'
+        case 'loan find|--product'
+            echo '@none'
+        case 'loan find|--reference'
             echo '@none'
         case 'loan update|--product'
             echo '@none'
@@ -832,9 +868,9 @@ function __loanctl_argument_values
         case 'sandbox help|0'
             echo 'start org product'
         case 'user help|0'
-            echo 'create exists list'
+            echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list show find update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

@@ -101,6 +101,22 @@ The flow, step by step:
       await runLoanShow({ ...options, id }, deps);
     });
 
+  verb(
+    'find',
+    'Find a loan request by its reference (client-side: walks the streamed list, newest first)',
+    'loanctl loan find --reference LR-8F2K1Q',
+    'loanctl loan find --reference LR-8F2K1Q -o json | jq .id',
+  )
+    .requiredOption('--reference <ref>', 'the loan request reference')
+    .addHelpText(
+      'after',
+      "The API reads a loan request only by id: this walks the product's list page by page (memory stays\nflat) and stops at the match; stderr says how many loan requests were scanned.\n",
+    )
+    .action(async (options) => {
+      const { runLoanFind } = await import('./find.js');
+      await runLoanFind(options, deps);
+    });
+
   verb('update', 'Change the purpose of a loan request', 'loanctl loan update 172 --purpose "Shop stock and a freezer"')
     .argument('<id>', 'loan request id')
     .option('--purpose <text>', 'the new purpose')
