@@ -149,6 +149,10 @@ function fakeApi() {
 
   const handlers: Record<string, (options: CallOptions) => unknown> = {
     listUsers: (options) => ((options.query as { pages: number }).pages === 1 ? users : []),
+    userExists: (options) => {
+      const email = String((options.query as { email: string }).email).toLowerCase();
+      return apiResult(users.some((user) => String(user.email).toLowerCase() === email));
+    },
     createUser: (options) => {
       const body = options.body as { firstname: string; lastname: string; email: string; phone: string };
       addUser(body);
@@ -332,9 +336,13 @@ describe('loan new: the whole flow', () => {
     expect(remaining).toEqual([]);
 
     // The requests, in order: each step went out as soon as it was answered.
+    // The borrower is looked up (it does not exist), created, then found newest first: page 1, and
+    // page 2 (empty) to know page 1 is the last.
     expect(keys(api)).toEqual([
-      'listUsers',
+      'userExists',
       'createUser',
+      'userExists',
+      'listUsers',
       'listUsers',
       'createLoanRequest',
       'addBankDetails',
@@ -344,7 +352,7 @@ describe('loan new: the whole flow', () => {
       'approveLoanRequest',
     ]);
     expect(
-      api.sent.every((call) => call.key === 'listUsers' || call.key === 'createUser' || call.productId === 7),
+      api.sent.every((call) => ['userExists', 'listUsers', 'createUser'].includes(call.key) || call.productId === 7),
     ).toBe(true);
     expect(api.sent[1]?.body).toEqual({
       firstname: 'Ada',
@@ -354,13 +362,13 @@ describe('loan new: the whole flow', () => {
       gender: 'female',
       password: 's3cret pass',
     });
-    expect(api.sent[3]).toMatchObject({ params: { user_id: 5 }, body: { amount: 50000, purpose: 'Shop stock' } });
-    expect(api.sent[4]).toMatchObject({
+    expect(api.sent[5]).toMatchObject({ params: { user_id: 5 }, body: { amount: 50000, purpose: 'Shop stock' } });
+    expect(api.sent[6]).toMatchObject({
       params: { id: 12 },
       body: { code: '058', account_name: 'Ada Obi', account_number: '0123456789' },
     });
-    expect(api.sent[4]?.body).not.toHaveProperty('bank_name');
-    expect(api.sent[5]?.body).toEqual({
+    expect(api.sent[6]?.body).not.toHaveProperty('bank_name');
+    expect(api.sent[7]?.body).toEqual({
       firstname: 'Chi',
       lastname: 'Eze',
       gender: 'male',
@@ -368,7 +376,7 @@ describe('loan new: the whole flow', () => {
       email: 'chi@example.com',
       phone: '+2348055555555',
     });
-    expect(api.sent[8]).toMatchObject({
+    expect(api.sent[10]).toMatchObject({
       params: { id: 12 },
       query: { action: 'approve' },
       body: {
@@ -428,8 +436,8 @@ describe('loan new: the whole flow', () => {
       { api },
     );
     await runLoanNew({ product: '7' }, deps);
-    expect(keys(api)).toEqual(['listUsers', 'createLoanRequest']);
-    expect(api.sent[1]).toMatchObject({ params: { user_id: 5 }, body: { amount: 1250.5, purpose: 'Freezer' } });
+    expect(keys(api)).toEqual(['userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
+    expect(api.sent.at(-1)).toMatchObject({ params: { user_id: 5 }, body: { amount: 1250.5, purpose: 'Freezer' } });
     // Nothing added yet: review is offered but cannot be taken.
     const menu = asked.find((entry) => entry.kind === 'select')?.choices ?? [];
     expect(menu.find((choice) => choice.value === 'review')?.disabled).toMatch(/add at least one/);
@@ -462,8 +470,8 @@ describe('loan new: the whole flow', () => {
     );
     await runLoanNew({}, deps);
     expect(remaining).toEqual([]);
-    // typo@…: page 1 has no match, page 2 is empty; bola@… is on page 1.
-    expect(keys(api)).toEqual(['listUsers', 'listUsers', 'listUsers', 'createLoanRequest']);
+    // typo@… does not exist (one question); bola@… is on page 1 (page 2, empty, says it is the last).
+    expect(keys(api)).toEqual(['userExists', 'userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
   });
 
   it('business information: org id from the loan request, registration number only when registered; documents need an http(s) URL', async () => {
@@ -590,7 +598,15 @@ describe('loan new: Ctrl-C', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).exitCode).toBe(ExitCode.cancelled);
     expect((error as CancelledError).hint).toBe('Continue with: loanctl loan new --resume 12');
-    expect(keys(api)).toEqual(['listUsers', 'createUser', 'listUsers', 'createLoanRequest', 'addBankDetails']);
+    expect(keys(api)).toEqual([
+      'userExists',
+      'createUser',
+      'userExists',
+      'listUsers',
+      'listUsers',
+      'createLoanRequest',
+      'addBankDetails',
+    ]);
     expect(io.stderr.text()).toContain(
       [
         'Stopped. Created so far:',
@@ -939,8 +955,8 @@ describe('user create and loan create on a terminal ask for just the missing val
     );
     await runLoanCreate({ purpose: 'Stock' }, deps);
     expect(remaining).toEqual([]);
-    expect(keys(api)).toEqual(['listUsers', 'createLoanRequest']);
-    expect(api.sent[1]).toMatchObject({ params: { user_id: 5 }, body: { amount: 5000, purpose: 'Stock' } });
+    expect(keys(api)).toEqual(['userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
+    expect(api.sent.at(-1)).toMatchObject({ params: { user_id: 5 }, body: { amount: 5000, purpose: 'Stock' } });
   });
 
   it('without a terminal they are exit 2 naming every missing flag, and ask nothing', async () => {
