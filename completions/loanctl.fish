@@ -213,7 +213,6 @@ function __loanctl_options
                 '--timeout' 'give up on a request after this many seconds' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
-                '-q' 'no hints, notices, progress or warnings on stderr; errors still print' \
                 '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
@@ -569,7 +568,6 @@ function __loanctl_options
         '--timeout' 'give up on a request after this many seconds' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
         '--debug' 'log each request and response to stderr (API key redacted)' \
-        '-q' 'no hints, notices, progress or warnings on stderr; errors still print' \
         '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'
 end
 

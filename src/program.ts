@@ -38,7 +38,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--timeout <seconds>', 'give up on a request after this many seconds', '30')
     .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
-    .option('-q, --quiet', 'no hints, notices, progress or warnings on stderr; errors still print')
+    .option('--quiet', 'no hints, notices, progress or warnings on stderr; errors still print')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

@@ -68,7 +68,7 @@ describe('--quiet', () => {
   });
 
   it('never drops an error', async () => {
-    const result = await sandbox.run(['-q', 'loan', 'show', '999999']);
+    const result = await sandbox.run(['--quiet', 'loan', 'show', '999999']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/^loanctl: .+\n$/);
   });
