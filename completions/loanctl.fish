@@ -30,6 +30,7 @@ function __loanctl_commands
         case 'sandbox'
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
+                'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
                 'help' 'display help for command'
@@ -54,8 +55,9 @@ function __loanctl_commands
                 'create' 'Create a loan request for a borrower (by user id or e-mail)' \
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
-                'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
+                'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
+                'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
                 'progress' 'Print the progress marker of a loan request' \
@@ -120,6 +122,8 @@ function __loanctl_resolve
             echo 'help'
         case 'sandbox|start'
             echo 'start'
+        case 'sandbox|openapi'
+            echo 'openapi'
         case 'sandbox|org'
             echo 'org'
         case 'sandbox|product'
@@ -152,10 +156,12 @@ function __loanctl_resolve
             echo 'new'
         case 'loan|list'
             echo 'list'
-        case 'loan|show'
-            echo 'show'
+        case 'loan|queue'
+            echo 'queue'
         case 'loan|find'
             echo 'find'
+        case 'loan|show'
+            echo 'show'
         case 'loan|update'
             echo 'update'
         case 'loan|delete'
@@ -287,6 +293,11 @@ function __loanctl_options
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'sandbox openapi'
+            printf '%s\t%s\n' \
+                '--server-url' 'the server the document names (default: http://127.0.0.1:4010)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'sandbox org'
             printf '%s\t%s\n' \
                 '-h' 'display help for command' \
@@ -326,6 +337,7 @@ function __loanctl_options
                 '--from' 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README' \
                 '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
+                '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user exists'
@@ -366,6 +378,7 @@ function __loanctl_options
                 '--from' 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run' \
                 '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
+                '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan new'
@@ -379,19 +392,37 @@ function __loanctl_options
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--direction' 'order by id: DESC (newest first, default) or ASC' \
                 '--cursor' 'start after this loan request id (from the previous page'\''s "next:" line)' \
-                '--limit' 'loan requests per page (default 20)' \
+                '--limit' 'loan requests per page (default 20); with a filter, the matches to find' \
                 '--all' 'walk every page, printing rows as they arrive' \
+                '--status' 'only this status (e.g. saved, pending)' \
+                '--lender-status' 'only this lender status (e.g. saved, approved)' \
+                '--user-status' 'only this user status (e.g. saved, submitted)' \
+                '--user' 'only this borrower'\''s loan requests (a user id, or an e-mail looked up)' \
+                '--created-since' 'created on or after this day (yyyy-mm-dd, UTC) or instant' \
+                '--created-until' 'created on or before this day (yyyy-mm-dd, UTC) or instant' \
+                '--submitted-since' 'submitted on or after this day or instant' \
+                '--submitted-until' 'submitted on or before this day or instant' \
+                '--approved-since' 'approved on or after this day or instant' \
+                '--approved-until' 'approved on or before this day or instant' \
+                '--min-amount' 'amount requested at least this' \
+                '--max-amount' 'amount requested at most this' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
-        case 'loan show'
+        case 'loan queue'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--limit' 'how many to show, 1 to 1000 (default 20)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan find'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--reference' 'the loan request reference' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan show'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan update'
@@ -527,6 +558,7 @@ function __loanctl_options
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
+                '--reapprove' 'with --yes: replace the terms of a loan request that is already approved' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan schedule'
@@ -540,6 +572,7 @@ function __loanctl_options
                 '--grace-period' 'days after the start before the schedule begins (default 0)' \
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
                 '--start' 'the day the loan starts, yyyy-mm-dd (default: today, UTC)' \
+                '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'cache'
@@ -595,6 +628,8 @@ function __loanctl_option_values
             echo '@none'
         case 'sandbox start|--data-dir'
             echo '@dirs'
+        case 'sandbox openapi|--server-url'
+            echo '@none'
         case 'sandbox org create|--name'
             echo '@none'
         case 'sandbox org create|--data-dir'
@@ -623,6 +658,8 @@ function __loanctl_option_values
             echo '@none'
         case 'user create|--format'
             echo 'ndjson csv'
+        case 'user create|--failed'
+            echo '@files'
         case 'user exists|--email'
             echo '@none'
         case 'user find|--phone'
@@ -653,6 +690,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan create|--format'
             echo 'ndjson csv'
+        case 'loan create|--failed'
+            echo '@files'
         case 'loan new|--product'
             echo '@none'
         case 'loan new|--resume'
@@ -665,11 +704,39 @@ function __loanctl_option_values
             echo '@none'
         case 'loan list|--limit'
             echo '@none'
-        case 'loan show|--product'
+        case 'loan list|--status'
+            echo '@none'
+        case 'loan list|--lender-status'
+            echo '@none'
+        case 'loan list|--user-status'
+            echo '@none'
+        case 'loan list|--user'
+            echo '@none'
+        case 'loan list|--created-since'
+            echo '@none'
+        case 'loan list|--created-until'
+            echo '@none'
+        case 'loan list|--submitted-since'
+            echo '@none'
+        case 'loan list|--submitted-until'
+            echo '@none'
+        case 'loan list|--approved-since'
+            echo '@none'
+        case 'loan list|--approved-until'
+            echo '@none'
+        case 'loan list|--min-amount'
+            echo '@none'
+        case 'loan list|--max-amount'
+            echo '@none'
+        case 'loan queue|--product'
+            echo '@none'
+        case 'loan queue|--limit'
             echo '@none'
         case 'loan find|--product'
             echo '@none'
         case 'loan find|--reference'
+            echo '@none'
+        case 'loan show|--product'
             echo '@none'
         case 'loan update|--product'
             echo '@none'
@@ -829,6 +896,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan schedule|--start'
             echo '@none'
+        case 'loan schedule|--product'
+            echo '@none'
         case '*''|--profile'
             echo '@profiles'
         case '*''|--base-url'
@@ -864,11 +933,11 @@ function __loanctl_argument_values
         case 'sandbox product help|0'
             echo 'create'
         case 'sandbox help|0'
-            echo 'start org product'
+            echo 'start openapi org product'
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list show find update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

@@ -32,17 +32,22 @@ export interface RowResult extends RowOutcome {
 }
 
 export interface BulkTask<P> {
+  /** What identifies a row from its raw fields (its e-mail…), for the result of a row refused before sending. */
+  keyOf?(fields: Record<string, unknown>): Partial<RowOutcome>;
   /** Checks and normalises a row's fields; throws (a LoanctlError) for a bad row, which is then not sent. */
   prepare(fields: Record<string, unknown>, row: number): P | Promise<P>;
   /** Sends a prepared row. Throws for a failure; `describeFailure` turns it into the row's message. */
   execute(prepared: P, row: number): Promise<RowOutcome>;
   /** The row's `error` result for what `execute` threw (default: the error's message). */
-  describeFailure?(error: unknown, prepared: P): RowOutcome;
+  describeFailure?(error: unknown, prepared: P, row: number): RowOutcome;
   /** Errors of `execute` that end the whole run instead of failing one row (e.g. the API key was rejected). */
   isFatal?(error: unknown): boolean;
 }
 
 export interface BulkCounts {
+  /** Rows read from the source so far. */
+  read: number;
+  /** Rows done (their result is known). */
   rows: number;
   success: number;
   exists: number;
@@ -51,8 +56,8 @@ export interface BulkCounts {
 
 export interface BulkOptions {
   concurrency: number;
-  /** Written in row order; awaited, so it may wait for stdout to drain. */
-  write(result: RowResult): void | Promise<void>;
+  /** Written in row order, with the row as read; awaited, so it may wait for stdout to drain. */
+  write(result: RowResult, raw: RawRow): void | Promise<void>;
   /** Most rows read but not yet written (default: max(256, 16 × concurrency)). */
   window?: number;
 }
@@ -72,11 +77,11 @@ export interface BulkRun {
 }
 
 export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, options: BulkOptions): BulkRun {
-  const counts: BulkCounts = { rows: 0, success: 0, exists: 0, error: 0 };
+  const counts: BulkCounts = { read: 0, rows: 0, success: 0, exists: 0, error: 0 };
   const window = options.window ?? Math.max(256, 16 * options.concurrency);
   const started = performance.now();
   const iterator = rows[Symbol.asyncIterator]();
-  const finished = new Map<number, RowResult>();
+  const finished = new Map<number, [RowResult, RawRow]>();
   let nextToWrite = 1;
   let read = 0;
   let exhausted = false;
@@ -98,6 +103,7 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
         return undefined;
       }
       read++;
+      counts.read++;
       return item.value;
     });
     reading = next.catch(() => {});
@@ -112,13 +118,13 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     try {
       prepared = await task.prepare(raw.fields, raw.row);
     } catch (error) {
-      return { row: raw.row, status: 'error', message: `${messageOf(error)} Not sent.` };
+      return { row: raw.row, status: 'error', ...task.keyOf?.(raw.fields), message: `${messageOf(error)} Not sent.` };
     }
     try {
       return { row: raw.row, ...(await task.execute(prepared, raw.row)) };
     } catch (error) {
       if (task.isFatal?.(error)) return stop(raw.row, error);
-      const outcome = task.describeFailure?.(error, prepared) ?? {
+      const outcome = task.describeFailure?.(error, prepared, raw.row) ?? {
         status: 'error' as const,
         message: messageOf(error),
       };
@@ -137,9 +143,9 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     if (flushing) return;
     flushing = true;
     try {
-      for (let result = finished.get(nextToWrite); result; result = finished.get(nextToWrite)) {
+      for (let done = finished.get(nextToWrite); done; done = finished.get(nextToWrite)) {
         finished.delete(nextToWrite);
-        await options.write(result);
+        await options.write(...done);
         nextToWrite++;
         for (const wake of waiting.splice(0)) wake();
       }
@@ -151,10 +157,10 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     }
   }
 
-  async function deliver(result: RowResult): Promise<void> {
+  async function deliver(result: RowResult, raw: RawRow): Promise<void> {
     counts.rows++;
     counts[result.status]++;
-    finished.set(result.row, result);
+    finished.set(result.row, [result, raw]);
     await flush();
   }
 
@@ -162,7 +168,7 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     for (;;) {
       const raw = await pull();
       if (!raw) return;
-      await deliver(await handle(raw));
+      await deliver(await handle(raw), raw);
     }
   }
 

@@ -3,8 +3,10 @@
  * (CSV) or `null` (NDJSON) is absent; a number or boolean is its text (`"amount": 50000`); an
  * object or array is an error naming the field.
  */
+import { BODY_FIELDS, type BodyKey, type FieldDef } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import type { FieldSpec } from '../input/body.js';
+import { parserOf } from '../input/field-parsers.js';
 
 export function fieldText(fields: Record<string, unknown>, key: string): string | undefined {
   const value = fields[key];
@@ -15,15 +17,20 @@ export function fieldText(fields: Record<string, unknown>, key: string): string 
 }
 
 /**
- * FieldSpecs for buildBody (src/input/body.ts) whose values come from a row: the "flag" of each
- * is the field's own name, so messages say `email must be an e-mail address (got "x")` and
- * `Missing firstname, phone.`
+ * FieldSpecs for buildBody (src/input/body.ts) of operation `key`, whose values come from a row:
+ * a column is named as the API names the field (src/contract/fields.ts), and so is the "flag" of
+ * each, so messages say `email must be an e-mail address (got "x")` and `Missing firstname, phone.`
  */
-export function rowFields(
-  fields: Record<string, unknown>,
-  specs: ReadonlyArray<{ key: string; parse: NonNullable<FieldSpec['parse']> }>,
-): FieldSpec[] {
-  return specs.map(({ key, parse }) => ({ key, flag: key, value: fieldText(fields, key), parse }));
+export function rowFields(key: BodyKey, fields: Record<string, unknown>, except: readonly string[] = []): FieldSpec[] {
+  const defs: readonly FieldDef[] = BODY_FIELDS[key];
+  return defs
+    .filter((def) => !except.includes(def.name))
+    .map((def) => ({ key: def.name, flag: def.name, value: fieldText(fields, def.name), parse: parserOf(def) }));
+}
+
+/** The columns a row of operation `key` may have: its body fields. */
+export function bodyColumns(key: BodyKey): string[] {
+  return BODY_FIELDS[key].map((def) => def.name);
 }
 
 /** Columns no task knows: named once on stderr, then ignored. */

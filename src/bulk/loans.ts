@@ -3,36 +3,32 @@
  * `amount`, `purpose`, and optionally `product` (else `--product`, LOANCTL_PRODUCT_ID or the
  * profile's) — checked by the same parsers as `loan create`'s flags.
  *
- * The API has no idempotency key for loan requests, so loanctl makes creating them from a file
- * safe to repeat with this rule: a row *matches* an existing loan request of the same product
- * with the same user, amount and purpose. If the file holds k rows that are alike in those four,
- * and the product already has e such loan requests, the first e of those rows are `exists` (with
- * the existing loan request's id, oldest first) and the others are created. Running a file again —
- * after a clean run, or after one cut short by a crash — therefore creates exactly what is missing
- * and never a duplicate. (The flip side: to ask for a second, identical loan request on purpose,
- * add it as one more identical row, or change its purpose.)
+ * Every row is a loan request: two identical rows are two requests. What makes a re-run safe is the
+ * journal (./journal.ts), which skips the rows acknowledged before. Only a row whose outcome is
+ * unknown (sent, no answer) is looked up on the server: the product's loan requests are read once
+ * (100 a page, the next fetched while one is indexed) and the row takes the oldest loan request
+ * with its user, amount and purpose that no row of the journal has — else it is sent again.
  *
- * The existing loan requests are read once per product, walking the list (100 a page, the next
- * page fetched while this one is indexed) before the first row of that product is sent; e-mails are
- * resolved to user ids through one walk of the user list, continued from its last page when an
- * e-mail is not found (a user created since).
+ * E-mails are resolved to user ids through one walk of the user list, continued from its last page
+ * when an e-mail is not found (a user created since).
  */
 import { createHash } from 'node:crypto';
-import { LoanRequestCreate } from '../contract/schemas.js';
+import type { BodyOf } from '../contract/fields.js';
 import { loanRequestPages, userPages } from '../domain/pages.js';
 import { NoAccessError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import { buildBody } from '../input/body.js';
-import { parseAmount, parseId, parseText, parseUserRef, type UserRef } from '../input/values.js';
-import type { BulkTask } from './engine.js';
-import { fieldText, rowFields } from './fields.js';
+import { buildOperationBody } from '../input/body.js';
+import { parseId, parseUserRef, type UserRef } from '../input/values.js';
+import type { BulkTask, RowOutcome } from './engine.js';
+import { bodyColumns, fieldText, rowFields } from './fields.js';
 
-export const LOAN_FIELDS = ['user', 'user_id', 'amount', 'purpose', 'product'] as const;
+/** The borrower (`user`: an id or e-mail, or `user_id`), the body's fields, and the product. */
+export const LOAN_FIELDS = ['user', 'user_id', ...bodyColumns('createLoanRequest'), 'product'];
 
 export interface LoanRow {
   user: UserRef;
   productId: number | undefined;
-  body: LoanRequestCreate;
+  body: BodyOf<'createLoanRequest'>;
 }
 
 export interface LoanTaskOptions {
@@ -42,15 +38,16 @@ export interface LoanTaskOptions {
   dryRun?: boolean;
 }
 
-const SPECS = [
-  { key: 'amount', parse: parseAmount },
-  { key: 'purpose', parse: parseText },
-];
+/** A loan task: the engine's BulkTask, and the server look-up of a row whose outcome is unknown. */
+export interface LoanTask extends BulkTask<LoanRow> {
+  /** The loan request an unknown row made, if one is there and `claimed` does not hold its id. */
+  lookUp(row: LoanRow, claimed: (id: number) => boolean): Promise<RowOutcome | undefined>;
+}
 
-export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTask<LoanRow> {
+export function loanTask(api: () => ApiClient, options: LoanTaskOptions): LoanTask {
   const directory = userDirectory(api);
   const existing = new Map<number, Promise<Map<string, number | number[]>>>();
-  const occurrences = new Map<string, number>();
+  const taken = new Set<number>();
 
   const existingOf = (productId: number) => {
     let index = existing.get(productId);
@@ -70,7 +67,7 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
       }
       const productText = fieldText(fields, 'product');
       const productId = productText === undefined ? options.defaultProduct : parseId(productText, 'product');
-      const { body } = buildBody(LoanRequestCreate, rowFields(fields, SPECS));
+      const { body } = buildOperationBody('createLoanRequest', rowFields('createLoanRequest', fields));
       const raw = userText ?? userIdText;
       if (raw === undefined) throw new UsageError('Missing user (a user id or e-mail).');
       const user = parseUserRef(raw, userText === undefined ? 'user_id' : 'user');
@@ -88,32 +85,35 @@ export function loanTask(api: () => ApiClient, options: LoanTaskOptions): BulkTa
         throw new Error('unreachable: --dry-run sends nothing');
       }
       const userId = row.user.kind === 'id' ? row.user.id : await directory.idOf(row.user.email);
-      const key = fingerprint(userId, productId, row.body);
-      const nth = (occurrences.get(key) ?? 0) + 1;
-      occurrences.set(key, nth);
-      const ids = (await existingOf(productId)).get(key);
-      const match = typeof ids === 'number' ? (nth === 1 ? ids : undefined) : ids?.[nth - 1];
-      if (match !== undefined) {
-        return {
-          status: 'exists',
-          id: match,
-          user_id: userId,
-          message: `Loan request ${match} already has this user, amount and purpose; nothing was created.`,
-        };
-      }
       const result = await api().call('createLoanRequest', { params: { user_id: userId }, productId, body: row.body });
       const loan = result.data as { id: number; reference?: string };
       return { status: 'success', id: loan.id, reference: loan.reference, user_id: userId, message: result.message };
+    },
+
+    async lookUp(row, claimed) {
+      const productId = row.productId as number;
+      const userId = row.user.kind === 'id' ? row.user.id : await directory.idOf(row.user.email);
+      const ids = (await existingOf(productId)).get(fingerprint(userId, productId, row.body));
+      const candidates = ids === undefined ? [] : typeof ids === 'number' ? [ids] : ids;
+      const match = candidates.find((id) => !claimed(id) && !taken.has(id));
+      if (match === undefined) return undefined;
+      taken.add(match);
+      return {
+        status: 'exists',
+        id: match,
+        user_id: userId,
+        message: `An earlier run sent this row without an answer; loan request ${match} is it. Nothing was created.`,
+      };
     },
   };
 }
 
 /**
- * What makes two loan requests "the same" for a re-run: product, user, amount and purpose. Kept
+ * What an unknown row is looked up by: product, user, amount and purpose. Kept
  * as 96 bits of their SHA-256 (16 characters, a fresh string): a small key of fixed size whatever
  * the purpose's length, so the index of a 100,000-request product stays a few MB.
  */
-export function fingerprint(userId: number, productId: number, body: LoanRequestCreate): string {
+export function fingerprint(userId: number, productId: number, body: BodyOf<'createLoanRequest'>): string {
   return createHash('sha256')
     .update(`${productId}\n${userId}\n${body.amount}\n${body.purpose.trim()}`)
     .digest()

@@ -32,9 +32,10 @@ export interface ProgressLine {
 }
 
 /**
- * `[=========>          ] 47%  4,812 rows  4,790 ok  2 failed  1,234 rows/s` on a terminal,
- * redrawn every 100 ms; nothing at all elsewhere. The percentage is of the file's bytes read
- * (known for a file, not for stdin).
+ * `[=========>          ] 47%  4,812/4,900 rows done  4,790 ok  2 failed  1,234 rows/s` on a
+ * terminal, redrawn every 100 ms; nothing at all elsewhere. Rows done are counted of the rows read
+ * so far; the percentage is the file's bytes read (known for a file, not for stdin) times the
+ * share of the rows read that are done, so it reaches 100% when the last row is done, not read.
  */
 export function startProgress(
   stderr: OutputStream,
@@ -49,13 +50,16 @@ export function startProgress(
     const rate = seconds > 0 ? Math.round(counts.rows / seconds) : 0;
     const parts: string[] = [];
     if (total) {
-      const share = Math.min(1, read / total);
+      const share = Math.min(1, read / total) * (counts.read > 0 ? counts.rows / counts.read : 0);
       const width = 20;
       const filled = Math.round(share * width);
       parts.push(`[${'='.repeat(Math.max(0, filled - 1))}${filled > 0 ? '>' : ''}${' '.repeat(width - filled)}]`);
       parts.push(`${String(Math.floor(share * 100)).padStart(3)}%`);
     }
-    parts.push(`${number(counts.rows)} rows`, `${number(counts.success + counts.exists)} ok`);
+    parts.push(
+      `${number(counts.rows)}/${number(counts.read)} rows done`,
+      `${number(counts.success + counts.exists)} ok`,
+    );
     if (counts.error > 0) parts.push(`${number(counts.error)} failed`);
     parts.push(`${number(rate)} rows/s`);
     stderr.write(`\r\x1b[K${parts.join('  ')}`);

@@ -6,8 +6,9 @@
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
  * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
- *   applied, and that running the file again is safe (users exist by e-mail; loan requests are
- *   matched, see ./loans.ts).
+ *   applied, and that running the file again is safe (users exist by e-mail; the journal,
+ *   ./journal.ts, skips acknowledged rows and looks up only the unknown ones). Rows read from
+ *   stdin have no journal: for loan requests the messages say so instead.
  * - A server that went away: once a request is refused after its retries, the next rows are sent
  *   without retries (each still tried once, so a server back up is used again at once, and retries
  *   come back with the first success): a few hundred rows fail in a moment, not in minutes.
@@ -29,9 +30,12 @@ import { parseId, parseWholeNumber } from '../input/values.js';
 import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
+import { openFailedRows } from './failed.js';
+import { hashFile, Journal, type JournalKey, journalDir } from './journal.js';
 import { LOAN_FIELDS, type LoanRow, loanTask } from './loans.js';
+import { type LookUp, remembered } from './remembered.js';
 import { resultWriter, startProgress, summaryLine } from './report.js';
-import { openRowSource, parseBulkFormat } from './source.js';
+import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, userTask } from './users.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -46,6 +50,8 @@ export interface BulkCommandOptions {
   format?: string | undefined;
   /** `--product` (loans), as typed. */
   product?: string | undefined;
+  /** `--failed FILE`: where the rejected rows go, as read. */
+  failed?: string | undefined;
 }
 
 export function parseConcurrency(raw: string | undefined): number {
@@ -75,7 +81,18 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
     );
   }
-  const source = await openRowSource(options.from, { format, stdin: deps.io.stdin });
+  const fields = kind === 'user' ? USER_FIELDS : LOAN_FIELDS;
+  const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields });
+  const failedRows = options.failed === undefined ? undefined : await openFailedRows(options.failed, source);
+  const journal =
+    options.from === '-' || settings.dryRun
+      ? undefined
+      : await openJournal(deps, {
+          kind,
+          content: await hashFile(options.from),
+          apiKey: settings.apiKey ?? '',
+          product: defaultProduct ?? settings.productId,
+        });
 
   const [{ createPool, createApiClient, neverSent }, { unknownOutcome }] = await Promise.all([
     import('../http/client.js'),
@@ -88,18 +105,25 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   let serverDown = false;
   const api = (): ApiClient => (serverDown ? quick : patient);
 
-  const inner: BulkTask<unknown> =
-    kind === 'user'
-      ? (userTask(api) as BulkTask<unknown>)
-      : (loanTask(api, {
-          defaultProduct: defaultProduct ?? settings.productId,
-          dryRun: settings.dryRun,
-        }) as BulkTask<unknown>);
-  const known = new Set<string>(kind === 'user' ? USER_FIELDS : LOAN_FIELDS);
+  const loans =
+    kind === 'loan'
+      ? loanTask(api, { defaultProduct: defaultProduct ?? settings.productId, dryRun: settings.dryRun })
+      : undefined;
+  const base = (loans ?? userTask(api)) as BulkTask<unknown>;
+  const inner = journal ? remembered(base, journal, identify, loans?.lookUp as LookUp<unknown> | undefined) : base;
+  // Whether running the input again is safe: a file has its journal; users exist by e-mail.
+  const again =
+    journal || kind === 'user'
+      ? 'Running the file again is safe.'
+      : 'This run has no journal (stdin, or no state directory): running it again would create its loan requests again.';
+  /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
+  const unknownRows = new Set<number>();
+  const known = new Set<string>(fields);
   const warned = new Set<string>();
   const noun = kind === 'user' ? 'user' : 'loan request';
 
   const task: BulkTask<unknown> = {
+    keyOf: rowKey,
     prepare(fields, row) {
       for (const key of Object.keys(fields)) {
         if (known.has(key) || warned.has(key)) continue;
@@ -113,41 +137,60 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       serverDown = false;
       return outcome;
     },
-    describeFailure(error, prepared) {
-      const who = identify(prepared);
-      if (error instanceof DryRunComplete) return { status: 'success', ...who, message: 'Dry run: nothing was sent.' };
-      if (error instanceof NetworkError && neverSent(error)) {
-        serverDown = true;
-        return {
-          status: 'error',
-          ...who,
-          message: `Not sent: ${sentence(error.message)} Running the file again is safe.`,
-        };
-      }
-      const unknown = unknownOutcome(error);
-      if (error instanceof NetworkError || unknown) {
-        const check = unknown?.check ? ` (${unknown.check} shows whether it was)` : '';
-        return {
-          status: 'error',
-          ...who,
-          message:
-            `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
-            `This ${noun} may or may not have been created${check}; ` +
-            'running the file again is safe (what exists is not created twice).',
-        };
-      }
-      const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
-      return { status: 'error', ...who, message: sentence(message) };
+    describeFailure(error, prepared, row) {
+      const outcome = describe(error, prepared);
+      if (outcome.unknown) unknownRows.add(row);
+      else journal?.refused(row).catch(() => {});
+      return outcome.result;
     },
     isFatal: (error) => error instanceof AuthError || error instanceof UsageError,
   };
 
-  const write: (result: RowResult) => Promise<void> = settings.dryRun
+  /** A failed row's result, and whether its outcome is unknown (sent, no answer). */
+  function describe(error: unknown, prepared: unknown): { result: RowOutcome; unknown: boolean } {
+    const result = describeError(error, prepared);
+    return {
+      result,
+      unknown: unknownOutcome(error) !== undefined || (error instanceof NetworkError && !neverSent(error)),
+    };
+  }
+
+  function describeError(error: unknown, prepared: unknown): RowOutcome {
+    const who = identify(prepared);
+    if (error instanceof DryRunComplete) return { status: 'success', ...who, message: 'Dry run: nothing was sent.' };
+    if (error instanceof NetworkError && neverSent(error)) {
+      serverDown = true;
+      return {
+        status: 'error',
+        ...who,
+        message: `Not sent: ${sentence(error.message)} ${again}`,
+      };
+    }
+    const unknown = unknownOutcome(error);
+    if (error instanceof NetworkError || unknown) {
+      const check = unknown?.check ? ` (${unknown.check} shows whether it was)` : '';
+      return {
+        status: 'error',
+        ...who,
+        message:
+          `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
+          `This ${noun} may or may not have been created${check}. ${again}`,
+      };
+    }
+    const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
+    return { status: 'error', ...who, message: sentence(message) };
+  }
+
+  const writeResult: (result: RowResult) => Promise<void> = settings.dryRun
     ? async (result) => {
         if (result.status !== 'error') return;
         if (!deps.io.stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(deps.io.stderr);
       }
     : resultWriter(deps.io.stdout, output);
+  const write = async (result: RowResult, raw: RawRow) => {
+    await writeResult(result);
+    if (result.status === 'error' && !unknownRows.has(result.row)) await failedRows?.write(raw);
+  };
 
   const run = runBulk(source.rows, task, { concurrency, write });
   const progress = startProgress(deps.io.stderr, run.counts, source.progress);
@@ -168,6 +211,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     process.off('SIGINT', interrupt);
     progress.stop();
     await pool.close();
+    await journal?.close();
+    await failedRows?.close();
   }
 
   if (settings.dryRun) {
@@ -191,6 +236,19 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   }
 }
 
+/** The file's journal; where it cannot be kept (a read-only home), the run goes on without one, saying so. */
+async function openJournal(deps: Deps, key: JournalKey): Promise<Journal | undefined> {
+  const dir = journalDir(deps.env);
+  try {
+    return await Journal.open(dir, key);
+  } catch (error) {
+    deps.io.stderr.write(
+      `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
+    );
+    return undefined;
+  }
+}
+
 const INTERRUPTED_HINT =
   'Rows with no result line were not sent; a row that says "No answer" may or may not have been applied. Running the file again is safe.';
 
@@ -202,6 +260,15 @@ function identify(prepared: unknown): Partial<RowOutcome> {
   if (user?.kind === 'id') return { user_id: user.id };
   if (user?.kind === 'email') return { email: user.email };
   return {};
+}
+
+/** The e-mail (or user id) a row names, as written, so a row refused locally can still be found. */
+function rowKey(fields: Record<string, unknown>): Partial<RowOutcome> {
+  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
+  const email = text(fields.email) || (text(fields.user).includes('@') ? text(fields.user) : '');
+  if (email) return { email };
+  const id = Number(text(fields.user_id) || text(fields.user));
+  return Number.isSafeInteger(id) && id > 0 ? { user_id: id } : {};
 }
 
 function sentence(text: string): string {

@@ -10,7 +10,11 @@
  * - A line that is not a JSON object, or a CSV record whose number of cells differs from the
  *   header's, becomes that row's error; the other rows go on. A CSV syntax error that makes the
  *   rest of the file unreadable (a quote never closed) is reported on the row where it starts.
- * - Field names are normalised: trimmed, lower case, spaces and dashes as `_` (`User ID` → `user_id`).
+ * - Field names are matched leniently to the known fields (./headers.ts: `First Name` →
+ *   `firstname`). In CSV an unknown header stops the run before anything is sent (exit 2), naming
+ *   the closest field; in NDJSON an unknown key is named once and ignored (rows may differ).
+ * - Each row keeps what it was read from (its CSV cells, or its NDJSON line), so a rejected row can
+ *   be written back as it was (`--failed`).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -19,20 +23,28 @@ import type { Readable } from 'node:stream';
 import { INEXACT_NUMBER_RULE, parseExactJson } from '../contract/exact-json.js';
 import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { openCsv } from './csv-rows.js';
+import { matchField } from './headers.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
 
-/** One data row: its fields, or why it could not be read. */
+/** One data row: its fields, or why it could not be read, and what it was read from. */
 export interface RawRow {
   row: number;
   fields?: Record<string, unknown>;
   error?: string;
+  /** NDJSON: the line as read. */
+  line?: string;
+  /** CSV: the record's cells as read. */
+  cells?: string[];
 }
 
 export interface RowSource {
   rows: AsyncIterable<RawRow>;
   format: BulkFormat;
+  /** CSV: the header row as written (for `--failed`). */
+  header?: string[];
   /** What the rows come from, for messages: the path, or `stdin`. */
   name: string;
   /** Bytes read so far, and the file's size when known (not for stdin): for the progress bar. */
@@ -58,7 +70,7 @@ function formatOfPath(path: string): BulkFormat | undefined {
 /** Opens `--from`: a path, or `-` for stdin. A file that cannot be opened is exit 2, before anything is sent. */
 export async function openRowSource(
   from: string,
-  options: { format?: BulkFormat | undefined; stdin: InputStream },
+  options: { format?: BulkFormat | undefined; stdin: InputStream; fields: readonly string[] },
 ): Promise<RowSource> {
   let stream: Readable;
   let name: string;
@@ -106,12 +118,10 @@ export async function openRowSource(
   const { first, rest } = await peek(chunks);
   format ??= (first.trimStart()[0] ?? '{') === '{' ? 'ndjson' : 'csv';
   const all = prepend(first, rest);
-  return {
-    rows: format === 'csv' ? csvRows(all) : ndjsonRows(all),
-    format,
-    name,
-    progress: () => ({ read, total }),
-  };
+  const progress = () => ({ read, total });
+  if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields), format, name, progress };
+  const csv = await openCsv(all, options.fields, name);
+  return { rows: csv.rows, header: csv.header, format, name, progress };
 }
 
 /** Reads until some non-blank text (or the end), to guess the format without losing it. */
@@ -141,7 +151,7 @@ async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   if (carry !== '') yield carry;
 }
 
-async function* ndjsonRows(chunks: AsyncIterable<string>): AsyncGenerator<RawRow> {
+async function* ndjsonRows(chunks: AsyncIterable<string>, known: readonly string[]): AsyncGenerator<RawRow> {
   let row = 0;
   for await (const line of lines(chunks)) {
     const text = row === 0 ? line.replace(/^\uFEFF/, '') : line;
@@ -151,69 +161,23 @@ async function* ndjsonRows(chunks: AsyncIterable<string>): AsyncGenerator<RawRow
     try {
       const parsed = parseExactJson(text);
       if (!parsed.ok) {
-        yield { row, error: `has a number that cannot be sent as written (${parsed.number}): ${INEXACT_NUMBER_RULE}` };
+        yield {
+          row,
+          line: text,
+          error: `has a number that cannot be sent as written (${parsed.number}): ${INEXACT_NUMBER_RULE}`,
+        };
         continue;
       }
       value = parsed.value;
     } catch (error) {
-      yield { row, error: `is not valid JSON (${(error as Error).message.replace(/\.$/, '')})` };
+      yield { row, line: text, error: `is not valid JSON (${(error as Error).message.replace(/\.$/, '')})` };
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { row, error: 'is not a JSON object of fields, like {"email":"ada@example.com",…}' };
+      yield { row, line: text, error: 'is not a JSON object of fields, like {"email":"ada@example.com",…}' };
       continue;
     }
-    yield { row, fields: normaliseKeys(value as Record<string, unknown>) };
-  }
-}
-
-/**
- * CSV through csv-parse's streaming parser: RFC 4180 quoting (commas, quotes and line breaks
- * inside quoted cells), a byte-order mark, CRLF, and records pulled one at a time with
- * backpressure — the cases a split(',') gets wrong.
- */
-async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<RawRow> {
-  const { parse } = await import('csv-parse');
-  const { Readable } = await import('node:stream');
-  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
-  const input = Readable.from(chunks);
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
-  let header: string[] | undefined;
-  let row = 0;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (!header) {
-        header = record.map(normaliseKey);
-        continue;
-      }
-      row++;
-      if (record.every((cell) => cell.trim() === '')) {
-        row--;
-        continue;
-      }
-      if (record.length !== header.length) {
-        yield {
-          row,
-          error: `has ${record.length} cell${record.length === 1 ? '' : 's'}, but the header names ${header.length}`,
-        };
-        continue;
-      }
-      const fields: Record<string, unknown> = {};
-      header.forEach((key, index) => {
-        if (key !== '') fields[key] = record[index];
-      });
-      yield { row, fields };
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (!code?.startsWith('CSV_')) throw error;
-    yield {
-      row: row + 1,
-      error: `the CSV cannot be read from here on: ${(error as Error).message}; the rows after it were not read`,
-    };
-  } finally {
-    input.destroy();
+    yield { row, line: text, fields: fieldsOf(value as Record<string, unknown>, known) };
   }
 }
 
@@ -225,8 +189,9 @@ export function normaliseKey(key: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
-function normaliseKeys(record: Record<string, unknown>): Record<string, unknown> {
+/** The record with each key as the known field it names, else normalised (and then named once as unknown). */
+function fieldsOf(record: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) result[normaliseKey(key)] = value;
+  for (const [key, value] of Object.entries(record)) result[matchField(key, known) ?? normaliseKey(key)] = value;
   return result;
 }

@@ -4,34 +4,23 @@
  * as +234…). Idempotent by e-mail: the API answers `exists` for an e-mail it has, and so does the
  * row, which makes running a file again safe.
  */
-import { UserCreateRequest } from '../contract/schemas.js';
+import { bodySchemaWithout } from '../contract/field-schemas.js';
+import type { BodyOf } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import { buildBody } from '../input/body.js';
-import { parseEmail, parsePhone, parseText } from '../input/values.js';
+import { buildBody, buildOperationBody } from '../input/body.js';
 import type { BulkTask } from './engine.js';
-import { rowFields } from './fields.js';
+import { bodyColumns, rowFields } from './fields.js';
 
-export const USER_FIELDS = ['firstname', 'lastname', 'email', 'password', 'phone', 'gender'] as const;
+export const USER_FIELDS = bodyColumns('createUser');
 
-const SPECS = [
-  { key: 'firstname', parse: parseText },
-  { key: 'lastname', parse: parseText },
-  { key: 'email', parse: parseEmail },
-  { key: 'phone', parse: parsePhone },
-  { key: 'gender', parse: parseText },
-];
-
-const WithoutPassword = UserCreateRequest.omit({ password: true });
-
-export function userTask(api: () => ApiClient): BulkTask<UserCreateRequest> {
+export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
   return {
     prepare(fields) {
       const password = fields.password;
       const missingPassword = password === undefined || password === null || password === '';
-      let body: Omit<UserCreateRequest, 'password'>;
       try {
-        body = buildBody(WithoutPassword, rowFields(fields, SPECS)).body;
+        buildBody(bodySchemaWithout('createUser', 'password'), rowFields('createUser', fields, ['password']));
       } catch (error) {
         // One message for everything missing, the password included.
         if (missingPassword && error instanceof UsageError && error.message.startsWith('Missing ')) {
@@ -44,11 +33,12 @@ export function userTask(api: () => ApiClient): BulkTask<UserCreateRequest> {
       if (typeof password !== 'string' && typeof password !== 'number') {
         throw new UsageError('password must be text.');
       }
-      return UserCreateRequest.parse({ ...body, password: String(password) });
+      const withText = { ...fields, password: String(password) };
+      return buildOperationBody('createUser', rowFields('createUser', withText)).body;
     },
     async execute(request) {
       const result = await api().call('createUser', { body: request });
-      const reference = (result.data as { reference?: string } | null)?.reference;
+      const reference = result.data.reference;
       const exists = result.status === 'exists';
       return {
         status: exists ? 'exists' : 'success',

@@ -16,9 +16,9 @@
  */
 import type { Argument, Command, Option } from 'commander';
 import { BULK_FORMATS } from '../bulk/source.js';
-import { RATE_TYPES, TENURED_IN } from '../contract/schemas.js';
+import { BODY_FIELDS, FIELD_CHOICES, type FieldDef, flagName } from '../contract/fields.js';
 import { OUTPUT_FORMATS } from '../deps.js';
-import { DIRECTIONS, FREQUENCY_CHOICES_SHOWN } from '../input/values.js';
+import { DIRECTIONS } from '../input/values.js';
 
 /** What a value may be completed with. */
 export type Values =
@@ -78,14 +78,24 @@ const choices = (list: readonly string[]): Values => ({ kind: 'choices', choices
 export const VALUE_HINTS: Readonly<Record<string, Values>> = {
   '--profile': { kind: 'profiles' },
   '--output': choices(OUTPUT_FORMATS),
-  '--tenured-in': choices(TENURED_IN),
-  '--rate-type': choices(RATE_TYPES),
-  '--frequency': choices(FREQUENCY_CHOICES_SHOWN),
+  ...fieldChoices(),
   '--direction': choices(DIRECTIONS),
   // The bulk file's format (`user create` / `loan create --from`): parsed by src/bulk, which also
   // takes `jsonl` and any case, so commander's `.choices()` would refuse what works.
   '--format': choices(BULK_FORMATS),
 };
+
+/** `--tenured-in months|days|weeks`…: the fixed values of every body field of the contract that has them. */
+function fieldChoices(): Record<string, Values> {
+  const hints: Record<string, Values> = {};
+  for (const fields of Object.values(BODY_FIELDS) as (readonly FieldDef[])[]) {
+    for (const field of fields) {
+      const values = FIELD_CHOICES[field.kind];
+      if (values && !field.noFlag) hints[`--${flagName(field)}`] = choices(values);
+    }
+  }
+  return hints;
+}
 
 /** Values of positional arguments, keyed by `command path <argument>`. */
 export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {

@@ -1,14 +1,15 @@
 /**
- * The contract table with its schemas: every operation of ./operations.ts, plus the zod schemas of
- * its query (built from the operation's description), its body and its reply.
+ * The contract table with its schemas: every operation of ./operations.ts with the zod schemas of
+ * its query and body (./requests.ts, built from the same descriptions) and of its reply.
  *
- * The sandbox's routes, the tests, and the CLI when it sends a body (or checks a reply with
- * `--debug`) read this table; the CLI's plain reads need only ./operations.ts, which loads no zod.
- * So they cannot drift apart, and "every operation is covered" is a loop over ENDPOINTS.
+ * The sandbox's routes, the OpenAPI document and the tests read this table; the CLI's client
+ * needs only ./requests.ts, so a command never builds the reply schemas (bench/README.md). So
+ * they cannot drift apart, and "every operation is covered" is a loop over ENDPOINTS.
  *
  * - `reply.data` / `reply.data1` validate the envelope's payloads of a successful reply.
  */
 import * as z from 'zod';
+import type { BodyKey, BodyOf } from './fields.js';
 import {
   fillPath,
   type HttpMethod,
@@ -16,185 +17,114 @@ import {
   type Operation,
   type OperationDef,
   type OperationKey,
-  type QueryParam,
+  type QueryOf,
+  type RecordName,
+  type ReplyShape,
 } from './operations.js';
-import { queryWholeProblem } from './ranges.js';
+import { requestSchemas } from './requests.js';
 import {
-  ApprovalTerms,
   BankDetailsRecord,
-  BankDetailsRequest,
   BusinessRecord,
-  BusinessRequest,
-  DateString,
   DocumentRecord,
-  DocumentRequest,
   EmploymentRecord,
-  EmploymentRequest,
   GuarantorRecord,
-  GuarantorRequest,
   LoanRequest,
-  LoanRequestCreate,
   LoanRequestPage,
-  LoanRequestUpdate,
   UserCreateReply,
-  UserCreateRequest,
   UserListItem,
 } from './schemas.js';
 
 export { fillPath, type HttpMethod };
 
 /** An operation of ./operations.ts with its schemas in place of its descriptions. */
-export interface EndpointDef extends Omit<OperationDef, 'query' | 'body'> {
+export interface EndpointDef extends Omit<OperationDef, 'query' | 'reply'> {
   query: z.ZodObject;
-  body?: z.ZodType;
+  body?: z.ZodObject;
   reply: { data: z.ZodType; data1?: z.ZodType };
 }
 
-/** Digits in a query, as their number (../contract/ranges.ts says which). */
-function wholeText(min: 0 | 1) {
-  return z
-    .string()
-    .superRefine((text, ctx) => {
-      const problem = queryWholeProblem(text, min);
-      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .transform(Number);
-}
-const PositiveIntText = wholeText(1);
-const NonNegativeIntText = wholeText(0);
+/** The schema of each record a reply may carry (./operations.ts `RecordName`). */
+const RECORDS = {
+  user: UserCreateReply,
+  userListItem: UserListItem,
+  loanRequest: LoanRequest,
+  loanRequestPage: LoanRequestPage,
+  bankDetails: BankDetailsRecord,
+  guarantor: GuarantorRecord,
+  employment: EmploymentRecord,
+  document: DocumentRecord,
+  business: BusinessRecord,
+} as const satisfies Record<RecordName, z.ZodType>;
 
-/** The value a query parameter has once parsed. */
-type ParamValue<P> = P extends { type: 'literal'; value: infer V }
-  ? V
-  : P extends { type: 'positive-int' | 'non-negative-int' }
-    ? number
-    : string;
-type QueryShape<S> = {
-  -readonly [K in keyof S]: S[K] extends { optional: true }
-    ? z.ZodOptional<z.ZodType<ParamValue<S[K]>>>
-    : z.ZodType<ParamValue<S[K]>>;
-};
+type RecordTypes = { [R in RecordName]: z.infer<(typeof RECORDS)[R]> };
 
-function paramSchema(param: QueryParam): z.ZodType {
-  const schema: z.ZodType = (() => {
-    switch (param.type) {
-      case 'email':
-        return z.email('must be an e-mail address');
-      case 'literal':
-        return z.literal(param.value);
-      case 'text':
-        return z.string();
-      case 'date':
-        return DateString;
-      case 'positive-int':
-        return PositiveIntText;
-      case 'non-negative-int':
-        return NonNegativeIntText;
-    }
-  })();
-  return param.optional ? schema.optional() : schema;
+/** The value a reply shape describes. */
+export type ShapeValue<S extends ReplyShape> = S extends `${infer R extends RecordName}[]`
+  ? RecordTypes[R][]
+  : S extends `${infer R extends RecordName}?`
+    ? RecordTypes[R] | null
+    : S extends RecordName
+      ? RecordTypes[S]
+      : S extends 'boolean'
+        ? boolean
+        : S extends 'string'
+          ? string
+          : null;
+
+/** The zod schema of a reply shape. */
+export function shapeSchema(shape: ReplyShape): z.ZodType {
+  if (shape === 'none') return z.null().optional();
+  if (shape === 'boolean') return z.boolean();
+  if (shape === 'string') return z.string();
+  if (shape.endsWith('[]')) return z.array(RECORDS[shape.slice(0, -2) as RecordName]);
+  if (shape.endsWith('?')) return RECORDS[shape.slice(0, -1) as RecordName].nullable();
+  return RECORDS[shape as RecordName];
 }
 
-/** The zod schema of a query description: coerces numbers, strips parameters it does not name. */
-export function querySchema<S extends Readonly<Record<string, QueryParam>>>(spec: S): z.ZodObject<QueryShape<S>> {
-  const shape = Object.fromEntries(Object.entries(spec).map(([name, param]) => [name, paramSchema(param)]));
-  return z.object(shape) as unknown as z.ZodObject<QueryShape<S>>;
+/** The record schema of a reply shape (`guarantor[]` → the guarantor's), for `--fields`. */
+export function recordSchema(name: RecordName): z.ZodObject {
+  return RECORDS[name];
 }
 
-/** Body and reply schemas of each operation. */
-const SCHEMAS = {
-  createUser: {
-    body: UserCreateRequest,
-    reply: { data: UserCreateReply },
-  },
-  userExists: {
-    reply: { data: z.boolean() },
-  },
-  listUsers: {
-    reply: { data: z.array(UserListItem) },
-  },
-  createLoanRequest: {
-    body: LoanRequestCreate,
-    reply: { data: LoanRequest },
-  },
-  listLoanRequests: {
-    reply: { data: LoanRequestPage },
-  },
-  updateLoanRequest: {
-    body: LoanRequestUpdate,
-    reply: { data: LoanRequest },
-  },
-  deleteLoanRequest: {
-    reply: { data: z.null() },
-  },
-  tokenizeLinker: {
-    reply: { data: LoanRequest },
-  },
-  uploadDocument: {
-    body: DocumentRequest,
-    reply: { data: z.array(DocumentRecord), data1: z.null() },
-  },
-  getProgress: {
-    reply: { data: z.string() },
-  },
-  addBusinessInfo: {
-    body: BusinessRequest,
-    reply: { data: BusinessRecord },
-  },
-  addBankDetails: {
-    body: BankDetailsRequest,
-    reply: { data: z.null(), data1: LoanRequest },
-  },
-  getBankDetails: {
-    reply: { data: z.array(BankDetailsRecord) },
-  },
-  submitLoanRequest: {
-    reply: { data: z.null(), data1: LoanRequest },
-  },
-  addGuarantor: {
-    body: GuarantorRequest,
-    reply: { data: z.array(GuarantorRecord), data1: z.null() },
-  },
-  getGuarantors: {
-    reply: { data: z.array(GuarantorRecord) },
-  },
-  addEmployment: {
-    body: EmploymentRequest,
-    reply: { data: EmploymentRecord },
-  },
-  getEmployment: {
-    reply: { data: EmploymentRecord.nullable() },
-  },
-  approveLoanRequest: {
-    body: ApprovalTerms,
-    reply: { data: LoanRequest },
-  },
-} as const satisfies Record<OperationKey, { body?: z.ZodType; reply: EndpointDef['reply'] }>;
-
-type Schemas = typeof SCHEMAS;
+function replySchemas(def: OperationDef): EndpointDef['reply'] {
+  const { data, data1 }: OperationDef['reply'] = def.reply;
+  return data1 === undefined ? { data: shapeSchema(data) } : { data: shapeSchema(data), data1: shapeSchema(data1) };
+}
 
 export type EndpointKey = OperationKey;
-/** Each operation with its schemas, one member per key (so `Endpoint<K>['pathParams']` resolves). */
+/**
+ * Each operation with its schemas, typed per key: `z.infer<Endpoint<K>['query']>` is the query
+ * the description says, and `body` the body its fields say (./fields.ts `BodyOf`).
+ */
 type EndpointOf = {
-  [K in OperationKey]: Omit<Operation<K>, 'query' | 'body'> & {
-    query: z.ZodObject<QueryShape<Operation<K>['query']>>;
-  } & Schemas[K];
+  [K in OperationKey]: Omit<Operation<K>, 'query' | 'reply'> & {
+    query: z.ZodType<QueryOf<K>>;
+    reply: { data: z.ZodType<ReplyData<K>> };
+  } & (K extends BodyKey ? { body: z.ZodType<BodyOf<K>> } : unknown);
 }[OperationKey];
 export type Endpoint<K extends EndpointKey = EndpointKey> = Extract<EndpointOf, { key: K }>;
 
-export const ENDPOINTS: readonly EndpointDef[] = OPERATIONS.map((operation) => {
-  const schemas: { body?: z.ZodType; reply: EndpointDef['reply'] } = SCHEMAS[operation.key];
-  const { body: _carriesBody, query, ...route } = operation;
-  return { ...route, query: querySchema(query), ...schemas };
-});
+export const ENDPOINTS: readonly EndpointDef[] = OPERATIONS.map((operation) => ({
+  ...operation,
+  ...requestSchemas(operation.key),
+  reply: replySchemas(operation),
+}));
 
 const BY_KEY = new Map<string, EndpointDef>(ENDPOINTS.map((endpoint) => [endpoint.key, endpoint]));
 
 export function endpoint<K extends EndpointKey>(key: K): Endpoint<K> {
   const found = BY_KEY.get(key);
   if (!found) throw new Error(`unknown endpoint ${key}`);
+  // The table's rows are built from the descriptions the type is computed from.
   return found as unknown as Endpoint<K>;
 }
 
+/** An operation with its schemas, untyped: for code that walks the table (the sandbox's routes, tests). */
+export function endpointDef(key: string): EndpointDef {
+  const found = BY_KEY.get(key);
+  if (!found) throw new Error(`unknown endpoint ${key}`);
+  return found;
+}
+
 /** The payload type of a successful reply of an endpoint. */
-export type ReplyData<K extends EndpointKey> = z.infer<Schemas[K]['reply']['data']>;
+export type ReplyData<K extends EndpointKey> = ShapeValue<Operation<K>['reply']['data']>;

@@ -1,49 +1,27 @@
 /**
  * The zod schemas of every resource in the Lending Origination API (spec section 2).
  *
- * Two kinds of schema live here:
- * - request schemas (what a client sends) validate strictly by type and strip unknown keys; the
- *   sandbox answers 400 with every failing field, and the CLI checks the same rules before sending;
- * - reply schemas (what the API returns) are loose objects: they accept fields they do not know,
- *   because the real API adds fields over time, but reject known fields of the wrong type.
+ * These are the reply schemas (what the API returns): loose objects that accept fields they do not
+ * know, because the real API adds fields over time, but reject known fields of the wrong type. The
+ * request bodies' schemas are built from the field table (./fields.ts, ./field-schemas.ts).
  */
 import * as z from 'zod';
-import { isMoney, isWholeText, MONEY_PROBLEM, WHOLE_MAX, WHOLE_PROBLEM } from './ranges.js';
-import {
-  DATE_PATTERN,
-  ENVELOPE_STATUSES,
+import { ENVELOPE_STATUSES, ISO_DATE_TIME } from './vocabulary.js';
+
+// The zod-free words and types (./vocabulary.ts), for the modules that already import this one.
+export {
   FREQUENCIES,
-  ISO_DATE_TIME,
-  isCalendarDay,
+  type Frequency,
   PHONE_PATTERN,
   RATE_TYPES,
+  type RateType,
   TENURED_IN,
+  type TenuredIn,
+  ZERO_TIMESTAMP,
 } from './vocabulary.js';
-
-// The zod-free words and patterns (./vocabulary.ts), for the modules that already import this one.
-export { FREQUENCIES, PHONE_PATTERN, RATE_TYPES, TENURED_IN, ZERO_TIMESTAMP } from './vocabulary.js';
 
 export const Timestamp = z.string().regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time');
 export type Timestamp = z.infer<typeof Timestamp>;
-
-/** A calendar date in the form the API uses for dates: yyyy-mm-dd, and a real day of the calendar. */
-export const DateString = z
-  .string()
-  .regex(DATE_PATTERN, 'must be a date as yyyy-mm-dd')
-  .refine(isCalendarDay, 'must be a real calendar date');
-
-export const Phone = z.string().regex(PHONE_PATTERN, 'must be a phone number in the +234 form, e.g. +2348012345678');
-
-const RequiredText = z.string().trim().min(1, 'must not be empty');
-const Email = z.email('must be an e-mail address');
-// Every way of missing the range (not a number, 1e999 read as Infinity, too small, too many
-// decimals, too large) gets the one message that states the range (./ranges.ts).
-const Money = z.number({ error: MONEY_PROBLEM }).refine(isMoney, MONEY_PROBLEM);
-const NonNegativeInt = z
-  .number({ error: WHOLE_PROBLEM })
-  .int(WHOLE_PROBLEM)
-  .min(0, WHOLE_PROBLEM)
-  .max(WHOLE_MAX, WHOLE_PROBLEM);
 
 // Reply fields of the same type share one schema instead of each building its own: a zod schema
 // is immutable, so sharing changes no result, and building ~300 of them (`z.number().int()` is
@@ -56,7 +34,6 @@ const OptionalBool = Bool.optional();
 const Num = z.number();
 const Int = z.number().int();
 const OptionalInt = Int.optional();
-const OptionalNonNegativeInt = NonNegativeInt.optional();
 
 // ---------------------------------------------------------------------------------------------
 // 2.1 Envelope
@@ -75,18 +52,6 @@ export type Envelope = z.infer<typeof Envelope>;
 
 // ---------------------------------------------------------------------------------------------
 // 2.2 User
-
-export const Gender = RequiredText;
-
-export const UserCreateRequest = z.object({
-  firstname: RequiredText,
-  lastname: RequiredText,
-  email: Email,
-  password: z.string().min(1, 'must not be empty'),
-  phone: Phone,
-  gender: Gender,
-});
-export type UserCreateRequest = z.infer<typeof UserCreateRequest>;
 
 /** The create reply carries no id (spec 2.2): a client finds the id through the user list. */
 export const UserCreateReply = z.looseObject({
@@ -122,13 +87,6 @@ export type UserListItem = z.infer<typeof UserListItem>;
 // ---------------------------------------------------------------------------------------------
 // 2.4 Terms, and the approval terms of 4.19
 
-export const TenuredIn = z.enum(TENURED_IN);
-export type TenuredIn = z.infer<typeof TenuredIn>;
-export const RateType = z.enum(RATE_TYPES);
-export type RateType = z.infer<typeof RateType>;
-export const Frequency = z.enum(FREQUENCIES);
-export type Frequency = z.infer<typeof Frequency>;
-
 export const Terms = z.looseObject({
   approved_amount: Num,
   rate: Num,
@@ -143,19 +101,6 @@ export const Terms = z.looseObject({
   note: Text,
 });
 export type Terms = z.infer<typeof Terms>;
-
-export const ApprovalTerms = z.object({
-  approved_amount: Money,
-  rate: z.number().finite().nonnegative('must not be negative'),
-  tenure: z.number().int('must be a whole number').positive('must be at least 1'),
-  tenured_in: TenuredIn,
-  rate_type: RateType,
-  frequency: Frequency,
-  exclude_weekends: OptionalBool,
-  grace_period: OptionalNonNegativeInt,
-  note: OptionalText,
-});
-export type ApprovalTerms = z.infer<typeof ApprovalTerms>;
 
 // ---------------------------------------------------------------------------------------------
 // 2.3 Loan request
@@ -202,17 +147,6 @@ export const LoanRequest = z.looseObject({
 });
 export type LoanRequest = z.infer<typeof LoanRequest>;
 
-export const LoanRequestCreate = z.object({
-  amount: Money,
-  purpose: RequiredText,
-});
-export type LoanRequestCreate = z.infer<typeof LoanRequestCreate>;
-
-export const LoanRequestUpdate = z.object({
-  purpose: RequiredText,
-});
-export type LoanRequestUpdate = z.infer<typeof LoanRequestUpdate>;
-
 export const LoanRequestPage = z.looseObject({
   loan_requests: z.array(LoanRequest),
   cursor: Int,
@@ -242,15 +176,6 @@ const CustomFields = z.array(CustomField).nullable();
 // ---------------------------------------------------------------------------------------------
 // 2.5 Document
 
-export const DocumentRequest = z.object({
-  type: RequiredText,
-  title: RequiredText,
-  number: RequiredText,
-  // Where the document image lives: a web address, never ftp:, file: or javascript:.
-  document_url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
-});
-export type DocumentRequest = z.infer<typeof DocumentRequest>;
-
 export const DocumentRecord = z.looseObject({
   id: Int,
   user_id: Int,
@@ -269,37 +194,6 @@ export type DocumentRecord = z.infer<typeof DocumentRecord>;
 
 // ---------------------------------------------------------------------------------------------
 // 2.6 Business information
-
-const WholeNumberText = z.string().refine(isWholeText, `${WHOLE_PROBLEM} written as text, e.g. "12"`);
-
-export const BusinessRequest = z.object({
-  name: RequiredText,
-  org_id: z
-    .number({ error: 'must be your organisation id, a whole number' })
-    .int('must be your organisation id, a whole number')
-    .positive('must be your organisation id'),
-  role: RequiredText,
-  industry: RequiredText,
-  description: RequiredText,
-  registered: Bool,
-  registration_number: OptionalText,
-  established_on: DateString.optional(),
-  /** A string in the request; the record returns it as a bool (spec 2.6). */
-  physical_location: OptionalText,
-  number_of_locations: OptionalNonNegativeInt,
-  location_status: OptionalText,
-  average_monthly_income: OptionalNonNegativeInt,
-  last_twelve_months_income: OptionalNonNegativeInt,
-  primary_payments_collection_method: OptionalText,
-  /** A string in the request; the record returns it as an int (spec 2.6). */
-  number_of_employees: WholeNumberText.optional(),
-  monthly_salary_cost: OptionalNonNegativeInt,
-  annual_rent_cost: OptionalNonNegativeInt,
-  monthly_electricity_cost: OptionalNonNegativeInt,
-  monthly_ads_cost: OptionalNonNegativeInt,
-  monthly_marketing_cost: OptionalNonNegativeInt,
-});
-export type BusinessRequest = z.infer<typeof BusinessRequest>;
 
 export const BusinessRecord = z.looseObject({
   id: Int,
@@ -335,14 +229,6 @@ export type BusinessRecord = z.infer<typeof BusinessRecord>;
 // ---------------------------------------------------------------------------------------------
 // 2.8 Bank details
 
-export const BankDetailsRequest = z.object({
-  code: RequiredText,
-  account_name: RequiredText,
-  account_number: OptionalText,
-  bank_name: OptionalText,
-});
-export type BankDetailsRequest = z.infer<typeof BankDetailsRequest>;
-
 export const BankDetailsRecord = z.looseObject({
   id: Int,
   user_id: Int,
@@ -364,16 +250,6 @@ export type BankDetailsRecord = z.infer<typeof BankDetailsRecord>;
 // ---------------------------------------------------------------------------------------------
 // 2.9 Guarantor
 
-export const GuarantorRequest = z.object({
-  firstname: RequiredText,
-  lastname: RequiredText,
-  gender: Gender,
-  relationship: RequiredText,
-  email: Email,
-  phone: Phone,
-});
-export type GuarantorRequest = z.infer<typeof GuarantorRequest>;
-
 /** Gender is not returned; relationship may be absent (spec 2.9). */
 export const GuarantorRecord = z.looseObject({
   id: Int,
@@ -392,18 +268,6 @@ export type GuarantorRecord = z.infer<typeof GuarantorRecord>;
 
 // ---------------------------------------------------------------------------------------------
 // 2.10 Employment information
-
-export const EmploymentRequest = z.object({
-  status: RequiredText,
-  company_name: RequiredText,
-  company_address: RequiredText,
-  position: RequiredText,
-  salary: NonNegativeInt,
-  manager: RequiredText,
-  manager_phone: RequiredText,
-  manager_email: Email,
-});
-export type EmploymentRequest = z.infer<typeof EmploymentRequest>;
 
 export const EmploymentRecord = z.looseObject({
   id: Int,

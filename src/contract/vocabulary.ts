@@ -48,13 +48,6 @@ export function isCalendarDay(value: string): boolean {
 /** Phone numbers travel in the +234 form: +234 then the ten digits of the national number. */
 export const PHONE_PATTERN = /^\+234\d{10}$/;
 
-/**
- * An e-mail address as the contract accepts one: zod's own `z.email()` pattern, so that the
- * CLI's check and the schemas' agree (test/unit/vocabulary.test.ts compares them).
- */
-export const EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
-
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
@@ -83,7 +76,11 @@ export function isEnvelope(json: unknown): json is Envelope {
 }
 
 export const TENURED_IN = ['months', 'days', 'weeks'] as const;
+export type TenuredIn = (typeof TENURED_IN)[number];
 export const RATE_TYPES = ['simple-interest', 'compound-interest', 'fixed-amount'] as const;
+export type RateType = (typeof RATE_TYPES)[number];
 /** `weekely` is the API's own spelling (spec 2.4). */
 export const FREQUENCIES = ['daily', 'weekely', 'bi-weekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
+/** The frequencies as an operator types them; `weekly` is sent as the API's `weekely` (spec 4.19). */
+export const FREQUENCY_CHOICES_SHOWN = ['daily', 'weekly', 'bi-weekly', 'monthly'] as const;

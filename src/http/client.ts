@@ -16,11 +16,19 @@
  *   (./redact.ts), before and after parsing.
  */
 
-import type { ZodType } from 'zod';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
-import type { EndpointDef, EndpointKey, ReplyData } from '../contract/endpoints.js';
-import { checkQuery, fillPath, type HttpMethod, operation } from '../contract/operations.js';
+import type { ReplyData } from '../contract/endpoints.js';
+import type { BodyKey, BodyOf } from '../contract/fields.js';
+import {
+  fillPath,
+  type HttpMethod,
+  type OperationDef,
+  type OperationKey,
+  operation,
+  type PathParamsOf,
+  type QueryOf,
+} from '../contract/operations.js';
 import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, inputError, LoanctlError, NetworkError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -37,15 +45,21 @@ export type { ApiResult } from './reply.js';
 export type QueryValue = string | number | boolean | undefined | null;
 export type Query = Record<string, QueryValue | readonly QueryValue[]>;
 
-export interface CallOptions {
-  /** Path parameters by name, e.g. `{ id: 42 }` or `{ user_id: 7 }`. */
-  params?: Record<string, string | number>;
+/**
+ * What one operation of the contract is called with, typed from its description: the path
+ * parameters it names (required when it has any), its own query parameters, and its body as its
+ * fields say (src/contract/fields.ts `BodyOf`). Every value is checked again with the operation's
+ * schemas before anything is sent.
+ */
+export interface CallOptions<K extends OperationKey = OperationKey> {
+  /** Path parameters by name, as the operation names them: `{ id: 42 }`, `{ user_id: 7 }`. */
+  params?: PathParamsOf<K>;
   /** Query parameters other than product-id; undefined values are left out. */
-  query?: Query;
-  /** The JSON body; validated with the endpoint's schema before anything is sent. */
-  body?: unknown;
+  query?: { [N in keyof QueryOf<K>]?: QueryValue };
+  /** The JSON body, as the operation's fields say (validated again before anything is sent). */
+  body?: BodyOf<K & BodyKey>;
   /** Overrides the settings' product id (e.g. a command's `--product`). */
-  productId?: number | string;
+  productId?: number | string | undefined;
 }
 
 export interface RequestOptions {
@@ -56,7 +70,7 @@ export interface RequestOptions {
 export interface ApiClient {
   readonly settings: Settings;
   /** One operation of the contract table, validated, with product-id added where it applies. */
-  call<K extends EndpointKey>(key: K, options?: CallOptions): Promise<ApiResult<ReplyData<K>>>;
+  call<K extends OperationKey>(key: K, options?: CallOptions<K>): Promise<ApiResult<ReplyData<K>>>;
   /** Any method and path (the `api` command): same auth, retries and reply mapping. */
   request(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResult>;
   /**
@@ -282,10 +296,11 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   return {
     settings,
     async call(key, callOptions = {}) {
-      const def = operation(key);
+      const def: OperationDef = operation(key);
+      const named: Partial<Record<string, string | number>> = callOptions.params ?? {};
       const params: Record<string, string | number> = {};
       for (const name of def.pathParams) {
-        const value = callOptions.params?.[name];
+        const value = named[name];
         if (value === undefined || String(value).trim() === '') {
           throw new UsageError(
             `Missing ${name === 'id' ? 'the loan request id' : name} for ${def.summary.toLowerCase()}.`,
@@ -304,31 +319,32 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         }
         query['product-id'] = productId;
       }
-      const extra = Object.fromEntries(
-        Object.entries(callOptions.query ?? {}).filter(([, value]) => value !== undefined && value !== null),
+      const given: Query = callOptions.query ?? {};
+      const extra: Query = Object.fromEntries(
+        Object.entries(given).filter(([, value]) => value !== undefined && value !== null),
       );
-      const issues = checkQuery(def.query, stringify(extra));
-      if (issues.length > 0) throw inputError(issues, { what: 'Invalid query', fromData: false });
+      // zod loads here, with this operation's schemas only (bench/README.md).
+      const schemas = (await requestSchemasModule()).requestSchemas(key);
+      const checked = schemas.query.safeParse(stringify(extra));
+      if (!checked.success) throw inputError(checked.error.issues, { what: 'Invalid query', fromData: false });
       Object.assign(query, extra);
       let body: unknown;
-      if (def.body) {
-        // zod loads here, for the commands that send a body, not on every start (bench/README.md).
-        const { endpoint } = await contractSchemas();
-        const schema = (endpoint(key) as EndpointDef).body as ZodType;
-        const parsed = schema.safeParse(callOptions.body ?? {});
+      if (schemas.body) {
+        const parsed = schemas.body.safeParse(callOptions.body ?? {});
         if (!parsed.success) throw inputError(parsed.error.issues);
         // Send what was validated: zod strips unknown keys and trims where the schema says so.
         body = parsed.data;
       }
       const globals = globalFlags(settings);
-      const result = await sendOnce(prepare(def.method, fillPath(def.path, params), query, body), () =>
+      const check = () =>
         checkCommand(key, {
           params,
           body,
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
           globals,
-        }),
-      );
+        });
+      const result = await sendOnce(prepare(def.method, fillPath(def.path, params), query, body), check);
+      requirePayload(def, result, check);
       if (settings.debug) {
         const { endpoint } = await contractSchemas();
         const check = endpoint(key).reply.data.safeParse(result.data);
@@ -362,15 +378,43 @@ export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 
   return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000), env });
 }
 
-let schemasLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;
+let requestsLoaded: Promise<typeof import('../contract/requests.js')> | undefined;
+let endpointsLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;
 /**
- * The contract's zod schemas, loaded on first use (a body to validate, a reply under --debug):
- * kept, because each `import()` of a loaded module still resolves it again (~20 µs a row of a
- * bulk run).
+ * The contract's zod schemas, loaded on first use: an operation's query and body schemas on its
+ * first call, every reply schema only under --debug. The promise is kept, because each `import()`
+ * of a loaded module still resolves it again (~20 µs a row of a bulk run).
  */
+function requestSchemasModule() {
+  requestsLoaded ??= import('../contract/requests.js');
+  return requestsLoaded;
+}
 function contractSchemas() {
-  schemasLoaded ??= import('../contract/endpoints.js');
-  return schemasLoaded;
+  endpointsLoaded ??= import('../contract/endpoints.js');
+  return endpointsLoaded;
+}
+
+/**
+ * A successful reply must carry what the contract says it returns (./operations.ts `reply`); only
+ * a shape of `none` or `record?` may be null or absent. Without this, a reply of `{"status":
+ * "success"}` would reach the printer as a loan request of `null`.
+ */
+function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
+  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
+  if (result.status !== 'success') return;
+  for (const part of ['data', 'data1'] as const) {
+    const shape = def.reply[part];
+    if (shape === undefined || shape === 'none' || shape.endsWith('?')) continue;
+    const value = part === 'data' ? result.data : result.data1;
+    if (value !== null && value !== undefined) continue;
+    const command = def.method === 'GET' ? undefined : check();
+    throw new NetworkError(
+      `The API answered "${result.status}" to "${def.summary.toLowerCase()}" without the ${part} it returns (${shape}).`,
+      command
+        ? `The change was probably made; check with: ${command}`
+        : "Try again; if it keeps happening, tell the API's operator.",
+    );
+  }
 }
 
 /** Transport errors of requests that provably never reached the server (see `neverSent`). */

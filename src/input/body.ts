@@ -10,6 +10,8 @@
  *   one line that names the flags to fix (exit 2).
  */
 import type { z } from 'zod';
+import { bodySchema } from '../contract/field-schemas.js';
+import type { BodyKey, BodyOf } from '../contract/fields.js';
 import { inputError, UsageError } from '../errors.js';
 
 export type FlagValue = string | boolean | undefined;
@@ -89,6 +91,21 @@ export function buildBody<S extends z.ZodType>(
     );
   }
   return { body: result.data as z.infer<S>, ignored };
+}
+
+/**
+ * The body of operation `key` from `--data` and the fields' flags (`fields`, e.g. from
+ * src/commands/common/field-options.ts), checked with the schema built from the same field table.
+ */
+export function buildOperationBody<K extends BodyKey>(
+  key: K,
+  fields: readonly FieldSpec[],
+  data?: Record<string, unknown>,
+  options?: BuildOptions,
+): BuiltBody<BodyOf<K>> {
+  const built = buildBody(bodySchema(key), fields, data, options);
+  // The schema is built from the fields BodyOf<K> is computed from: the two say the same.
+  return built as BuiltBody<BodyOf<K>>;
 }
 
 /** A usage error for a required value that is missing, naming the flag to pass. */

@@ -10,6 +10,7 @@ import { isMoney, MONEY_MAX, MONEY_MIN } from '../contract/ranges.js';
 import {
   DATE_PATTERN,
   FREQUENCIES,
+  FREQUENCY_CHOICES_SHOWN,
   type Frequency,
   isCalendarDay,
   RATE_TYPES,
@@ -147,8 +148,6 @@ export function parseChoice<T extends string>(
   return value;
 }
 
-/** What the operator types; `weekly` is sent as the API's `weekely` (spec 4.19). */
-export const FREQUENCY_CHOICES_SHOWN = ['daily', 'weekly', 'bi-weekly', 'monthly'] as const;
 const FREQUENCY_ALIASES: Record<string, Frequency> = {
   weekly: 'weekely',
   biweekly: 'bi-weekly',
@@ -197,4 +196,19 @@ export function parseUserRef(raw: string, source: Source): UserRef {
   if (/^\d+$/.test(text)) return { kind: 'id', id: parseId(text, source) };
   if (text.includes('@')) return { kind: 'email', email: parseEmail(text, source) };
   return fail(source, 'must be a user id or the e-mail of a user', raw, 'ada@example.com');
+}
+
+/** An http or https URL (a document's image): the sandbox, and any sane API, wants one. */
+export function parseHttpUrl(raw: string, source: Source): string {
+  const value = raw.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    fail(source, 'must be an http or https URL', raw, 'https://files.example.com/passport.jpg');
+  }
+  return value;
 }

@@ -3,6 +3,7 @@
  * A column's key is the API's field name (a dotted path for nested fields, e.g. `terms.rate`), so
  * the same names work in `--fields` for every format.
  */
+import { type OperationKey, replyPayloadShape, replyRecord } from '../contract/operations.js';
 
 export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number';
 
@@ -199,3 +200,13 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
     ],
   },
 };
+
+/**
+ * The column set of the record an operation's reply is printed from (src/contract/operations.ts
+ * `reply`), for the operations whose reply is a record or a list of them.
+ */
+export function replyKind(key: OperationKey): ResourceKind {
+  const record = replyRecord(replyPayloadShape(key));
+  if (record === undefined) throw new Error(`the reply of ${key} carries no record`);
+  return record === 'loanRequestPage' ? 'loanRequest' : record;
+}

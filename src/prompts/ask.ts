@@ -6,6 +6,7 @@
  * Nothing here loads inquirer: the Prompter does, on its first question.
  */
 import type { z } from 'zod';
+import { BODY_FIELDS, type BodyKey, type FieldDef } from '../contract/fields.js';
 import { LoanctlError } from '../errors.js';
 import type { FieldSpec } from '../input/body.js';
 import type { Choice, Prompter, Validate } from './prompter.js';
@@ -125,32 +126,32 @@ export async function choose<T>(
 }
 
 /**
- * `user create` and `loan create` on a terminal: asks for each required field that neither a
- * flag nor `--data` gave, checked like the flag would be, and returns the fields with the typed
- * text as their value (buildBody then parses it exactly as if it had been passed as the flag).
- * Not interactive: the fields come back unchanged, and buildBody's "Missing --x" is exit 2.
+ * `user create` and `loan create` on a terminal: asks for each required field of operation `key`
+ * that neither a flag nor `--data` gave, with the contract's question (src/contract/fields.ts),
+ * checked like the flag would be, and returns the fields with the typed text as their value
+ * (buildBody then parses it exactly as if it had been passed as the flag). Not interactive: the
+ * fields come back unchanged, and buildBody's "Missing --x" is exit 2.
  */
 export async function askMissingFields(
   deps: { prompter: Prompter; isInteractive(): boolean },
-  schema: z.ZodObject,
+  key: BodyKey,
   fields: readonly FieldSpec[],
   data: Record<string, unknown> | undefined,
-  labels: Readonly<Record<string, string>>,
 ): Promise<FieldSpec[]> {
   if (!deps.isInteractive()) return [...fields];
+  const { fieldSchema } = await import('../contract/field-schemas.js');
+  const defs: readonly FieldDef[] = BODY_FIELDS[key];
   const result: FieldSpec[] = [];
   for (const field of fields) {
-    const inner = schema.shape[field.key] as z.ZodType | undefined;
-    const required = inner !== undefined && !inner.safeParse(undefined).success;
-    if (!required || field.value !== undefined || data?.[field.key] !== undefined) {
+    const def = defs.find((candidate) => candidate.name === field.key);
+    if (!def?.required || field.value !== undefined || data?.[field.key] !== undefined) {
       result.push(field);
       continue;
     }
     const parse = field.parse ?? ((raw: string) => raw);
-    const label = labels[field.key] ?? field.key;
-    const validate = validatorFor({ label, parse, schema: inner });
+    const validate = validatorFor({ label: def.question ?? field.key, parse, schema: fieldSchema(def) });
     let raw: string;
-    do raw = await deps.prompter.input(label, { validate });
+    do raw = await deps.prompter.input(def.question ?? field.key, { validate });
     while (validate(raw) !== true);
     result.push({ ...field, value: raw });
   }

@@ -40,8 +40,9 @@
  * period's interest half up, and the last instalment clears the balance. Every total is the sum of
  * its column; `balance` is the principal still outstanding after the instalment, ending at 0.
  */
+
+import type { BodyOf } from '../contract/fields.js';
 import {
-  type ApprovalTerms,
   FREQUENCIES,
   type Frequency,
   RATE_TYPES,
@@ -143,7 +144,7 @@ export function estimatedRepayment(terms: RepaymentTerms): number {
 }
 
 /** The approval body of spec 4.19 as repayment terms; `approved_amount` is the principal. */
-export function repaymentTermsFromApproval(approval: ApprovalTerms, start?: Date): RepaymentTerms {
+export function repaymentTermsFromApproval(approval: BodyOf<'approveLoanRequest'>, start?: Date): RepaymentTerms {
   return {
     principal: approval.approved_amount,
     rate: approval.rate,

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint, EndpointKey } from '../contract/endpoints.js';
-import type { BusinessRequest } from '../contract/schemas.js';
+import type { BodyOf } from '../contract/fields.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../repayment/index.js';
 import { createdRange } from './created-range.js';
 import { fail, MESSAGES, type Outcome } from './envelope.js';
@@ -108,7 +108,7 @@ export function physicalLocation(value: string | undefined): boolean {
   return !['', 'no', 'n', 'false', '0', 'none', 'online', 'virtual'].includes(text);
 }
 
-function businessRow(body: BusinessRequest) {
+function businessRow(body: BodyOf<'addBusinessInfo'>) {
   return {
     name: body.name,
     role: body.role,

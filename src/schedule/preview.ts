@@ -5,7 +5,7 @@
  * stderr, so a script's JSON on stdout stays clean. Imported on demand: the table renderer and the
  * repayment module stay out of commands that never preview.
  */
-import type { ApprovalTerms } from '../contract/schemas.js';
+import type { BodyOf } from '../contract/fields.js';
 import type { Deps } from '../deps.js';
 import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../repayment/index.js';
 import { renderSchedulePreview } from './render.js';
@@ -15,7 +15,7 @@ import { renderSchedulePreview } from './render.js';
  * cannot schedule (the API may still take them) get one warning line instead; approving goes on.
  */
 export async function previewApproval(
-  approval: ApprovalTerms,
+  approval: BodyOf<'approveLoanRequest'>,
   deps: Pick<Deps, 'io' | 'env' | 'globals' | 'now'>,
 ): Promise<void> {
   const terms = repaymentTermsFromApproval(approval, deps.now());

@@ -20,7 +20,7 @@ import {
 import { buildSchedule, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
 import { renderSchedule } from './render.js';
 
-/** The repayment terms' flags as commander parses them (withRepaymentTermOptions). */
+/** The repayment terms' flags as commander parses them (the approval's fields, src/contract/fields.ts). */
 export interface RepaymentTermFlags {
   rate?: string;
   tenure?: string;

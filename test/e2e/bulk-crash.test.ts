@@ -103,7 +103,7 @@ function checkEveryRow(results: Result[], rows: number) {
     expect(['success', 'error']).toContain(result.status);
     if (result.status === 'error') {
       expect(result.message).toMatch(
-        /^(Not sent: .*connection refused.*Running the file again is safe\.|No answer: .* may or may not have been created \(loanctl .* shows whether it was\); running the file again is safe)/,
+        /^(Not sent: .*connection refused.*Running the file again is safe\.|No answer: .* may or may not have been created \(loanctl .* shows whether it was\)\. Running the file again is safe)/,
       );
     }
   }

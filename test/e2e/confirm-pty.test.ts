@@ -81,4 +81,36 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
     await plain.keys('C-c');
     expect(await plain.waitFor('[exited')).toContain('[exited 130]');
   });
+
+  async function approveInTerminal(id: number): Promise<TmuxPty> {
+    const terms = ['--approved-amount', '45000', '--rate', '5', '--tenure', '6', '--tenured-in', 'months'];
+    const more = ['--rate-type', 'simple-interest', '--frequency', 'monthly'];
+    return inTerminal(['loan', 'approve', String(id), ...terms, ...more]);
+  }
+
+  it('approving a loan that was never submitted warns and asks again; no to the second question sends nothing', async () => {
+    const id = await newLoanId('twice@example.com');
+    const pty = await approveInTerminal(id);
+    await pty.answer(/Approve loan request/, 'y');
+    const screen = await pty.waitForPrompt('Approve anyway, despite the warning above?');
+    expect(screen).toContain(`warning: loan request ${id} was never submitted by the borrower.`);
+    expect(screen).toContain('5 % per month (simple interest)');
+    await pty.type('n');
+    await pty.keys('Enter');
+    expect(await pty.exitCode()).toBe(130);
+    const shown = await sandbox.run(['loan', 'show', String(id)]);
+    expect(shown.json<{ loan_request: { lender_status: string } }>().loan_request.lender_status).toBe('saved');
+  });
+
+  it('re-approving on a terminal asks whether to replace the terms; yes replaces them without --reapprove', async () => {
+    const id = await newLoanId('again@example.com');
+    const first = await approveInTerminal(id);
+    await first.answer(/Approve loan request/, 'y');
+    await first.answer('Approve anyway, despite the warning above?', 'y');
+    expect(await first.exitCode()).toBe(0);
+    const second = await approveInTerminal(id);
+    await second.answer(/Approve loan request/, 'y');
+    await second.answer(`Loan request ${id} is already approved: replace its terms anyway?`, 'y');
+    expect(await second.exitCode()).toBe(0);
+  });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS, type EndpointDef, type EndpointKey, endpoint, fillPath } from '../../src/contract/endpoints.js';
+import { ENDPOINTS, type EndpointDef, type EndpointKey, endpointDef, fillPath } from '../../src/contract/endpoints.js';
 import { Envelope } from '../../src/contract/schemas.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
@@ -120,7 +120,7 @@ export function urlFor(def: EndpointDef, options: CallOptions): string {
 
 /** Calls an operation of the table by key over app.inject. */
 export async function call(app: FastifyInstance, key: EndpointKey, options: CallOptions = {}): Promise<CallResult> {
-  const def = endpoint(key) as EndpointDef;
+  const def = endpointDef(key);
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== null && options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   const response = await app.inject({
@@ -134,7 +134,7 @@ export async function call(app: FastifyInstance, key: EndpointKey, options: Call
 
 /** Problems of a successful reply against the contract's reply schemas (empty when it fits). */
 export function replyProblems(key: EndpointKey, json: unknown): string[] {
-  const def = endpoint(key) as EndpointDef;
+  const def = endpointDef(key);
   const problems: string[] = [];
   const envelope = Envelope.safeParse(json);
   if (!envelope.success) return [`envelope: ${envelope.error.message}`];

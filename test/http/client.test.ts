@@ -149,7 +149,13 @@ describe('HTTP client: success and the request it sends', () => {
   });
 
   it('refuses an invalid body before sending anything (exit 2, the field named)', async () => {
-    const error = await failure(client().call('createLoanRequest', { params: { user_id: 7 }, body: { amount: -5 } }));
+    const error = await failure(
+      client().call('createLoanRequest', {
+        params: { user_id: 7 },
+        // Invalid on purpose: what a caller without types (or a --data file) could send.
+        body: { amount: -5 } as never,
+      }),
+    );
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.message).toContain('amount must be an amount from 0.01 to 1000000000000');
     expect(error.message).toContain('purpose is required');

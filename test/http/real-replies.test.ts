@@ -100,3 +100,31 @@ describe('replies without a data key, as the real service sends them', () => {
     expect(io.stderr.text()).not.toContain('not the API');
   });
 });
+
+describe('a success reply without the payload its operation returns', () => {
+  it('loan create: one line naming what is missing and how to check, exit 5, nothing on stdout', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"Loan request created"}'));
+    expect(await run(CREATE_LOAN)).toBe(5);
+    const stderr = io.stderr.text();
+    expect(stderr).toContain('without the data it returns (loanRequest)');
+    expect(stderr).toContain('The change was probably made; check with: loanctl loan list');
+    expect(stderr).not.toContain('Cannot read properties');
+    expect(io.stdout.text()).toBe('');
+  });
+
+  it('loan list and loan show: a read says to try again', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"ok","data":null}'));
+    expect(await run(['loan', 'list', '-o', 'json'])).toBe(5);
+    expect(io.stderr.text()).toContain('without the data it returns (loanRequestPage)');
+    expect(io.stderr.text()).toContain('Try again');
+    expect(await run(['loan', 'show', '7', '-o', 'json'])).toBe(5);
+    expect(io.stderr.text()).not.toContain('Cannot read properties');
+  });
+
+  it('delete and employment may carry none: still exit 0', async () => {
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"deleted"}'));
+    expect(await run(['loan', 'delete', '7', '--yes', '-o', 'json'])).toBe(0);
+    server.script((_req, res) => json(res, 200, '{"status":"success","message":"none yet","data":null}'));
+    expect(await run(['loan', 'employment', '7', '-o', 'json'])).toBe(0);
+  });
+});

@@ -19,7 +19,7 @@ import { fillPath, operation } from '../../src/contract/operations.js';
 import { type Envelope, isEnvelope } from '../../src/contract/vocabulary.js';
 import type { Io } from '../../src/deps.js';
 import { LoanctlError, NetworkError } from '../../src/errors.js';
-import { createApiClient, neverSent } from '../../src/http/client.js';
+import { type CallOptions, createApiClient, neverSent } from '../../src/http/client.js';
 
 export interface Request {
   key: EndpointKey;
@@ -85,11 +85,13 @@ export function cliSender(target: Target): Sender {
     via: 'cli',
     async send(request) {
       try {
-        const result = await client.call(request.key, {
-          ...(request.params && { params: request.params }),
+        // The soak's requests are data (any operation, any body): the client checks them at run time.
+        const options: CallOptions = {
+          ...(request.params && { params: request.params as never }),
           ...(request.query && { query: request.query }),
-          ...(request.body !== undefined && { body: request.body }),
-        });
+          ...(request.body !== undefined && { body: request.body as never }),
+        };
+        const result = await client.call(request.key, options);
         return { kind: 'reply', http: result.httpStatus, envelope: result.envelope, body: result.rawBody };
       } catch (error) {
         // An error made from a reply carries it: an envelope with status error/no-access, or a

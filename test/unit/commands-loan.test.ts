@@ -26,10 +26,10 @@ import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 
 interface Call {
   key: string;
-  options: CallOptions;
+  options: CallOptions & { query?: Record<string, unknown> };
 }
 
-type Handler = (options: CallOptions) => unknown;
+type Handler = (options: CallOptions & { query?: Record<string, unknown> }) => unknown;
 
 interface Harness {
   deps: Deps;
@@ -107,6 +107,12 @@ function loan(id: number, extra: Record<string, unknown> = {}) {
   };
 }
 
+/** The look-up `loan approve` reads the loan request through (spec 4.5): loan 5, submitted. */
+const submittedLoan5 = () => ({
+  loan_requests: [loan(5, { user_status: 'submitted', submitted_at: '2026-03-01T10:00:00Z' })],
+  cursor: 5,
+});
+
 const terms = {
   id: '5',
   approvedAmount: '45000',
@@ -121,7 +127,7 @@ describe('confirmation (loan approve, loan delete)', () => {
   it('asks on a terminal and sends when the operator agrees; weekly goes out as weekely', async () => {
     const questions: string[] = [];
     const { deps, calls } = harness(
-      { approveLoanRequest: () => loan(5, { lender_status: 'approved' }) },
+      { listLoanRequests: submittedLoan5, approveLoanRequest: () => loan(5, { lender_status: 'approved' }) },
       {
         tty: true,
         answers: {
@@ -136,8 +142,8 @@ describe('confirmation (loan approve, loan delete)', () => {
     expect(questions).toEqual([
       'Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?',
     ]);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.options).toMatchObject({
+    expect(calls.map((call) => call.key)).toEqual(['listLoanRequests', 'approveLoanRequest']);
+    expect(calls[1]?.options).toMatchObject({
       params: { id: 5 },
       productId: 7,
       query: { action: 'approve' },
@@ -154,11 +160,15 @@ describe('confirmation (loan approve, loan delete)', () => {
 
   it('declining is exit 130 and sends nothing', async () => {
     for (const run of [(deps: Deps) => runLoanApprove(terms, deps), (deps: Deps) => runLoanDelete({ id: '5' }, deps)]) {
-      const { deps, calls } = harness({}, { tty: true, answers: { confirm: async () => false } });
+      const { deps, calls } = harness(
+        { listLoanRequests: submittedLoan5 },
+        { tty: true, answers: { confirm: async () => false } },
+      );
       const error = await run(deps).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(CancelledError);
       expect((error as CancelledError).exitCode).toBe(ExitCode.cancelled);
-      expect(calls).toEqual([]);
+      // approve reads the loan request to review it; nothing is written.
+      expect(calls.filter((call) => call.key !== 'listLoanRequests')).toEqual([]);
     }
   });
 
@@ -175,9 +185,12 @@ describe('confirmation (loan approve, loan delete)', () => {
       /--fields: unknown field "terms.frequency"; nothing was sent/,
     );
     expect(calls).toEqual([]);
-    const ok = harness({ approveLoanRequest: () => loan(5) }, { globals: { output: 'json', fields: 'id,status' } });
+    const ok = harness(
+      { listLoanRequests: submittedLoan5, approveLoanRequest: () => loan(5) },
+      { globals: { output: 'json', fields: 'id,status' } },
+    );
     await runLoanApprove({ ...terms, yes: true }, ok.deps);
-    expect(ok.calls).toHaveLength(1);
+    expect(ok.calls).toHaveLength(2);
   });
 
   it('bad terms are caught before the question is asked', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalTerms, LoanRequestCreate, UserCreateRequest } from '../../src/contract/schemas.js';
+import { bodySchema } from '../../src/contract/field-schemas.js';
+
+const ApprovalTerms = bodySchema('approveLoanRequest');
+const LoanRequestCreate = bodySchema('createLoanRequest');
+const UserCreateRequest = bodySchema('createUser');
+
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { buildBody } from '../../src/input/body.js';
 import {

@@ -3,7 +3,10 @@
  * copied from the module's output. Dates: 2025-01-01 is a Wednesday, 2025-01-06 a Monday.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalTerms } from '../../src/contract/schemas.js';
+import type { BodyOf } from '../../src/contract/fields.js';
+
+type ApprovalTerms = BodyOf<'approveLoanRequest'>;
+
 import {
   buildSchedule,
   estimatedRepayment,

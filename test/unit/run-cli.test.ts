@@ -6,10 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 
-const APPROVE = [
-  ...['loan', 'approve', '5', '--approved-amount', '1', '--rate', '1', '--tenure', '1'],
-  ...['--tenured-in', 'months', '--rate-type', 'simple-interest', '--frequency', 'monthly'],
-];
+// A command that asks before it sends anything (loan approve now reads the loan request first).
+const CONFIRMING = ['loan', 'delete', '5'];
 const env = () =>
   isolatedCliEnv({ LOANCTL_PRODUCT_ID: '7', LOANCTL_API_KEY: 'k', LOANCTL_BASE_URL: 'http://127.0.0.1:1' });
 const stray = () => {};
@@ -21,7 +19,7 @@ afterEach(() => {
 
 describe('runCli', () => {
   it('returns the exit code main returns, with the streams the run wrote', async () => {
-    const result = await runCli(APPROVE, { env: env(), tty: true, prompter: { confirm: async () => false } });
+    const result = await runCli(CONFIRMING, { env: env(), tty: true, prompter: { confirm: async () => false } });
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toBe('loanctl: Cancelled; nothing was sent.\n');
   });
@@ -31,7 +29,7 @@ describe('runCli', () => {
       process.exitCode = 9;
       return false;
     };
-    await expect(runCli(APPROVE, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(
+    await expect(runCli(CONFIRMING, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(
       /changed the test process: exitCode was undefined, is 9/,
     );
   });
@@ -41,6 +39,8 @@ describe('runCli', () => {
       process.on('SIGINT', stray);
       return false;
     };
-    await expect(runCli(APPROVE, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(/SIGINT was/);
+    await expect(runCli(CONFIRMING, { env: env(), tty: true, prompter: { confirm: leak } })).rejects.toThrow(
+      /SIGINT was/,
+    );
   });
 });

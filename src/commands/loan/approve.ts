@@ -1,23 +1,21 @@
 /**
- * `loanctl loan approve ID` with terms (spec 4.19). Asks first on a terminal (declining → exit
- * 130); elsewhere it needs `--yes`. `--frequency weekly` is sent as the API's `weekely`.
+ * `loanctl loan approve ID` with terms (spec 4.19). Before sending, the loan request is read and
+ * the approval reviewed on stderr (./approve-review.ts): borrower, requested and approved amount,
+ * rate with its unit, totals, instalments, due dates, and warnings. Asks first on a terminal
+ * (declining → exit 130), and asks again when there is a warning; elsewhere it needs `--yes`, and
+ * the warnings still print. Re-approving an approved loan with `--yes` also needs `--reapprove`
+ * (exit 2 without it); on a terminal the second question is that consent. `--frequency weekly` is
+ * sent as the API's `weekely`. With `--dry-run` nothing is read: only the approval is printed.
  */
-import { ApprovalTerms, type LoanRequest } from '../../contract/schemas.js';
+
+import type { BodyOf } from '../../contract/fields.js';
 import type { Deps } from '../../deps.js';
-import { buildBody } from '../../input/body.js';
+import { findLoanRequest } from '../../domain/loan-requests.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import {
-  parseAmount,
-  parseBoolean,
-  parseFrequency,
-  parseNonNegativeNumber,
-  parsePositiveInt,
-  parseRateType,
-  parseTenuredIn,
-  parseWholeNumber,
-} from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
-import type { RepaymentTermFlags } from '../../schedule/run.js';
+import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import {
   confirmOrYes,
   type DataOption,
@@ -28,10 +26,10 @@ import {
   resolveProduct,
 } from './common.js';
 
-export interface LoanApproveOptions extends LoanIdOptions, DataOption, RepaymentTermFlags {
-  approvedAmount?: string;
-  note?: string;
+export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOptions<'approveLoanRequest'> {
   yes?: boolean;
+  /** Replace the terms of a loan request that is already approved (needed with --yes). */
+  reapprove?: boolean;
   /** Show the repayment schedule (on stderr) before asking to confirm. */
   preview?: boolean;
 }
@@ -40,19 +38,9 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
-  const { body: terms, ignored } = buildBody(
-    ApprovalTerms,
-    [
-      { key: 'approved_amount', flag: '--approved-amount', value: options.approvedAmount, parse: parseAmount },
-      { key: 'rate', flag: '--rate', value: options.rate, parse: parseNonNegativeNumber },
-      { key: 'tenure', flag: '--tenure', value: options.tenure, parse: parsePositiveInt },
-      { key: 'tenured_in', flag: '--tenured-in', value: options.tenuredIn, parse: parseTenuredIn },
-      { key: 'rate_type', flag: '--rate-type', value: options.rateType, parse: parseRateType },
-      { key: 'frequency', flag: '--frequency', value: options.frequency, parse: parseFrequency },
-      { key: 'grace_period', flag: '--grace-period', value: options.gracePeriod, parse: parseWholeNumber },
-      { key: 'exclude_weekends', flag: '--exclude-weekends', value: options.excludeWeekends, parse: parseBoolean },
-      { key: 'note', flag: '--note', value: options.note },
-    ],
+  const { body: terms, ignored } = buildOperationBody(
+    'approveLoanRequest',
+    fieldInputs('approveLoanRequest', options),
     data,
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: approval terms have no such field.`);
@@ -64,13 +52,22 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     const { previewApproval } = await import('../../schedule/preview.js');
     await previewApproval(terms, deps);
   }
+  const api = await deps.api();
+  const dryRun = (await deps.settings()).dryRun;
+  // Off a terminal without --yes nothing is read: the missing --yes is the one line to fix first.
+  if (!options.yes && !deps.isInteractive()) await confirmOrYes(deps, false, '', `loanctl loan approve ${id} … --yes`);
+  const secondQuestion = dryRun ? undefined : await reviewBeforeSending(id, productId, terms, options, deps);
   await confirmOrYes(
     deps,
     options.yes,
     `Approve loan request ${id}: ${summary}?`,
     `loanctl loan approve ${id} … --yes`,
   );
-  const api = await deps.api();
+  if (secondQuestion !== undefined && !options.yes) {
+    if (!(await deps.prompter.confirm(secondQuestion, { default: false }))) {
+      throw new CancelledError('Cancelled; nothing was sent.');
+    }
+  }
   const result = await api.call('approveLoanRequest', {
     params: { id },
     productId,
@@ -78,5 +75,32 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     body: terms,
   });
   notice(deps, `Approved loan request ${id}: ${summary}.`);
-  await printRecord(deps, result, result.payload as LoanRequest, 'loanRequest');
+  await printRecord(deps, result, result.data, 'loanRequest');
+}
+
+/**
+ * Reads the loan request, prints the review and its warnings on stderr, and refuses (exit 2) to
+ * re-approve under `--yes` without `--reapprove`. Returns the question to ask again on a terminal
+ * when there is a warning.
+ */
+async function reviewBeforeSending(
+  id: number,
+  productId: number,
+  terms: BodyOf<'approveLoanRequest'>,
+  options: LoanApproveOptions,
+  deps: Deps,
+): Promise<string | undefined> {
+  const loan = await findLoanRequest(await deps.api(), productId, id);
+  const { reviewApproval } = await import('./approve-review.js');
+  const review = reviewApproval(loan, terms, deps.now());
+  for (const line of review.lines) notice(deps, line);
+  if (review.alreadyApproved && options.yes && !options.reapprove) {
+    throw new UsageError(
+      `Loan request ${id} is already approved; pass --reapprove with --yes to replace its terms (nothing was sent).`,
+    );
+  }
+  if (review.warnings.length === 0) return undefined;
+  return review.alreadyApproved
+    ? `Loan request ${id} is already approved: replace its terms anyway?`
+    : 'Approve anyway, despite the warning above?';
 }

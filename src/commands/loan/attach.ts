@@ -1,25 +1,26 @@
 /**
- * The common shape of the verbs that attach information to a loan request (bank details,
- * guarantor, employment, document, business): ID and product, `--data` merged with flags,
- * checked with the contract's schema, one call, a notice, the record printed.
+ * The verbs that attach information to a loan request (bank details, guarantor, employment,
+ * document, business): ID and product, `--data` merged with the flags the contract's field table
+ * gives the operation, checked with the schema built from the same table, one call, a notice, the
+ * record printed as the operation's reply shape says.
  */
-import type { z } from 'zod';
-import type { EndpointKey } from '../../contract/endpoints.js';
 import type { Deps } from '../../deps.js';
 import type { ApiResult } from '../../http/client.js';
-import { buildBody, type FieldSpec } from '../../input/body.js';
+import { buildBody, buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import type { ResourceKind } from '../../output/columns.js';
+import { replyKind } from '../../output/columns.js';
 import { printRecord } from '../../output/print.js';
+import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
 
-export interface AttachSpec {
-  endpoint: EndpointKey;
-  schema: z.ZodType;
+export type AttachKey = 'addBankDetails' | 'addEmployment' | 'addBusinessInfo' | 'addGuarantor' | 'uploadDocument';
+
+export type AttachOptions<K extends AttachKey> = LoanIdOptions & DataOption & FieldOptions<K>;
+
+export interface AttachSpec<K extends AttachKey> {
+  key: K;
   /** e.g. `bank details` — for notices. */
   what: string;
-  kind: ResourceKind;
-  fields: FieldSpec[];
   /**
    * A field with a default that needs a lookup (the business's org id): used when neither a flag
    * nor `--data` gives it. Everything else is checked first (with `placeholder` in its place), so
@@ -28,25 +29,36 @@ export interface AttachSpec {
   lookupDefault?: { key: string; placeholder: unknown; resolve: () => Promise<unknown> };
 }
 
-export async function runAttach(options: LoanIdOptions & DataOption, deps: Deps, spec: AttachSpec): Promise<ApiResult> {
+export async function runAttach<K extends AttachKey>(
+  options: AttachOptions<K>,
+  deps: Deps,
+  spec: AttachSpec<K>,
+): Promise<ApiResult> {
   const id = loanId(options.id);
-  checkFieldsBeforeSending(deps, spec.kind);
+  checkFieldsBeforeSending(deps, replyKind(spec.key));
   const productId = await resolveProduct(options, deps);
+  const fields = fieldInputs(spec.key, options);
   let data = await readData(options, deps);
   const lookup = spec.lookupDefault;
   if (
     lookup &&
     data?.[lookup.key] === undefined &&
-    spec.fields.find((field) => field.key === lookup.key)?.value === undefined
+    fields.find((field) => field.key === lookup.key)?.value === undefined
   ) {
-    buildBody(spec.schema, spec.fields, { ...data, [lookup.key]: lookup.placeholder });
+    buildBody((await import('../../contract/field-schemas.js')).bodySchema(spec.key), fields, {
+      ...data,
+      [lookup.key]: lookup.placeholder,
+    });
     data = { ...data, [lookup.key]: await lookup.resolve() };
   }
-  const { body, ignored } = buildBody(spec.schema, spec.fields, data);
+  const { body, ignored } = buildOperationBody(spec.key, fields, data);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: ${spec.what} has no such field.`);
   const api = await deps.api();
-  const result = await api.call(spec.endpoint, { params: { id }, productId, body } as never);
+  // A named object, not a literal: TypeScript cannot list the path parameters of a generic key
+  // for its excess-property check, but does check `{ id }` against them.
+  const params = { id };
+  const result = await api.call(spec.key, { params, productId, body });
   notice(deps, `Added ${spec.what} to loan request ${id}.`);
-  await printRecord(deps, result, result.payload, spec.kind);
+  await printRecord(deps, result, result.payload, replyKind(spec.key));
   return result;
 }

@@ -4,30 +4,35 @@
  * that is not there is exit 4 with one line saying so. On a terminal, missing values are asked for;
  * elsewhere they are exit 2 naming the flags.
  */
-import { type LoanRequest, LoanRequestCreate } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
-import { buildBody } from '../../input/body.js';
+import { buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import { parseAmount, parseText, parseUserRef } from '../../input/values.js';
+import { parseUserRef } from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
+import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { userLookup } from '../common/user-lookup.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 
-export interface LoanCreateOptions extends ProductOption, DataOption {
+export interface LoanCreateOptions extends ProductOption, DataOption, FieldOptions<'createLoanRequest'> {
   user?: string;
-  amount?: string;
-  purpose?: string;
   /** `--from FILE|-`: one loan request a row (src/bulk); `--concurrency`, `--format` go with it. */
   from?: string;
   concurrency?: string;
   format?: string;
+  /** `--failed FILE` (with --from): the rejected rows, as read. */
+  failed?: string;
 }
 
 export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
-  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+  if (
+    options.from !== undefined ||
+    options.concurrency !== undefined ||
+    options.format !== undefined ||
+    options.failed !== undefined
+  ) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['user', 'amount', 'purpose', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');
@@ -65,17 +70,8 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
     );
   }
   const userRef = parseUserRef(userText, options.user === undefined ? 'field "user_id" of --data' : '--user');
-  const fields = await askMissingFields(
-    deps,
-    LoanRequestCreate,
-    [
-      { key: 'amount', flag: '--amount', value: options.amount, parse: parseAmount },
-      { key: 'purpose', flag: '--purpose', value: options.purpose, parse: parseText },
-    ],
-    data,
-    { amount: 'Amount requested', purpose: 'Purpose of the loan' },
-  );
-  const { body, ignored } = buildBody(LoanRequestCreate, fields, data);
+  const fields = await askMissingFields(deps, 'createLoanRequest', fieldInputs('createLoanRequest', options), data);
+  const { body, ignored } = buildOperationBody('createLoanRequest', fields, data);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a loan request has no such field.`);
 
   checkFieldsBeforeSending(deps, 'loanRequest');
@@ -83,7 +79,7 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
   const userId = await userIdOf(api, userRef, await userLookup(deps));
   if (userRef.kind === 'email') notice(deps, `${userRef.email} is user ${userId}.`);
   const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
-  const loan = result.data as LoanRequest;
+  const loan = result.data;
   notice(deps, `Created loan request ${loan.id}.`);
   await printRecord(deps, result, loan, 'loanRequest');
   notice(

@@ -5,8 +5,13 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import type { DataOption } from '../common/data-option.js';
+import { addFieldOptions, type FieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
-import { registerLoanScheduleCommand, withRepaymentTermOptions } from './schedule.js';
+import type { AttachKey } from './attach.js';
+import type { ProductOption } from './common.js';
+import { registerLoanFindCommand, registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
+import { registerLoanScheduleCommand } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
 const DATA_HELP = 'the request body as JSON, @file.json, or - for stdin; flags override its fields';
@@ -42,20 +47,32 @@ The flow, step by step:
       .option('--product <id>', PRODUCT_HELP)
       .addHelpText('after', examples(...lines));
 
-  verb(
+  /**
+   * A verb that attaches information to a loan request: its flags are the operation's body fields
+   * (src/contract/fields.ts), its run the generic one of ./attach.ts.
+   */
+  const attachVerb = <K extends AttachKey>(name: string, key: K, what: string, description: string, example: string) =>
+    addFieldOptions(verb(name, description, example).argument('<id>', 'loan request id'), key)
+      .option('--data <json>', DATA_HELP)
+      .action(async (id: string, options: ProductOption & DataOption & FieldOptions<K>) => {
+        const { runAttach } = await import('./attach.js');
+        await runAttach<K>({ ...options, id }, deps, { key, what });
+      });
+
+  const create = verb(
     'create',
     'Create a loan request for a borrower (by user id or e-mail)',
     'loanctl loan create --user ada@example.com --amount 50000 --purpose "Shop stock"',
     'loanctl loan create --user 12 --amount 250,000 --purpose "School fees" --product 3 -o json',
     'loanctl loan create --from loans.csv --concurrency 16 > results.ndjson',
-  )
-    .option('--user <id|email>', 'the borrower: a user id, or an e-mail looked up in the user list')
-    .option('--amount <n>', 'amount requested, more than 0 (50000, 50,000 or 1250.50)')
-    .option('--purpose <text>', 'what the loan is for')
+  ).option('--user <id|email>', 'the borrower: a user id, or an e-mail looked up in the user list');
+  addFieldOptions(create, 'createLoanRequest')
     .option('--data <json>', DATA_HELP)
     .option('--from <file>', 'create one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run')
     .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+    // Issue 12: the rejected rows, ready to fix and run again.
+    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);
@@ -73,7 +90,7 @@ The flow, step by step:
       await runLoanNew(options, deps);
     });
 
-  verb(
+  const list = verb(
     'list',
     'List loan requests of a product, a page at a time (newest first)',
     'loanctl loan list',
@@ -82,12 +99,19 @@ The flow, step by step:
   )
     .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
-    .option('--limit <n>', 'loan requests per page (default 20)')
+    .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
     .action(async (options) => {
       const { runLoanList } = await import('./list.js');
       await runLoanList(options, deps);
     });
+  // Filters (issue 12): applied by loanctl to the streamed pages (./find-work.ts).
+  withLoanFilterOptions(list);
+
+  // The approval inbox (issue 12): client-side over the streamed list, like list's filters.
+  registerLoanQueueCommand(verb, deps);
+  // A loan request by its reference (issue 12): client-side too.
+  registerLoanFindCommand(verb, deps);
 
   verb(
     'show',
@@ -101,25 +125,12 @@ The flow, step by step:
       await runLoanShow({ ...options, id }, deps);
     });
 
-  verb(
-    'find',
-    'Find a loan request by its reference (client-side: walks the streamed list, newest first)',
-    'loanctl loan find --reference LR-8F2K1Q',
-    'loanctl loan find --reference LR-8F2K1Q -o json | jq .id',
-  )
-    .requiredOption('--reference <ref>', 'the loan request reference')
-    .addHelpText(
-      'after',
-      "The API reads a loan request only by id: this walks the product's list page by page (memory stays\nflat) and stops at the match; stderr says how many loan requests were scanned.\n",
-    )
-    .action(async (options) => {
-      const { runLoanFind } = await import('./find.js');
-      await runLoanFind(options, deps);
-    });
-
-  verb('update', 'Change the purpose of a loan request', 'loanctl loan update 172 --purpose "Shop stock and a freezer"')
-    .argument('<id>', 'loan request id')
-    .option('--purpose <text>', 'the new purpose')
+  const update = verb(
+    'update',
+    'Change the purpose of a loan request',
+    'loanctl loan update 172 --purpose "Shop stock and a freezer"',
+  ).argument('<id>', 'loan request id');
+  addFieldOptions(update, 'updateLoanRequest')
     .option('--data <json>', DATA_HELP)
     .action(async (id, options) => {
       const { runLoanUpdate } = await import('./update.js');
@@ -153,71 +164,34 @@ The flow, step by step:
       await runLoanTokenize({ ...options, id }, deps);
     });
 
-  verb(
+  attachVerb(
     'upload-document',
+    'uploadDocument',
+    'a document',
     'Attach an identity document (by URL) to a loan request',
     'loanctl loan upload-document 172 --type passport --title "International passport" --number A01234567 --url https://files.example.com/ada-passport.jpg',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--type <type>', 'kind of document, e.g. passport, drivers-license, national-id')
-    .option('--title <text>', 'title of the document')
-    .option('--number <text>', 'number printed on the document')
-    .option('--url <url>', 'where the image of the document is (http or https)')
-    .option('--data <json>', DATA_HELP)
-    .action(async (id, options) => {
-      const { runLoanUploadDocument } = await import('./upload-document.js');
-      await runLoanUploadDocument({ ...options, id }, deps);
-    });
+  );
 
-  verb(
+  const business = verb(
     'add-business',
     'Add business information to a loan request',
     'loanctl loan add-business 172 --name "Ada Stores" --role owner --industry retail --description "Grocery shop" --registered --registration-number RC123456 --established-on 2019-03-01',
     'loanctl loan add-business 172 --data @business.json --org-id 3',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--name <text>', 'name of the business')
-    .option('--org-id <id>', "your organisation's id (default: the profile's, else the org_id of your user list)")
-    .option('--role <text>', "the borrower's role in the business, e.g. owner")
-    .option('--industry <text>', 'industry, e.g. retail')
-    .option('--description <text>', 'what the business does')
-    .option('--registered', 'the business is registered')
-    .option('--no-registered', 'the business is not registered')
-    .option('--registration-number <text>', 'registration number (e.g. RC number)')
-    .option('--established-on <date>', 'date the business was established (yyyy-mm-dd)')
-    .option('--physical-location <text>', 'whether / where the business has a physical location')
-    .option('--number-of-locations <n>', 'number of locations (whole number)')
-    .option('--location-status <text>', 'status of the location, e.g. rented or owned')
-    .option('--average-monthly-income <n>', 'average monthly income (whole number)')
-    .option('--last-twelve-months-income <n>', 'income over the last twelve months (whole number)')
-    .option('--primary-payments-collection-method <text>', 'how the business mostly collects payments, e.g. pos')
-    .option('--number-of-employees <n>', 'number of employees (whole number)')
-    .option('--monthly-salary-cost <n>', 'monthly salary cost (whole number)')
-    .option('--annual-rent-cost <n>', 'annual rent cost (whole number)')
-    .option('--monthly-electricity-cost <n>', 'monthly electricity cost (whole number)')
-    .option('--monthly-ads-cost <n>', 'monthly advertising cost (whole number)')
-    .option('--monthly-marketing-cost <n>', 'monthly marketing cost (whole number)')
+  ).argument('<id>', 'loan request id');
+  addFieldOptions(business, 'addBusinessInfo')
     .option('--data <json>', DATA_HELP)
     .action(async (id, options) => {
       const { runLoanAddBusiness } = await import('./add-business.js');
       await runLoanAddBusiness({ ...options, id }, deps);
     });
 
-  verb(
+  attachVerb(
     'add-bank',
+    'addBankDetails',
+    'bank details',
     'Add bank details to a loan request',
     'loanctl loan add-bank 172 --code 058 --account-name "Ada Obi" --account-number 0123456789 --bank-name GTBank',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--code <code>', 'bank code, e.g. 058')
-    .option('--account-name <name>', 'name on the account')
-    .option('--account-number <number>', 'account number (optional)')
-    .option('--bank-name <name>', 'name of the bank (optional)')
-    .option('--data <json>', DATA_HELP)
-    .action(async (id, options) => {
-      const { runLoanAddBank } = await import('./add-bank.js');
-      await runLoanAddBank({ ...options, id }, deps);
-    });
+  );
 
   verb('banks', 'List the bank details of a loan request', 'loanctl loan banks 172')
     .argument('<id>', 'loan request id')
@@ -226,23 +200,13 @@ The flow, step by step:
       await runLoanBanks({ ...options, id }, deps);
     });
 
-  verb(
+  attachVerb(
     'add-guarantor',
+    'addGuarantor',
+    'a guarantor',
     'Add a guarantor to a loan request',
     'loanctl loan add-guarantor 172 --firstname Chi --lastname Eze --gender male --relationship brother --email chi@example.com --phone 08055555555',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--firstname <name>', "guarantor's first name")
-    .option('--lastname <name>', "guarantor's last name")
-    .option('--gender <gender>', "guarantor's gender")
-    .option('--relationship <text>', "the borrower's relationship to the guarantor, e.g. brother")
-    .option('--email <email>', "guarantor's e-mail")
-    .option('--phone <phone>', "guarantor's phone: +234…, 234… or 0… (sent as +234…)")
-    .option('--data <json>', DATA_HELP)
-    .action(async (id, options) => {
-      const { runLoanAddGuarantor } = await import('./add-guarantor.js');
-      await runLoanAddGuarantor({ ...options, id }, deps);
-    });
+  );
 
   verb('guarantors', 'List the guarantors of a loan request', 'loanctl loan guarantors 172')
     .argument('<id>', 'loan request id')
@@ -251,25 +215,13 @@ The flow, step by step:
       await runLoanGuarantors({ ...options, id }, deps);
     });
 
-  verb(
+  attachVerb(
     'add-employment',
+    'addEmployment',
+    'employment information',
     'Add employment information to a loan request (once per loan request)',
     'loanctl loan add-employment 172 --status employed --company-name Acme --company-address "1 Marina, Lagos" --position Cashier --salary 150000 --manager "Bola Ade" --manager-phone 08098765432 --manager-email bola@acme.ng',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--status <text>', 'current employment status, e.g. employed')
-    .option('--company-name <name>', "employer's name")
-    .option('--company-address <text>', "employer's address")
-    .option('--position <text>', "the borrower's position")
-    .option('--salary <n>', 'monthly salary (whole number)')
-    .option('--manager <name>', "manager's name")
-    .option('--manager-phone <phone>', "manager's phone (a Nigerian number is sent as +234…)")
-    .option('--manager-email <email>', "manager's e-mail")
-    .option('--data <json>', DATA_HELP)
-    .action(async (id, options) => {
-      const { runLoanAddEmployment } = await import('./add-employment.js');
-      await runLoanAddEmployment({ ...options, id }, deps);
-    });
+  );
 
   verb('employment', 'Show the employment information of a loan request', 'loanctl loan employment 172')
     .argument('<id>', 'loan request id')
@@ -290,14 +242,12 @@ The flow, step by step:
     'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)',
     'loanctl loan approve 172 --approved-amount 45000 --rate 5 --tenure 6 --tenured-in months --rate-type simple-interest --frequency monthly',
     'loanctl loan approve 172 --data @terms.json --yes -o json',
-  )
-    .argument('<id>', 'loan request id')
-    .option('--approved-amount <n>', 'amount approved, more than 0');
-  withRepaymentTermOptions(approve)
-    .option('--note <text>', 'why the loan is approved on these terms')
+  ).argument('<id>', 'loan request id');
+  addFieldOptions(approve, 'approveLoanRequest')
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
+    .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);

@@ -5,15 +5,24 @@
  * `--limit 20`. After a page, loanctl asks for one more row after the cursor and, if there is one,
  * says `next: --cursor N` on stderr. `--all` walks every page (100 a request unless `--limit` is
  * given) and prints rows as each page arrives, until a page comes back empty.
+ *
+ * With a filter flag (`--status`, `--user`, `--created-since`, `--min-amount`, …; see
+ * ../common/loan-filter-options.ts) the list is filtered here, client-side: the API cannot
+ * filter. Pages of 100 stream through the filter; `--limit` then counts matches (default 20;
+ * `--all`: every match) and the walk stops at the `--limit`th. stderr says how many rows were
+ * scanned and, when it stopped early, the `--cursor` that continues the search.
  */
 import type { LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
+import { isFiltering } from '../../domain/loan-filter.js';
 import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
+import { UsageError } from '../../errors.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
 import { openPageStream, printRows } from '../../output/print.js';
+import { type LoanFilterFlags, parseLoanFilter } from '../common/loan-filter-options.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
-export interface LoanListOptions extends ProductOption {
+export interface LoanListOptions extends ProductOption, LoanFilterFlags {
   direction?: string;
   cursor?: string;
   limit?: string;
@@ -29,6 +38,21 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     options.direction === undefined ? 'DESC' : parseDirection(options.direction, '--direction');
   const cursor = options.cursor === undefined ? undefined : parseWholeNumber(options.cursor, '--cursor');
   const given = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
+  const parsedFilter = parseLoanFilter(options);
+  if (isFiltering(parsedFilter.filter) || parsedFilter.user !== undefined) {
+    if (deps.globals.raw) {
+      throw new UsageError(
+        '--raw prints whole pages as the API sent them, so it cannot be combined with a filter.',
+        'Leave out --raw, or the filter flags.',
+      );
+    }
+    const { runFilteredLoanList } = await import('./list-filtered.js');
+    return runFilteredLoanList(
+      { productId, direction, cursor, limit: given, all: options.all, parsedFilter },
+      options,
+      deps,
+    );
+  }
   const api = await deps.api();
   const page = async (at: number | undefined, limit: number) => {
     const result = await api.call('listLoanRequests', { productId, query: { direction, cursor: at, limit } });

@@ -4,16 +4,8 @@
  * schema of its field, and how a step's result is described on the review screen.
  */
 import type { z } from 'zod';
-import {
-  type BankDetailsRecord,
-  BankDetailsRequest,
-  BusinessRequest,
-  DocumentRequest,
-  type EmploymentRecord,
-  EmploymentRequest,
-  type GuarantorRecord,
-  GuarantorRequest,
-} from '../../contract/schemas.js';
+import { bodySchema } from '../../contract/field-schemas.js';
+import type { BankDetailsRecord, EmploymentRecord, GuarantorRecord } from '../../contract/schemas.js';
 import { UsageError } from '../../errors.js';
 import { normalisePhone, parseDate, parseEmail, parsePhone, parseText, parseWholeNumber } from '../../input/values.js';
 
@@ -109,7 +101,7 @@ export const STEPS: readonly StepDef[] = [
     title: 'Bank details',
     what: 'bank details',
     endpoint: 'addBankDetails',
-    schema: BankDetailsRequest,
+    schema: bodySchema('addBankDetails'),
     once: true,
     shownBack: true,
     fields: [
@@ -125,7 +117,7 @@ export const STEPS: readonly StepDef[] = [
     title: 'Employment',
     what: 'employment information',
     endpoint: 'addEmployment',
-    schema: EmploymentRequest,
+    schema: bodySchema('addEmployment'),
     once: true,
     shownBack: true,
     fields: [
@@ -146,7 +138,7 @@ export const STEPS: readonly StepDef[] = [
     title: 'Business information',
     what: 'business information',
     endpoint: 'addBusinessInfo',
-    schema: BusinessRequest,
+    schema: bodySchema('addBusinessInfo'),
     once: true,
     shownBack: false,
     fields: [
@@ -189,7 +181,7 @@ export const STEPS: readonly StepDef[] = [
     title: 'Guarantor',
     what: 'a guarantor',
     endpoint: 'addGuarantor',
-    schema: GuarantorRequest,
+    schema: bodySchema('addGuarantor'),
     once: false,
     shownBack: true,
     fields: [
@@ -208,7 +200,7 @@ export const STEPS: readonly StepDef[] = [
     title: 'Document',
     what: 'a document',
     endpoint: 'uploadDocument',
-    schema: DocumentRequest,
+    schema: bodySchema('uploadDocument'),
     once: false,
     shownBack: false,
     fields: [

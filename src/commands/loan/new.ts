@@ -19,22 +19,31 @@
  */
 import type { EventEmitter } from 'node:events';
 import { type EndpointKey, endpoint } from '../../contract/endpoints.js';
+import { bodySchema } from '../../contract/field-schemas.js';
+import type { BodyKey, BodyOf } from '../../contract/fields.js';
 import {
-  ApprovalTerms,
   type BankDetailsRecord,
   type EmploymentRecord,
   FREQUENCIES,
   type Frequency,
   type GuarantorRecord,
   type LoanRequest,
-  LoanRequestCreate,
   RATE_TYPES,
   type RateType,
   TENURED_IN,
   type TenuredIn,
-  UserCreateRequest,
   type UserListItem,
 } from '../../contract/schemas.js';
+
+/** The body schemas this flow checks answers with, typed as their fields say. */
+function typedBody<K extends BodyKey>(key: K) {
+  const schema = bodySchema(key);
+  return { shape: schema.shape, parse: (value: unknown) => schema.parse(value) as BodyOf<K> };
+}
+const UserCreateRequest = typedBody('createUser');
+const LoanRequestCreate = typedBody('createLoanRequest');
+const ApprovalTerms = typedBody('approveLoanRequest');
+
 import { isSetTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
 import { findLoanRequest, readAttachments } from '../../domain/loan-requests.js';
@@ -344,7 +353,7 @@ class GuidedLoan {
     for (;;) {
       const body = await this.askStep(step);
       try {
-        const result = await this.send(step.endpoint, { params: { id: this.loanId }, body });
+        const result = await this.send(step.endpoint, { params: { id: this.loanId }, body } as never);
         const line = step.describe(body);
         this.lines(step.id).push(line);
         const id = step.createdId?.(result.data);
@@ -446,7 +455,7 @@ class GuidedLoan {
     this.say(`Approved loan request ${id}: ${summary}.\n`);
   }
 
-  private async askTerms(): Promise<ApprovalTerms> {
+  private async askTerms(): Promise<BodyOf<'approveLoanRequest'>> {
     const loan = this.loan as LoanRequest;
     const shape = ApprovalTerms.shape;
     const approvedAmount = await askRequired(this.prompter, {
@@ -528,7 +537,7 @@ class GuidedLoan {
   }
 
   /** One call of the contract, with this run's product; Ctrl-C while it is out stops the flow. */
-  private send(key: EndpointKey, options: CallOptions = {}): Promise<ApiResult> {
+  private send<K extends EndpointKey>(key: K, options: CallOptions<K> = {}): Promise<ApiResult> {
     if (this.interrupted) return Promise.reject(new Interrupted());
     const work = this.api.call(key, { ...options, productId: this.productId } as never) as Promise<ApiResult>;
     const note = endpoint(key).method === 'GET' ? undefined : this.describeWrite(key, options);
@@ -541,7 +550,7 @@ class GuidedLoan {
   }
 
   /** A write this flow sends, for the note after Ctrl-C: what it was and how to check on it. */
-  private describeWrite(key: EndpointKey, options: CallOptions): { what: string; check: string } {
+  private describeWrite<K extends EndpointKey>(key: K, options: CallOptions<K>): { what: string; check: string } {
     const product = this.productFlag === undefined ? '' : ` --product ${this.productFlag}`;
     if (key === 'createUser') {
       const email = String((options.body as { email?: unknown } | undefined)?.email);
@@ -630,6 +639,6 @@ const RATE_TYPE_HELP: Record<RateType, string> = {
   'fixed-amount': 'the rate is the interest in currency for the whole loan',
 };
 
-function describeApproval(terms: ApprovalTerms): string {
+function describeApproval(terms: BodyOf<'approveLoanRequest'>): string {
   return summariseTerms(repaymentTermsFromApproval(terms));
 }

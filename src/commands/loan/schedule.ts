@@ -1,47 +1,57 @@
 /**
  * `loanctl loan schedule`: the flags, mapped to the options of runLoanSchedule (src/schedule/run.ts,
- * imported only when the command runs). Offline: no API key, nothing sent.
+ * imported only when the command runs). Offline: no API key, nothing sent. With an ID, the
+ * schedule of that approved loan request from its stored terms (src/schedule/stored.ts).
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 
-/**
- * The repayment terms' flags, shared by `loan schedule` and `loan approve` so the two commands
- * take and explain the terms the same way (the repayment module reads both).
- */
-export function withRepaymentTermOptions(command: Command): Command {
-  return command
-    .option('--rate <n>', '% per --tenured-in unit (e.g. 5 or 12.5); for fixed-amount, the interest in currency')
-    .option('--tenure <n>', 'length of the loan, in --tenured-in units (whole number)')
-    .option('--tenured-in <unit>', 'unit of the tenure and the rate: months, weeks or days')
-    .option('--rate-type <type>', 'simple-interest, compound-interest or fixed-amount')
-    .option('--frequency <f>', 'how often an instalment falls due: daily, weekly, bi-weekly or monthly')
-    .option('--grace-period <days>', 'days after the start before the schedule begins (default 0)')
-    .option('--exclude-weekends', 'move a due date on Saturday or Sunday to the next Monday');
-}
+/** The repayment terms of `loan approve` that a schedule needs (all but the amount approved and the note). */
+const TERMS = ['rate', 'tenure', 'tenured_in', 'rate_type', 'frequency', 'grace_period', 'exclude_weekends'] as const;
 
 export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
-  withRepaymentTermOptions(
+  addFieldOptions(
     loan
       .command('schedule')
       .description('Compute a repayment schedule offline: every instalment and the totals (no API key needed)')
       .option('--amount <n>', 'principal: the amount approved, more than 0 (100000, 100,000 or 1250.50)'),
+    'approveLoanRequest',
+    TERMS,
   )
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
+    // Issue 12: the schedule of an approved loan request, from the terms the API stored.
+    .argument(
+      '[id]',
+      'an approved loan request: its stored terms, from the day it was approved (--frequency: default monthly)',
+    )
+    .option('--product <id>', "with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile's)")
     .addHelpText(
       'after',
       `${examples(
         'loanctl loan schedule --amount 100000 --rate 5 --tenure 3 --tenured-in months --rate-type simple-interest --frequency monthly',
         'loanctl loan schedule --amount 250,000 --rate 2 --tenure 12 --tenured-in weeks --rate-type compound --frequency weekly --start 2025-01-06',
         'loanctl loan schedule --amount 50000 --rate 7500 --tenure 30 --tenured-in days --rate-type fixed-amount --frequency daily --exclude-weekends -o csv',
+        'loanctl loan schedule 172 --frequency weekly',
       )}
 The rules (rates, dates, rounding) are in the README, "Repayment schedules". -o json prints the
 schedule object; -o ndjson and -o csv print one instalment a line.
+With an ID the terms are the loan request's own (it must be approved); the API stores no
+frequency, so it is --frequency, monthly unless given (stderr says when it is assumed).
 `,
     )
-    .action(async (options) => {
-      const { runLoanSchedule } = await import('../../schedule/run.js');
-      await runLoanSchedule(options, deps);
+    .action(async (id: string | undefined, options) => {
+      if (id === undefined) {
+        const { runLoanSchedule } = await import('../../schedule/run.js');
+        return runLoanSchedule(options, deps);
+      }
+      const [{ loanId, resolveProduct }, stored] = await Promise.all([
+        import('./common.js'),
+        import('../../schedule/stored.js'),
+      ]);
+      const loan = loanId(id);
+      stored.storedScheduleFrequency(loan, options);
+      await stored.runStoredSchedule(loan, await resolveProduct(options, deps), options, deps);
     });
 }

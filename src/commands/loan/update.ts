@@ -1,29 +1,22 @@
 /** `loanctl loan update ID --purpose TEXT`: change the purpose of a loan request (spec 4.6). */
-import { type LoanRequest, LoanRequestUpdate } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { buildBody } from '../../input/body.js';
+import { buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import { parseText } from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
+import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
 
-export interface LoanUpdateOptions extends LoanIdOptions, DataOption {
-  purpose?: string;
-}
+export type LoanUpdateOptions = LoanIdOptions & DataOption & FieldOptions<'updateLoanRequest'>;
 
 export async function runLoanUpdate(options: LoanUpdateOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
-  const { body, ignored } = buildBody(
-    LoanRequestUpdate,
-    [{ key: 'purpose', flag: '--purpose', value: options.purpose, parse: parseText }],
-    data,
-  );
+  const { body, ignored } = buildOperationBody('updateLoanRequest', fieldInputs('updateLoanRequest', options), data);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: only the purpose can be updated.`);
   checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
   const result = await api.call('updateLoanRequest', { params: { id }, productId, body });
   notice(deps, `Updated the purpose of loan request ${id}.`);
-  await printRecord(deps, result, result.data as LoanRequest, 'loanRequest');
+  await printRecord(deps, result, result.data, 'loanRequest');
 }

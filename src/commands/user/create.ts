@@ -11,35 +11,35 @@
  *   a notice on stderr, and the JSON carries `"status": "exists"` (`"created"` for a new user).
  * - The reply has no id (spec 2.2), so the hint on stderr continues with the e-mail.
  */
-import { UserCreateRequest } from '../../contract/schemas.js';
+import { bodySchemaWithout } from '../../contract/field-schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { buildBody, type FieldSpec } from '../../input/body.js';
+import { buildBody, buildOperationBody } from '../../input/body.js';
 import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import { parseEmail, parsePhone, parseText } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { printRecord } from '../../output/print.js';
 import { askMissingFields } from '../../prompts/ask.js';
 import { type DataOption, readData } from '../common/data-option.js';
+import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { readSecret } from '../common/stdin.js';
 
-export interface UserCreateOptions extends DataOption {
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  phone?: string;
-  gender?: string;
+export interface UserCreateOptions extends DataOption, FieldOptions<'createUser'> {
   passwordStdin?: boolean;
   /** `--from FILE|-`: one user a row (src/bulk); `--concurrency`, `--format` go with it. */
   from?: string;
   concurrency?: string;
   format?: string;
+  /** `--failed FILE` (with --from): the rejected rows, as read. */
+  failed?: string;
 }
 
-const WithoutPassword = UserCreateRequest.omit({ password: true });
-
 export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
-  if (options.from !== undefined || options.concurrency !== undefined || options.format !== undefined) {
+  if (
+    options.from !== undefined ||
+    options.concurrency !== undefined ||
+    options.format !== undefined ||
+    options.failed !== undefined
+  ) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['firstname', 'lastname', 'email', 'phone', 'gender', 'passwordStdin', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');
@@ -49,27 +49,14 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
     throw new UsageError('--password-stdin and --data - both read stdin; use --data @file.json with --password-stdin.');
   }
   const data = await readData(options, deps);
-  const fields: FieldSpec[] = [
-    { key: 'firstname', flag: '--firstname', value: options.firstname, parse: parseText },
-    { key: 'lastname', flag: '--lastname', value: options.lastname, parse: parseText },
-    { key: 'email', flag: '--email', value: options.email, parse: parseEmail },
-    { key: 'phone', flag: '--phone', value: options.phone, parse: parsePhone },
-    { key: 'gender', flag: '--gender', value: options.gender, parse: parseText },
-  ];
   const { password: fromData, ...rest } = data ?? {};
   // On a terminal, ask for just the required fields that no flag (or --data) gave.
-  const asked = await askMissingFields(deps, WithoutPassword, fields, rest, {
-    firstname: "Borrower's first name",
-    lastname: "Borrower's last name",
-    email: "Borrower's e-mail",
-    phone: "Borrower's phone",
-    gender: "Borrower's gender",
-  });
+  const asked = await askMissingFields(deps, 'createUser', fieldInputs('createUser', options), rest);
   // Without a terminal the password can only come from stdin or --data: when it will be missing,
   // say so with the missing fields, not on the next run.
   const passwordMissing =
     !options.passwordStdin && !(typeof fromData === 'string' && fromData !== '') && !deps.isInteractive();
-  const { body, ignored } = buildBody(WithoutPassword, asked, rest, {
+  const { ignored } = buildBody(bodySchemaWithout('createUser', 'password'), asked, rest, {
     alsoMissing: passwordMissing ? ['--password-stdin'] : [],
     alsoHint: `The password comes through stdin: printf '%s' "$PASSWORD" | loanctl user create … --password-stdin`,
   });
@@ -77,7 +64,8 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
 
   checkFieldsBeforeSending(deps, 'user');
   const password = await readPassword(options, typeof fromData === 'string' ? fromData : undefined, deps);
-  const request = UserCreateRequest.parse({ ...body, password });
+  const passwordField = { key: 'password', flag: '--password-stdin', value: undefined };
+  const { body: request } = buildOperationBody('createUser', [...asked, passwordField], { ...rest, password });
 
   const api = await deps.api();
   const result = await api.call('createUser', { body: request });

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 
 export function registerUserCommands(program: Command, deps: Deps): void {
@@ -19,19 +20,17 @@ export function registerUserCommands(program: Command, deps: Deps): void {
       ),
     );
 
-  user
-    .command('create')
-    .description('Create a borrower user (an e-mail that already exists is not an error)')
-    .option('--firstname <name>', 'first name')
-    .option('--lastname <name>', 'last name')
-    .option('--email <email>', 'e-mail address, unique in your organisation')
-    .option('--phone <phone>', 'phone: +2348012345678, 2348012345678 or 08012345678 (sent as +234…)')
-    .option('--gender <gender>', 'gender, e.g. female or male')
+  addFieldOptions(
+    user.command('create').description('Create a borrower user (an e-mail that already exists is not an error)'),
+    'createUser',
+  )
     .option('--password-stdin', "read the borrower's password from stdin (else a masked prompt on a terminal)")
     .option('--data <json>', 'the request body as JSON, @file.json, or - for stdin; flags override its fields')
     .option('--from <file>', 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README')
     .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+    // Issue 12: the rejected rows, ready to fix and run again.
+    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .addHelpText(
       'after',
       examples(

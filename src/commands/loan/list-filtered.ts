@@ -1,0 +1,55 @@
+/**
+ * `loan list` with filter flags: the product's loan requests streamed through the filter
+ * (src/domain/loan-filter.ts), client-side, matches printed as each page yields them. Memory stays
+ * that of one page however long the list. stderr ends with how many rows were scanned, and, when
+ * `--limit` stopped the search with rows left, the command that continues it.
+ */
+import type { Deps } from '../../deps.js';
+import { type SearchTally, searchLoanRequests } from '../../domain/loan-filter.js';
+import type { Direction } from '../../input/values.js';
+import { openPageStream } from '../../output/print.js';
+import {
+  filterFlagsText,
+  type LoanFilterFlags,
+  type ParsedLoanFilter,
+  resolveLoanFilter,
+} from '../common/loan-filter-options.js';
+import { userLookup } from '../common/user-lookup.js';
+import { notice } from './common.js';
+
+/** Rows asked for per request while filtering: the list's own largest page (`--all`). */
+export const SCAN_PAGE_SIZE = 100;
+export const DEFAULT_MATCHES = 20;
+
+export interface FilteredListRequest {
+  productId: number;
+  direction: Direction;
+  cursor: number | undefined;
+  /** `--limit`: matches to find; undefined → DEFAULT_MATCHES, or every match with `all`. */
+  limit: number | undefined;
+  all: boolean | undefined;
+  parsedFilter: ParsedLoanFilter;
+}
+
+export async function runFilteredLoanList(
+  request: FilteredListRequest,
+  flags: LoanFilterFlags,
+  deps: Deps,
+): Promise<void> {
+  const api = await deps.api();
+  const filter = await resolveLoanFilter(request.parsedFilter, api, await userLookup(deps));
+  const limit = request.all && request.limit === undefined ? undefined : (request.limit ?? DEFAULT_MATCHES);
+  const tally: SearchTally = { scanned: 0, matched: 0, resumeAfter: undefined };
+  const stream = await openPageStream(deps, 'loanRequest');
+  const search = { direction: request.direction, cursor: request.cursor, limit, pageSize: SCAN_PAGE_SIZE };
+  for await (const { matches, result } of searchLoanRequests(api, request.productId, filter, search, tally)) {
+    await stream.page(matches, result);
+  }
+  await stream.end();
+  notice(deps, `${tally.matched} matched of ${tally.scanned} loan requests scanned (filtered by loanctl).`);
+  if (tally.resumeAfter !== undefined) {
+    const direction = request.direction === 'ASC' ? ' --direction ASC' : '';
+    const more = request.limit === undefined ? '' : ` --limit ${request.limit}`;
+    notice(deps, `next: --cursor ${tally.resumeAfter}${direction}${more} ${filterFlagsText(flags)}`);
+  }
+}

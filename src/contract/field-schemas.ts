@@ -1,0 +1,96 @@
+/**
+ * The zod rule of each field kind (./fields.ts), and a body's schema built from its fields. A
+ * body's schema is built the first time it is needed and kept: loading zod is ~13 ms of start-up,
+ * building every schema of the contract ~25 ms more (bench/README.md), so a command pays only for
+ * the operation it sends.
+ *
+ * Request bodies validate strictly by type and strip unknown keys; the sandbox answers 400 with
+ * every failing field, and the CLI checks the same rules before sending.
+ */
+import * as z from 'zod';
+import { BODY_FIELDS, type BodyKey, type FieldDef, type FieldKind } from './fields.js';
+import { isMoney, isWholeText, MONEY_PROBLEM, WHOLE_MAX, WHOLE_PROBLEM } from './ranges.js';
+import { DATE_PATTERN, FREQUENCIES, isCalendarDay, PHONE_PATTERN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
+
+/** A calendar date in the form the API uses for dates: yyyy-mm-dd, and a real day of the calendar. */
+export const dateSchema = () =>
+  z.string().regex(DATE_PATTERN, 'must be a date as yyyy-mm-dd').refine(isCalendarDay, 'must be a real calendar date');
+
+const ORG_ID_PROBLEM = 'must be your organisation id, a whole number';
+
+/** A whole number of 0 or more within the contract's range (./ranges.ts). */
+export const wholeSchema = () =>
+  z.number({ error: WHOLE_PROBLEM }).int(WHOLE_PROBLEM).min(0, WHOLE_PROBLEM).max(WHOLE_MAX, WHOLE_PROBLEM);
+
+/** The rule of a kind for a value that is present; `required` decides elsewhere whether it may be absent. */
+function kindSchema(kind: FieldKind, required: boolean): z.ZodType {
+  switch (kind) {
+    case 'text':
+    case 'contact-phone':
+      // An optional text may be empty (the API stores what it is given); a required one may not.
+      return required ? z.string().trim().min(1, 'must not be empty') : z.string();
+    case 'secret':
+      return z.string().min(1, 'must not be empty');
+    case 'email':
+      return z.email('must be an e-mail address');
+    case 'phone':
+      return z.string().regex(PHONE_PATTERN, 'must be a phone number in the +234 form, e.g. +2348012345678');
+    case 'url':
+      return z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+    case 'date':
+      return dateSchema();
+    case 'money':
+      // Every way of missing the range gets the one message that states it (./ranges.ts).
+      return z.number({ error: MONEY_PROBLEM }).refine(isMoney, MONEY_PROBLEM);
+    case 'rate':
+      return z.number().finite().nonnegative('must not be negative');
+    case 'count':
+      return z.number().int('must be a whole number').positive('must be at least 1');
+    case 'whole':
+      return wholeSchema();
+    case 'whole-text':
+      return z.string().refine(isWholeText, `${WHOLE_PROBLEM} written as text, e.g. "12"`);
+    case 'org-id':
+      return z.number({ error: ORG_ID_PROBLEM }).int(ORG_ID_PROBLEM).positive('must be your organisation id');
+    case 'bool':
+      return z.boolean();
+    case 'tenured-in':
+      return z.enum(TENURED_IN);
+    case 'rate-type':
+      return z.enum(RATE_TYPES);
+    case 'frequency':
+      return z.enum(FREQUENCIES);
+  }
+}
+
+export function fieldSchema(field: FieldDef): z.ZodType {
+  const schema = kindSchema(field.kind, field.required === true);
+  return field.required ? schema : schema.optional();
+}
+
+/** The object schema of a list of fields (strict types, unknown keys stripped). */
+export function fieldsSchema(fields: readonly FieldDef[]): z.ZodObject {
+  return z.object(Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])));
+}
+
+const built = new Map<string, z.ZodObject>();
+
+/** The schema of an operation's body, built on first use. */
+export function bodySchema(key: BodyKey): z.ZodObject {
+  return bodySchemaWithout(key);
+}
+
+/**
+ * The schema of an operation's body without one field, built on first use: `user create` checks
+ * everything but the password before it asks for or reads the password.
+ */
+export function bodySchemaWithout(key: BodyKey, left?: string): z.ZodObject {
+  const name = left === undefined ? key : `${key} without ${left}`;
+  let schema = built.get(name);
+  if (!schema) {
+    const fields: readonly FieldDef[] = BODY_FIELDS[key];
+    schema = fieldsSchema(fields.filter((field) => field.name !== left));
+    built.set(name, schema);
+  }
+  return schema;
+}

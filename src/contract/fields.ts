@@ -1,0 +1,132 @@
+/**
+ * Every field of every request body (spec section 2 and 4), described once. From this table are
+ * derived, never copied:
+ * - the zod schema of each body (./field-schemas.ts: the kind and `required` give the rule), which
+ *   the CLI checks before sending and the sandbox checks on arrival;
+ * - each command's flags, their help, and the typed options its run function receives
+ *   (src/commands/common/field-options.ts);
+ * - how typed text becomes the value sent (the kind's parser, src/input/field-parsers.ts);
+ * - the guided flow's questions (src/flows/loan-new/steps.ts), the column names a bulk file may
+ *   use (src/bulk/), the values completion offers, and README's "Commands" section.
+ *
+ * Plain data, no zod: `--help` and completion read it without loading a schema library.
+ */
+import { APPROVAL } from './bodies/approval.js';
+import { BANK_DETAILS, DOCUMENT, EMPLOYMENT, GUARANTOR } from './bodies/attachments.js';
+import { LOAN_REQUEST, LOAN_REQUEST_UPDATE, USER } from './bodies/borrower.js';
+import { BUSINESS } from './bodies/business.js';
+import { type FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
+
+/**
+ * What a field's value is. Each kind has one parser for typed text and one zod rule:
+ * - `text`: text, trimmed (required: not empty); `contact-phone`: text, and a Nigerian number in
+ *   it is sent as +234…; `secret`: text kept as typed, never a flag.
+ * - `email`, `phone` (Nigerian, sent as +234…), `url` (http or https), `date` (yyyy-mm-dd).
+ * - `money` (more than 0, two decimals), `rate` (a number of 0 or more), `count` (a whole number
+ *   of 1 or more), `whole` (a whole number of 0 or more), `whole-text` (one written as text, as
+ *   the API wants `number_of_employees`), `org-id` (an id of 1 or more).
+ * - `bool`: a switch (`--registered` / `--no-registered`); yes/no as text in `--data` or a file.
+ * - `tenured-in`, `rate-type`, `frequency`: one of the API's words (aliases accepted).
+ */
+export type FieldKind =
+  | 'text'
+  | 'contact-phone'
+  | 'secret'
+  | 'email'
+  | 'phone'
+  | 'url'
+  | 'date'
+  | 'money'
+  | 'rate'
+  | 'count'
+  | 'whole'
+  | 'whole-text'
+  | 'org-id'
+  | 'bool'
+  | 'tenured-in'
+  | 'rate-type'
+  | 'frequency';
+
+export interface FieldDef {
+  /** The body key, as the API spells it. */
+  readonly name: string;
+  readonly kind: FieldKind;
+  readonly required?: true;
+  /** The flag without its dashes, when it is not the name with `-` for `_` (`document_url` → `url`). */
+  readonly flag?: string;
+  /** The value's name in `--help` (`<name>`); default from the kind. */
+  readonly value?: string;
+  /** `--help` text for the flag. */
+  readonly help: string;
+  /** A required switch also gets `--no-NAME`, with this help. */
+  readonly noHelp?: string;
+  /** The guided flow's question, and what it shows after it (`e.g. 058`). */
+  readonly question?: string;
+  readonly hint?: string;
+  /** Not a flag (the password comes through stdin or a prompt). */
+  readonly noFlag?: true;
+}
+
+/** The values a field of a fixed set may take, as the operator types them (completion, help). */
+export const FIELD_CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
+  'tenured-in': TENURED_IN,
+  'rate-type': RATE_TYPES,
+  frequency: FREQUENCY_CHOICES_SHOWN,
+};
+
+/** The body fields of each operation that carries a body, by operation key. */
+export const BODY_FIELDS = {
+  createUser: USER,
+  createLoanRequest: LOAN_REQUEST,
+  updateLoanRequest: LOAN_REQUEST_UPDATE,
+  uploadDocument: DOCUMENT,
+  addBusinessInfo: BUSINESS,
+  addBankDetails: BANK_DETAILS,
+  addGuarantor: GUARANTOR,
+  addEmployment: EMPLOYMENT,
+  approveLoanRequest: APPROVAL,
+} as const satisfies Record<string, readonly FieldDef[]>;
+
+export type BodyKey = keyof typeof BODY_FIELDS;
+export type FieldsOf<K extends BodyKey> = (typeof BODY_FIELDS)[K];
+
+/** The value each kind sends. */
+interface KindValues {
+  text: string;
+  'contact-phone': string;
+  secret: string;
+  email: string;
+  phone: string;
+  url: string;
+  date: string;
+  money: number;
+  rate: number;
+  count: number;
+  whole: number;
+  'whole-text': string;
+  'org-id': number;
+  bool: boolean;
+  'tenured-in': (typeof TENURED_IN)[number];
+  'rate-type': (typeof RATE_TYPES)[number];
+  frequency: (typeof FREQUENCIES)[number];
+}
+
+type Field<K extends BodyKey> = FieldsOf<K>[number];
+
+/** The body an operation sends, as its fields describe it: `BodyOf<'addBankDetails'>`. */
+export type BodyOf<K extends BodyKey> = {
+  [F in Field<K> as F extends { required: true } ? F['name'] : never]: KindValues[F['kind']];
+} & {
+  [F in Field<K> as F extends { required: true } ? never : F['name']]?: KindValues[F['kind']];
+};
+
+/** A field's flag without dashes: `account_name` → `account-name`, unless the table names another. */
+export function flagName(field: FieldDef): string {
+  return field.flag ?? field.name.replaceAll('_', '-');
+}
+
+/** `--account-name`, or for a switch `--registered or --no-registered` (for messages). */
+export function flagOf(field: FieldDef): string {
+  const flag = `--${flagName(field)}`;
+  return field.kind === 'bool' && field.required ? `${flag} or --no-${flagName(field)}` : flag;
+}

@@ -1,0 +1,118 @@
+/**
+ * Finding loan requests that match a filter. The API has no search (spec 4.5 is a cursor list
+ * per product), so the filter is applied here, on the client, to the pages as they stream in
+ * (./pages.ts): only the page being read is held, whatever the length of the list, and the walk
+ * stops as soon as `limit` matches are found. Every row read is counted, so the caller can say
+ * how much was scanned to find them.
+ *
+ * Dates compare as instants; a timestamp still at the zero value (`0001-01-01T00:00:00Z`: never
+ * submitted, never approved) matches no window on it.
+ */
+import { type LoanRequest, ZERO_TIMESTAMP } from '../contract/schemas.js';
+import type { ApiClient, ApiResult } from '../http/client.js';
+import type { Direction } from '../input/values.js';
+import { loanRequestPages } from './pages.js';
+
+/** From `since` (inclusive) to `until` (exclusive), in milliseconds since the epoch; either may be open. */
+export interface TimeWindow {
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
+export interface LoanFilter {
+  status?: string | undefined;
+  lenderStatus?: string | undefined;
+  userStatus?: string | undefined;
+  userId?: number | undefined;
+  created?: TimeWindow | undefined;
+  submitted?: TimeWindow | undefined;
+  approved?: TimeWindow | undefined;
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
+}
+
+/** True when `filter` asks for anything at all (an empty filter is the plain list). */
+export function isFiltering(filter: LoanFilter): boolean {
+  return Object.values(filter).some((value) => value !== undefined);
+}
+
+/** Whether a loan request passes every part of the filter. States compare case-insensitively. */
+export function matchesLoan(filter: LoanFilter, loan: LoanRequest): boolean {
+  return (
+    sameState(filter.status, loan.status) &&
+    sameState(filter.lenderStatus, loan.lender_status) &&
+    sameState(filter.userStatus, loan.user_status) &&
+    (filter.userId === undefined || loan.user_id === filter.userId) &&
+    (filter.minAmount === undefined || loan.amount >= filter.minAmount) &&
+    (filter.maxAmount === undefined || loan.amount <= filter.maxAmount) &&
+    within(filter.created, loan.created_at) &&
+    within(filter.submitted, loan.submitted_at) &&
+    within(filter.approved, loan.approved_at)
+  );
+}
+
+function sameState(wanted: string | undefined, actual: unknown): boolean {
+  return wanted === undefined || String(actual ?? '').toLowerCase() === wanted.toLowerCase();
+}
+
+function within(window: TimeWindow | undefined, stamp: unknown): boolean {
+  if (window === undefined) return true;
+  if (typeof stamp !== 'string' || stamp === ZERO_TIMESTAMP) return false;
+  const at = Date.parse(stamp);
+  if (Number.isNaN(at)) return false;
+  return (window.since === undefined || at >= window.since) && (window.until === undefined || at < window.until);
+}
+
+export interface LoanSearch {
+  direction: Direction;
+  /** Start after this id (undefined: from the first in `direction`). */
+  cursor?: number | undefined;
+  /** Stop once this many have matched (undefined: read to the end). */
+  limit?: number | undefined;
+  /** Rows asked for per request. */
+  pageSize: number;
+}
+
+/** The matches of one page, as they are found. */
+export interface MatchBatch {
+  matches: LoanRequest[];
+  result: ApiResult;
+}
+
+/** How a search ended: rows read, rows matched, and the cursor to continue from when it stopped early. */
+export interface SearchTally {
+  scanned: number;
+  matched: number;
+  /** The id of the last row read when `limit` stopped the walk with rows still to read; else undefined. */
+  resumeAfter: number | undefined;
+}
+
+/**
+ * Walks the product's loan requests in `search.direction`, yielding each page's matches (only
+ * pages with some), and fills `tally` as it goes. Stops at `search.limit` matches: the rest of
+ * that page is not read, and no further page is asked for once the walk ends.
+ */
+export async function* searchLoanRequests(
+  api: ApiClient,
+  productId: number,
+  filter: LoanFilter,
+  search: LoanSearch,
+  tally: SearchTally,
+): AsyncGenerator<MatchBatch, void, undefined> {
+  const query = { direction: search.direction, cursor: search.cursor, limit: search.pageSize };
+  for await (const { loanRequests, result } of loanRequestPages(api, productId, query)) {
+    const matches: LoanRequest[] = [];
+    for (const loan of loanRequests) {
+      tally.scanned++;
+      if (!matchesLoan(filter, loan)) continue;
+      matches.push(loan);
+      tally.matched++;
+      if (tally.matched === search.limit) {
+        tally.resumeAfter = loan.id;
+        yield { matches, result };
+        return;
+      }
+    }
+    if (matches.length > 0) yield { matches, result };
+  }
+}

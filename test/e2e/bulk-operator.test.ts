@@ -1,0 +1,142 @@
+/**
+ * Fixing mistakes in a bulk run, in-process against the sandbox: `--failed` gives back the rejected
+ * rows as they were written, ready to fix and run again; headers are matched leniently and an
+ * unknown one stops the run before anything is sent; running a file again skips exactly the rows
+ * acknowledged before (the journal, in LOANCTL_STATE_DIR here), and two identical rows are two
+ * loan requests.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+
+let sandbox: CliSandbox;
+const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-operator-'));
+const stateDir = join(dir, 'state');
+const env = { LOANCTL_STATE_DIR: stateDir };
+
+interface Result {
+  row: number;
+  status: string;
+  id?: number;
+  email?: string;
+  message: string;
+}
+
+const results = (stdout: string): Result[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Result);
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const run = (argv: string[]) => sandbox.run(argv, { env });
+
+beforeAll(async () => {
+  sandbox = await cliSandbox();
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('--failed FILE', () => {
+  it('CSV: the rejected rows under the file’s own header, as written; fixed, they run', async () => {
+    const header = 'First Name,Last Name,E-Mail,Password,Phone,Gender';
+    const bad1 = 'Bad,Mail,not-an-email,pw,08012345678,female';
+    const bad2 = '"Obi, Jr",NoPhone,f2@bulk.example,"pw ""x""",,male';
+    const path = file(
+      'users.csv',
+      [header, 'Ada,Obi,f1@bulk.example,pw,08012345678,female', bad1, bad2, ''].join('\n'),
+    );
+    const failed = join(dir, 'failed.csv');
+    const first = await run(['user', 'create', '--from', path, '--failed', failed]);
+    expect(first.exitCode).toBe(1);
+    expect(results(first.stdout).map((row) => row.status)).toEqual(['success', 'error', 'error']);
+    // A row refused before sending still names its borrower.
+    expect(results(first.stdout)[2]).toMatchObject({ email: 'f2@bulk.example', message: 'Missing phone. Not sent.' });
+    expect(readFileSync(failed, 'utf8')).toBe(`${header}\n${bad1}\n${bad2}\n`);
+
+    const fixed = file(
+      'fixed.csv',
+      readFileSync(failed, 'utf8').replace('not-an-email', 'f3@bulk.example').replace(',,male', ',08011111111,male'),
+    );
+    const again = await run(['user', 'create', '--from', fixed, '--failed', failed]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(results(again.stdout).map((row) => row.status)).toEqual(['success', 'success']);
+    expect(readFileSync(failed, 'utf8')).toBe(`${header}\n`);
+  });
+
+  it('NDJSON: the rejected lines as written', async () => {
+    const good = JSON.stringify({ user: 'f1@bulk.example', amount: 100, purpose: 'Stock' });
+    const bad = JSON.stringify({ user: 'f1@bulk.example', amount: 12.345, purpose: 'Stock' });
+    const path = file('loans.ndjson', `${good}\nnot json\n${bad}\n`);
+    const failed = join(dir, 'failed.ndjson');
+    const result = await run(['loan', 'create', '--from', path, '--failed', failed]);
+    expect(result.exitCode).toBe(1);
+    expect(readFileSync(failed, 'utf8')).toBe(`not json\n${bad}\n`);
+  });
+
+  it('needs --from', async () => {
+    const result = await run(['loan', 'create', '--failed', join(dir, 'x.csv')]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--failed go with --from');
+  });
+});
+
+describe('CSV headers', () => {
+  it('an unknown header stops the run before anything is sent, naming the closest field', async () => {
+    const path = file(
+      'typo.csv',
+      'Frist Name,lastname,email,password,phone,gender\nAda,Obi,typo@bulk.example,pw,08012345678,female\n',
+    );
+    const result = await run(['user', 'create', '--from', path, '--debug']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('unknown column "Frist Name". Did you mean "firstname"?');
+    expect(result.stderr).not.toContain('debug: >');
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('running a file again (the journal)', () => {
+  it('two identical rows are two loan requests; a second run skips both, with their ids; clearing the journal forgets', async () => {
+    const row = 'f1@bulk.example,2500,Two of these';
+    const path = file('twice.csv', `user,amount,purpose\n${row}\n${row}\n`);
+    const first = await run(['loan', 'create', '--from', path]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const made = results(first.stdout);
+    expect(made.map((r) => r.status)).toEqual(['success', 'success']);
+    expect(made[0]?.id).not.toBe(made[1]?.id);
+
+    const second = await run(['loan', 'create', '--from', path]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const skipped = results(second.stdout);
+    expect(skipped.map((r) => [r.status, r.id])).toEqual(made.map((r) => ['exists', r.id]));
+    expect(skipped[0]?.message).toContain('acknowledged in an earlier run of this file');
+
+    const journals = readdirSync(join(stateDir, 'bulk'));
+    expect(journals.some((name) => name.startsWith('loan-'))).toBe(true);
+    rmSync(join(stateDir, 'bulk'), { recursive: true });
+    const third = await run(['loan', 'create', '--from', path]);
+    expect(results(third.stdout).map((r) => r.status)).toEqual(['success', 'success']);
+    expect(existsSync(join(stateDir, 'bulk'))).toBe(true);
+  });
+
+  it('a state directory that cannot be written: the run goes on without a journal, saying so', async () => {
+    const path = file('nostate.csv', 'user,amount,purpose\nf1@bulk.example,700,No journal\n');
+    const result = await sandbox.run(['loan', 'create', '--from', path], {
+      env: { LOANCTL_STATE_DIR: '/proc/loanctl-no-such-dir' },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('warning: no journal for this run');
+    expect(results(result.stdout).map((r) => r.status)).toEqual(['success']);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * `loan schedule ID` prints the schedule of an approved loan from its stored terms.
+ * `loan approve` shows what it is about to commit to, and warns, before anything is sent — in-process
+ * against the sandbox (the second question on a real terminal is in confirm-pty.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoanRequest } from '../../src/contract/schemas.js';
+import { borrower } from '../helpers/cli.js';
+import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+
+let sandbox: CliSandbox;
+const email = 'review@example.com';
+const NOW = new Date('2026-03-02T09:30:00Z');
+
+async function newLoan(submitted: boolean): Promise<string> {
+  const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'Stock']);
+  expect(created.exitCode, created.stderr).toBe(0);
+  const id = String(created.json<LoanRequest>().id);
+  if (submitted) {
+    expect((await sandbox.run(['loan', 'add-bank', id, '--code', '011', '--account-name', 'Ada Obi'])).exitCode).toBe(
+      0,
+    );
+    expect((await sandbox.run(['loan', 'submit', id])).exitCode).toBe(0);
+  }
+  return id;
+}
+
+const approve = (id: string, rate: string, ...more: string[]) =>
+  sandbox.run(
+    [
+      'loan',
+      'approve',
+      id,
+      '--approved-amount',
+      '45000',
+      '--rate',
+      rate,
+      '--tenure',
+      '6',
+      '--tenured-in',
+      'months',
+      '--rate-type',
+      'simple-interest',
+      '--frequency',
+      'monthly',
+      ...more,
+    ],
+    { now: () => NOW },
+  );
+
+beforeAll(async () => {
+  sandbox = await cliSandbox();
+  sandbox.setNow(NOW);
+  const user = await sandbox.run(['user', 'create', ...borrower(email), '--password-stdin'], { stdin: 'pw' });
+  expect(user.exitCode, user.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('loan approve shows the approval before sending it', () => {
+  it('borrower, requested vs approved, the rate with its unit, totals, instalments and due dates', async () => {
+    const id = await newLoan(true);
+    const result = await approve(id, '5', '--yes');
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`Approve loan request ${id} of Ada Obi`);
+    expect(result.stderr).toContain('requested 50,000.00, approved 45,000.00');
+    expect(result.stderr).toContain('5 % per month (simple interest)');
+    expect(result.stderr).toContain('interest     13,500.00 in total');
+    expect(result.stderr).toContain('repayment    58,500.00 in total');
+    expect(result.stderr).toContain('6 (monthly), first due 2026-04-02, last due 2026-09-02');
+    expect(result.stderr).not.toContain('warning:');
+    // What was shown is what the sandbox stored.
+    expect(result.json<LoanRequest>().terms.estimated_repayment).toBe(58500);
+  });
+
+  it('warns, and still approves with --yes, when the loan was never submitted or costs more in interest than it lends', async () => {
+    const id = await newLoan(false);
+    const result = await approve(id, '20', '--yes');
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`warning: loan request ${id} was never submitted by the borrower.`);
+    expect(result.stderr).toContain('warning: the interest (54,000.00) is more than the principal (45,000.00).');
+  });
+
+  it('re-approving an approved loan with --yes needs --reapprove: exit 2, one line, the old terms kept', async () => {
+    const id = await newLoan(true);
+    expect((await approve(id, '5', '--yes')).exitCode).toBe(0);
+    const refused = await approve(id, '3', '--yes');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`warning: loan request ${id} is already approved for 45,000.00`);
+    const errorLines = refused.stderr.split('\n').filter((line) => line.startsWith('loanctl:'));
+    expect(errorLines).toEqual([
+      `loanctl: Loan request ${id} is already approved; pass --reapprove with --yes to replace its terms (nothing was sent).`,
+    ]);
+    const shown = await sandbox.run(['loan', 'show', id]);
+    expect(shown.json<{ loan_request: LoanRequest }>().loan_request.terms.rate).toBe(5);
+
+    const replaced = await approve(id, '3', '--yes', '--reapprove');
+    expect(replaced.exitCode, replaced.stderr).toBe(0);
+    expect(replaced.json<LoanRequest>().terms.rate).toBe(3);
+  });
+
+  it('off a terminal without --yes nothing is read or sent: exit 2 naming --yes', async () => {
+    const id = await newLoan(true);
+    const result = await approve(id, '5', '--debug');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--yes');
+    expect(result.stderr).not.toContain('GET ');
+  });
+
+  it('a fixed-amount rate is shown as money for the whole loan', async () => {
+    const id = await newLoan(true);
+    const result = await sandbox.run(
+      [
+        'loan',
+        'approve',
+        id,
+        '--approved-amount',
+        '45000',
+        '--rate',
+        '7500',
+        '--tenure',
+        '30',
+        '--tenured-in',
+        'days',
+        '--rate-type',
+        'fixed-amount',
+        '--frequency',
+        'weekly',
+        '--yes',
+      ],
+      { now: () => NOW },
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('7,500.00 fixed interest for the whole loan');
+    expect(result.stderr).toContain('4 (weekly), first due 2026-03-09, last due 2026-04-01');
+  });
+});
+
+describe('loan schedule ID: the schedule of an approved loan from its stored terms', () => {
+  it('starts on the day it was approved; monthly unless --frequency says otherwise, and says so', async () => {
+    const id = await newLoan(true);
+    expect((await approve(id, '5', '--yes')).exitCode).toBe(0);
+    const monthly = await sandbox.run(['loan', 'schedule', id, '-o', 'json']);
+    expect(monthly.exitCode, monthly.stderr).toBe(0);
+    expect(monthly.stderr).toContain('The API stores no repayment frequency: assuming monthly');
+    const schedule = monthly.json<{ instalments: { due_date: string }[]; total_repayment: number }>();
+    expect(schedule.total_repayment).toBe(58500);
+    expect(schedule.instalments.map((row) => row.due_date)).toEqual([
+      '2026-04-02',
+      '2026-05-02',
+      '2026-06-02',
+      '2026-07-02',
+      '2026-08-02',
+      '2026-09-02',
+    ]);
+    const weekly = await sandbox.run(['loan', 'schedule', id, '--frequency', 'weekly', '-o', 'json']);
+    expect(weekly.exitCode, weekly.stderr).toBe(0);
+    expect(weekly.stderr).not.toContain('assuming');
+    expect(weekly.json<{ instalments: unknown[] }>().instalments.length).toBe(26);
+  });
+
+  it('a loan that is not approved, or terms flags beside an ID, are exit 2', async () => {
+    const id = await newLoan(true);
+    const notApproved = await sandbox.run(['loan', 'schedule', id]);
+    expect(notApproved.exitCode).toBe(2);
+    expect(notApproved.stderr).toContain(`Loan request ${id} is not approved, so it has no terms to schedule.`);
+    const mixed = await sandbox.run(['loan', 'schedule', id, '--rate', '5', '--debug']);
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toContain('leave out --rate');
+    expect(mixed.stderr).not.toContain('GET ');
+  });
+});
