@@ -13,11 +13,13 @@ function __loanctl_commands
                 'sandbox' 'Run a local sandbox of the whole Lending Origination API' \
                 'user' 'Create borrower users, check whether one exists, list them' \
                 'loan' 'Create loan requests, attach information, submit, approve and read them' \
+                'cache' 'Clear the local index of borrowers found by e-mail' \
                 'completion' 'Print the tab-completion script for bash, zsh or fish' \
                 'help' 'display help for command'
         case 'profile'
             printf '%s\t%s\n' \
                 'add' 'Add a profile, or replace one of the same name (the key is read masked or from stdin)' \
+                'set' 'Change some fields of a profile (base URL, product, organisation, key), keeping the others' \
                 'list' 'List the profiles; the current one is marked' \
                 'use' 'Make a profile the current one' \
                 'show' 'Show a profile (the current one by default) with its API key redacted' \
@@ -67,6 +69,8 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'create' 'Create a borrower user (an e-mail that already exists is not an error)' \
                 'exists' 'Say whether a user with an e-mail exists (prints true or false, exit 0 either way)' \
+                'show' 'Show one borrower by id, e-mail or reference (client-side, over the user list)' \
+                'find' 'Find borrowers by phone or name (client-side, over the streamed user list)' \
                 'list' 'List the borrower users of your organisation, a page at a time' \
                 'help' 'display help for command'
         case 'loan'
@@ -75,6 +79,7 @@ function __loanctl_commands
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
+                'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
@@ -91,6 +96,10 @@ function __loanctl_commands
                 'submit' 'Submit a loan request for consideration' \
                 'approve' 'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)' \
                 'schedule' 'Compute a repayment schedule offline: every instalment and the totals (no API key needed)' \
+                'help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                'clear' 'Remove the index of e-mail → user id of every profile' \
                 'help' 'display help for command'
     end
 end
@@ -110,12 +119,16 @@ function __loanctl_resolve
             echo 'user'
         case '|loan'
             echo 'loan'
+        case '|cache'
+            echo 'cache'
         case '|completion'
             echo 'completion'
         case '|help'
             echo 'help'
         case 'profile|add'
             echo 'add'
+        case 'profile|set'
+            echo 'set'
         case 'profile|list'
             echo 'list'
         case 'profile|use'
@@ -186,6 +199,10 @@ function __loanctl_resolve
             echo 'create'
         case 'user|exists'
             echo 'exists'
+        case 'user|show'
+            echo 'show'
+        case 'user|find'
+            echo 'find'
         case 'user|list'
             echo 'list'
         case 'user|help'
@@ -198,6 +215,8 @@ function __loanctl_resolve
             echo 'list'
         case 'loan|queue'
             echo 'queue'
+        case 'loan|find'
+            echo 'find'
         case 'loan|show'
             echo 'show'
         case 'loan|update'
@@ -232,6 +251,10 @@ function __loanctl_resolve
             echo 'schedule'
         case 'loan|help'
             echo 'help'
+        case 'cache|clear'
+            echo 'clear'
+        case 'cache|help'
+            echo 'help'
     end
 end
 
@@ -244,8 +267,8 @@ function __loanctl_options
                 '--version' 'print the version' \
                 '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
                 '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-                '-o' 'output format (default: table on a terminal, json otherwise)' \
-                '--output' 'output format (default: table on a terminal, json otherwise)' \
+                '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+                '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
@@ -253,6 +276,7 @@ function __loanctl_options
                 '--timeout' 'give up on a request after this many seconds' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
+                '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'demo'
@@ -271,6 +295,13 @@ function __loanctl_options
                 '--api-key-stdin' 'read the API key from stdin instead of a masked prompt' \
                 '--use' 'make it the current profile (the first profile always becomes current)' \
                 '--insecure-storage' 'keep the API key in the 0600 config file, not the OS keyring' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'profile set'
+            printf '%s\t%s\n' \
+                '--product-id' 'default product id for loan commands' \
+                '--org-id' 'your organisation id (used by business information)' \
+                '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile list'
@@ -481,6 +512,17 @@ function __loanctl_options
                 '--email' 'the e-mail to look for' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'user show'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'user find'
+            printf '%s\t%s\n' \
+                '--phone' 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678' \
+                '--name' 'words of the first and last name, any case: every word must appear' \
+                '--limit' 'stop after this many matches' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'user list'
             printf '%s\t%s\n' \
                 '--start' 'created on or after this date (yyyy-mm-dd)' \
@@ -537,6 +579,12 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--limit' 'how many to show, 1 to 1000 (default 20)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan find'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--reference' 'the loan request reference' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan show'
@@ -694,6 +742,14 @@ function __loanctl_options
                 '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'cache clear'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'completion'
             printf '%s\t%s\n' \
                 '-h' 'display help for command' \
@@ -703,15 +759,16 @@ function __loanctl_options
     printf '%s\t%s\n' \
         '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
         '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-        '-o' 'output format (default: table on a terminal, json otherwise)' \
-        '--output' 'output format (default: table on a terminal, json otherwise)' \
+        '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+        '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \
         '--timeout' 'give up on a request after this many seconds' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
-        '--debug' 'log each request and response to stderr (API key redacted)'
+        '--debug' 'log each request and response to stderr (API key redacted)' \
+        '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'
 end
 
 # How the value of option $argv[2] at path $argv[1] completes: the words, or @profiles, @files,
@@ -721,6 +778,10 @@ function __loanctl_option_values
         case 'profile add|--product-id'
             echo '@none'
         case 'profile add|--org-id'
+            echo '@none'
+        case 'profile set|--product-id'
+            echo '@none'
+        case 'profile set|--org-id'
             echo '@none'
         case 'profile move-key|--to'
             echo '@none'
@@ -828,6 +889,12 @@ function __loanctl_option_values
             echo '@files'
         case 'user exists|--email'
             echo '@none'
+        case 'user find|--phone'
+            echo '@none'
+        case 'user find|--name'
+            echo '@none'
+        case 'user find|--limit'
+            echo '@none'
         case 'user list|--start'
             echo '@none'
         case 'user list|--end'
@@ -891,6 +958,10 @@ function __loanctl_option_values
         case 'loan queue|--product'
             echo '@none'
         case 'loan queue|--limit'
+            echo '@none'
+        case 'loan find|--product'
+            echo '@none'
+        case 'loan find|--reference'
             echo '@none'
         case 'loan show|--product'
             echo '@none'
@@ -1079,7 +1150,7 @@ function __loanctl_argument_values
         case 'profile remove|0'
             echo '@profiles'
         case 'profile help|0'
-            echo 'add list use show test move-key remove'
+            echo 'add set list use show test move-key remove'
         case 'api|0'
             echo 'GET POST PUT DELETE'
         case 'api|1'
@@ -1095,13 +1166,15 @@ function __loanctl_argument_values
         case 'sandbox help|0'
             echo 'start openapi status stop reset snapshot restore seed clock org product logs faults'
         case 'user help|0'
-            echo 'create exists list'
+            echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+        case 'cache help|0'
+            echo 'clear'
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
-            echo 'demo profile api sandbox user loan completion'
+            echo 'demo profile api sandbox user loan cache completion'
         case '*'
             echo '@none'
     end

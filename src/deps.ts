@@ -47,6 +47,8 @@ export interface GlobalOptions {
   dryRun?: boolean;
   /** Seconds, as typed. */
   timeout?: string;
+  /** `--quiet`: nothing on stderr but errors. */
+  quiet?: boolean;
 }
 
 export interface Deps {

@@ -114,22 +114,23 @@ export async function printLoanView(deps: Deps, view: LoanView, envelopes: Recor
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: settings.color ? 1 : 0 });
   const color = settings.color;
+  const width = settings.width;
   const out = deps.io.stdout;
   const heading = (text: string) => out.write(`\n${chalk.bold(text)}\n`);
   const none = (noun: string) => out.write(`(no ${noun})\n`);
 
   out.write(`${chalk.bold(`Loan request ${loan.id}`)}\n`);
-  out.write(detailTable(COLUMNS.loanRequest.detail ?? COLUMNS.loanRequest.list, loan, { color }));
+  out.write(detailTable(COLUMNS.loanRequest.detail ?? COLUMNS.loanRequest.list, loan, { color, width }));
 
   heading(`Bank details (${view.bank_details.length})`);
   if (view.bank_details.length === 0) none('bank details');
-  else out.write(listTable(COLUMNS.bankDetails.list, view.bank_details, { color }));
+  else out.write(listTable(COLUMNS.bankDetails.list, view.bank_details, { color, width }));
 
   heading(`Guarantors (${view.guarantors.length})`);
   if (view.guarantors.length === 0) none('guarantors');
-  else out.write(listTable(COLUMNS.guarantor.list, view.guarantors, { color }));
+  else out.write(listTable(COLUMNS.guarantor.list, view.guarantors, { color, width }));
 
   heading('Employment');
   if (!view.employment) none('employment information');
-  else out.write(detailTable(COLUMNS.employment.detail ?? COLUMNS.employment.list, view.employment, { color }));
+  else out.write(detailTable(COLUMNS.employment.detail ?? COLUMNS.employment.list, view.employment, { color, width }));
 }

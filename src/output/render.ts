@@ -94,20 +94,21 @@ export async function render(payload: unknown, options: RenderOptions, deps: Ren
         return;
       }
       const color = settings.color;
+      const width = settings.width;
       if (rows) {
         if (rows.length === 0) {
           deps.io.stderr.write(`No ${options.kind ? COLUMNS[options.kind].noun : 'results'} found.\n`);
           return;
         }
         const records = rows as Record<string, unknown>[];
-        out.write(table.listTable(pickColumns(options.kind, fields, records, 'list'), records, { color }));
+        out.write(table.listTable(pickColumns(options.kind, fields, records, 'list'), records, { color, width }));
         return;
       }
       const record = payload as Record<string, unknown>;
       out.write(
         options.asList
-          ? table.listTable(pickColumns(options.kind, fields, [record], 'list'), [record], { color })
-          : table.detailTable(pickColumns(options.kind, fields, [record], 'detail'), record, { color }),
+          ? table.listTable(pickColumns(options.kind, fields, [record], 'list'), [record], { color, width })
+          : table.detailTable(pickColumns(options.kind, fields, [record], 'detail'), record, { color, width }),
       );
     }
   }

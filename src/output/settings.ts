@@ -16,6 +16,8 @@ export interface OutputSettings {
   fields: string[] | undefined;
   raw: boolean;
   color: boolean;
+  /** The terminal's width, when stdout is one: tables are fitted to it. */
+  width?: number | undefined;
 }
 
 export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io): OutputSettings {
@@ -23,11 +25,18 @@ export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io):
   if (!OUTPUT_FORMATS.includes(output)) {
     throw new UsageError(`--output: "${output}" is not a format.`, `Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
   }
+  if (globals.raw && globals.fields !== undefined) {
+    throw new UsageError(
+      '--raw prints the whole envelope as received, so --fields cannot pick from it.',
+      'Leave out --raw, or --fields.',
+    );
+  }
   return {
     output,
     fields: parseFields(globals.fields),
     raw: Boolean(globals.raw),
     color: colorEnabled(globals, env, io.stdout),
+    width: isTty(io.stdout) ? io.stdout.columns : undefined,
   };
 }
 

@@ -57,9 +57,13 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
   const root = mkdtempSync(join(options.tmpDir ?? tmpdir(), 'loanctl-demo-'));
   const dataDir = join(root, 'data');
   let keepData = false;
-  const stop = watchForStop(options.stopSignal, () => {
+  const removeData = () => {
     if (!keepData) rmSync(root, { recursive: true, force: true });
-  });
+  };
+  const stop = watchForStop(options.stopSignal, removeData);
+  // A reader that stops early (`loanctl demo | head -1`) makes the bin exit at the next write
+  // (EPIPE, bin/loanctl.js): the temporary dir, and the sandbox key in it, go on that exit too.
+  process.on('exit', removeData);
   const out = gate(deps.io.stdout);
   // The verbs end with a `next: loanctl …` hint; in the demo the next step is the next command.
   const err = gate(stderr, (text) => text.startsWith('next: '));
@@ -125,7 +129,8 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
     err.close();
     await inner?.dispose();
     await running?.close();
-    if (!keepData) rmSync(root, { recursive: true, force: true });
+    removeData();
+    process.off('exit', removeData);
     stop.dispose();
   }
 
@@ -178,13 +183,14 @@ async function keepServing(
   style: Style,
 ): Promise<void> {
   const { url, demo } = running;
-  await onSandboxListening(
+  // A `sandbox` profile of the user's (a sandbox they serve) is never replaced: another name is taken.
+  const written = await onSandboxListening(
     { url, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, dataDir },
-    {},
+    { keepExisting: true },
     deps,
   );
   const id = context.loanId ?? 1;
-  const p = `loanctl --profile ${SANDBOX_PROFILE}`;
+  const p = `loanctl --profile ${written?.name ?? SANDBOX_PROFILE}`;
   deps.io.stderr.write(
     [
       `The sandbox keeps running at ${url} (data in ${dataDir}).`,

@@ -13,6 +13,7 @@ import { parseUserRef } from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
+import { userLookup } from '../common/user-lookup.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption, FieldOptions<'createLoanRequest'> {
@@ -75,7 +76,7 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
 
   checkFieldsBeforeSending(deps, 'loanRequest');
   const api = await deps.api();
-  const userId = await userIdOf(api, userRef);
+  const userId = await userIdOf(api, userRef, await userLookup(deps));
   if (userRef.kind === 'email') notice(deps, `${userRef.email} is user ${userId}.`);
   const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
   const loan = result.data;

@@ -14,6 +14,7 @@ import {
   type ParsedLoanFilter,
   resolveLoanFilter,
 } from '../common/loan-filter-options.js';
+import { userLookup } from '../common/user-lookup.js';
 import { notice } from './common.js';
 
 /** Rows asked for per request while filtering: the list's own largest page (`--all`). */
@@ -36,7 +37,7 @@ export async function runFilteredLoanList(
   deps: Deps,
 ): Promise<void> {
   const api = await deps.api();
-  const filter = await resolveLoanFilter(request.parsedFilter, api);
+  const filter = await resolveLoanFilter(request.parsedFilter, api, await userLookup(deps));
   const limit = request.all && request.limit === undefined ? undefined : (request.limit ?? DEFAULT_MATCHES);
   const tally: SearchTally = { scanned: 0, matched: 0, resumeAfter: undefined };
   const stream = await openPageStream(deps, 'loanRequest');

@@ -43,6 +43,12 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
   if (users.length > 0) {
     const next = await api.call('listUsers', { query: { ...query, pages: page + 1 } });
     const more = (next.data ?? []) as UserListItem[];
-    if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: --page ${page + 1}`);
+    if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: ${nextPageFlags(query, page + 1)}`);
   }
+}
+
+/** The flags of the next page, every filter given kept: `--start 2026-01-01 --page 3`. */
+function nextPageFlags(query: { start?: string | undefined; end?: string | undefined }, page: number): string {
+  const window = [query.start && `--start ${query.start}`, query.end && `--end ${query.end}`].filter(Boolean);
+  return [...window, `--page ${page}`].join(' ');
 }

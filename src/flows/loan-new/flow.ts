@@ -6,6 +6,8 @@
  *
  * The questions are ./prompts.ts and ./terms.ts; what was sent, Ctrl-C and the summary, ./session.ts.
  */
+
+import { userLookup } from '../../commands/common/user-lookup.js';
 import type { Deps } from '../../deps.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { ApiError, formatError, NoAccessError, UsageError } from '../../errors.js';
@@ -79,8 +81,9 @@ async function findOrCreateBorrower(session: LoanSession): Promise<void> {
   }
 }
 
-function lookUp(session: LoanSession, email: string) {
-  return session.reading(findUserByEmail(session.api, email)).catch((error: unknown) => {
+async function lookUp(session: LoanSession, email: string) {
+  const lookup = await userLookup(session.deps);
+  return session.reading(findUserByEmail(session.api, email, lookup)).catch((error: unknown) => {
     if (error instanceof NoAccessError) return undefined;
     throw error;
   });
@@ -90,7 +93,7 @@ async function createBorrower(session: LoanSession, email: string): Promise<void
   const body = await askNewBorrower(session.prompter, email);
   const result = await session.send('createUser', { body });
   if (result.status === 'exists') session.say(`A borrower with e-mail ${email} already exists; using it.`);
-  const user = await session.reading(findUserByEmail(session.api, email));
+  const user = await session.reading(findUserByEmail(session.api, email, await userLookup(session.deps)));
   session.borrower = { id: user.id, email: user.email, name: `${user.firstname} ${user.lastname}` };
   if (result.status !== 'exists') session.created.push(`user ${user.id} (${user.email})`);
   session.say(`Created borrower ${session.borrower.name} (user ${user.id}).`);
