@@ -5,6 +5,7 @@
  * elsewhere they are exit 2 naming the flags.
  */
 import type { Deps } from '../../deps.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import { userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
 import { buildOperationBody } from '../../input/body.js';
@@ -13,7 +14,6 @@ import { parseUserRef } from '../../input/values.js';
 import { printRecord } from '../../output/print.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
-import { userLookup } from '../common/user-lookup.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 
 export interface LoanCreateOptions extends ProductOption, DataOption, FieldOptions<'createLoanRequest'> {

@@ -6,6 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { type SearchTally, searchLoanRequests } from '../../domain/loan-filter.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import type { Direction } from '../../input/values.js';
 import { openPageStream } from '../../output/print.js';
 import {
@@ -14,7 +15,6 @@ import {
   type ParsedLoanFilter,
   resolveLoanFilter,
 } from '../common/loan-filter-options.js';
-import { userLookup } from '../common/user-lookup.js';
 import { notice } from './common.js';
 
 /** Rows asked for per request while filtering: the list's own largest page (`--all`). */

@@ -7,12 +7,12 @@
 import type { UserListItem } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { findUserById, referenceMatcher, scanUsers } from '../../domain/user-find.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { NoAccessError } from '../../errors.js';
 import { parseEmail, parseId } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { printRecord } from '../../output/print.js';
-import { userLookup } from '../common/user-lookup.js';
 
 export interface UserShowOptions {
   ref: string;

@@ -7,8 +7,8 @@
  * The questions are ./prompts.ts and ./terms.ts; what was sent, Ctrl-C and the summary, ./session.ts.
  */
 
-import { userLookup } from '../../commands/common/user-lookup.js';
 import type { Deps } from '../../deps.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { ApiError, formatError, NoAccessError, UsageError } from '../../errors.js';
 import { formatMoney } from '../../output/format.js';
