@@ -61,7 +61,7 @@ import {
   parseWholeNumber,
 } from '../../input/values.js';
 import { formatMoney } from '../../output/format.js';
-import { printRecord } from '../../output/print.js';
+import { type Output, openOutput } from '../../output/output.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
@@ -88,7 +88,9 @@ export async function runLoanNew(options: LoanNewOptions, deps: Deps, hooks: Loa
     );
   }
   const productId = await resolveProduct(options, deps);
-  const flow = new GuidedLoan(deps, productId, options.product, hooks.signals ?? process);
+  // The flow ends printing the loan request: --fields is checked before the first question.
+  const output = await openOutput(deps, 'createLoanRequest');
+  const flow = new GuidedLoan(deps, output, productId, options.product, hooks.signals ?? process);
   await flow.run(resumeId);
 }
 
@@ -127,6 +129,7 @@ class GuidedLoan {
 
   constructor(
     private readonly deps: Deps,
+    private readonly output: Output,
     private readonly productId: number,
     private readonly productFlag: string | undefined,
     private readonly signals: Pick<EventEmitter, 'on' | 'off'>,
@@ -524,7 +527,7 @@ class GuidedLoan {
 
   private async finish(): Promise<void> {
     const loan = this.loan as LoanRequest;
-    await printRecord(this.deps, { rawBody: JSON.stringify(loan) }, loan, 'loanRequest');
+    await this.output.print(loan, JSON.stringify(loan));
     notice(this.deps, `next: loanctl loan show ${loan.id}`);
   }
 
