@@ -26,7 +26,12 @@ function usage(spec: CompletionSpec, command: CommandSpec): string {
 
 function optionsTable(options: readonly OptionSpec[]): string[] {
   if (options.length === 0) return [];
-  return ['', '| option | |', '|---|---|', ...options.map((option) => `| \`${flags(option)}\` | ${cell(option.description)} |`)];
+  return [
+    '',
+    '| option | |',
+    '|---|---|',
+    ...options.map((option) => `| \`${flags(option)}\` | ${cell(option.description)} |`),
+  ];
 }
 
 function section(spec: CompletionSpec, command: CommandSpec): string[] {

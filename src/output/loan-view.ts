@@ -13,7 +13,7 @@ import type { OutputShape } from './output.js';
 import { pickColumns } from './pick.js';
 
 /** What `loan show` opens its Output with. */
-export const LOAN_VIEW_OUTPUT: OutputShape = { kind: 'loanRequest', names: loanViewFieldNames };
+export const LOAN_VIEW_OUTPUT: OutputShape = { kind: 'loanRequest', names: loanViewFieldNames, sends: true };
 
 export function loanViewComposite(view: LoanView): Composite {
   const loan = { ...view.loan_request, progress: view.progress || view.loan_request.progress };

@@ -24,6 +24,8 @@ export type OutputDeps = Pick<Deps, 'io' | 'env' | 'globals'>;
 export interface OutputShape {
   kind?: ResourceKind | undefined;
   names(): Promise<readonly string[]> | readonly string[];
+  /** The command sends requests once its Output is open (as an operation's does): an error says nothing was. */
+  sends?: boolean;
 }
 
 export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
@@ -61,8 +63,7 @@ export async function openOutput(
   const raw = options.raw ?? settings.raw;
   const fields = raw ? undefined : (options.fields ?? settings.fields);
   const shape = typeof source === 'string' ? operationShape(source, options.scalar) : source;
-  // An operation's Output is opened before its request: say that nothing was sent.
-  if (fields) checkFields(fields, await shape.names(), { nothingSent: typeof source === 'string' });
+  if (fields) checkFields(fields, await shape.names(), { nothingSent: shape.sends === true });
   const view: View = { ...options, io: deps.io, kind: shape.kind, fields, color: settings.color };
   const out = deps.io.stdout;
   return {
@@ -78,7 +79,7 @@ export async function openOutput(
 
 function operationShape(key: OperationKey, scalar: string | undefined): OutputShape {
   const kind = replyRecord(replyPayloadShape(key)) === undefined ? undefined : replyKind(key);
-  return { kind, names: () => operationFieldNames(key, scalar) };
+  return { kind, names: () => operationFieldNames(key, scalar), sends: true };
 }
 
 /** The body exactly as received (a string), or an object as JSON. */
