@@ -1,19 +1,26 @@
-// The sandbox against json-server 0.17 (a devDependency), the usual stand-in for a mock API (issue
-// 11): both on this machine, in this run, serving the same data, at 16 connections. Goal: the
-// sandbox, with no reply cache, at least 5 x json-server's requests/s on
+// The sandbox against the usual stand-ins for a mock API, both on this machine, in this run, at 16
+// connections: json-server 0.17 (issue 11) and Prism 5 in mock mode (issue 13), both
+// devDependencies. Goal: the sandbox, with no reply cache, at least 5 x the faster of them in
+// requests/s on
 //   - a page of 20 loan requests out of 10,000 (the newest first): the sandbox's
 //     GET /api/v1/loan_request?product-id=…&direction=DESC against json-server's
-//     GET /loan_requests?product_id=…&_sort=id&_order=desc&_limit=20;
-//   - a POST of a new user: POST /api/v1/user against POST /users, the same body.
+//     GET /loan_requests?product_id=…&_sort=id&_order=desc&_limit=20 and Prism's mock of the
+//     sandbox's own request;
+//   - a POST of a new user: POST /api/v1/user against json-server's POST /users, the same body,
+//     and Prism's mock of POST /api/v1/user (it checks the body against the document).
 // json-server serves a db.json that the bench sandbox writes from its own seeded rows, each item
 // exactly as the API returns it (so both send the same bytes per item), run as its users run it:
-// `json-server db.json --quiet` (every write saves the whole file, as json-server does).
+// `json-server db.json --quiet` (every write saves the whole file, as json-server does). Prism
+// mocks from the OpenAPI document the bench sandbox serves (GET /openapi.json), run as its users
+// run it: `prism mock openapi.json` (it validates each request, answers from the schemas, and
+// logs each request).
 //
-// Rounds of slices as in throughput.mjs (the sandbox's 0.5 s, json-server's 16 requests, see
-// JSON_SERVER_SLICE): in each round the two GET slices back to back,
-// either first in turn, then the two POST slices the same way; a ratio is the median over the
-// rounds of the sandbox's slice against the same round's json-server slice.
+// Rounds of slices as in throughput.mjs (the sandbox's and Prism's 0.5 s, json-server's 16
+// requests, see JSON_SERVER_SLICE): in each round the three GET slices back to back, in a rotating
+// order, then the three POST slices the same way; a ratio is the median over the rounds of the
+// sandbox's slice against the same round's faster peer slice.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { median, NODE, ROOT, startServer, tempDir } from './lib.mjs';
@@ -73,10 +80,54 @@ async function startJsonServer(dbFile, cwd) {
   };
 }
 
+/** Prism's mock server on the document at `documentUrl`, once it answers. Resolves with its URL and `stop()`. */
+async function startPrismMock(documentUrl, cwd) {
+  const file = join(cwd, 'openapi.json');
+  writeFileSync(file, await fetch(documentUrl).then((response) => response.text()));
+  const port = await freePort();
+  const bin = join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+  const child = spawn(NODE, [bin, 'mock', file, '--port', String(port), '--host', '127.0.0.1'], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' },
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ...(await untilAnswered(child, 'prism', `http://127.0.0.1:${port}/openapi-bench-probe`)),
+  };
+}
+
+/** Waits until `probe` answers at all (any status), then gives `stop()` for the child. */
+async function untilAnswered(child, name, probe) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before answering`);
+    const answered = await fetch(probe).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (Date.now() > deadline) throw new Error(`${name} did not answer in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 /** Waits until `url` answers: the POSTs autocannon left in flight are done by then (one thread each). */
 async function settled(url, headers) {
   await fetch(url, { headers }).then((response) => response.arrayBuffer());
 }
+
+const PEERS = ['json-server', 'prism'];
+const PEER_NAMES = { 'json-server': 'json-server 0.17', prism: 'Prism 5 (mock)' };
 
 export async function versus({ quick }) {
   const rounds = quick ? 3 : 10;
@@ -85,27 +136,23 @@ export async function versus({ quick }) {
   const dbFile = join(work.dir, 'db.json');
   let sandbox;
   let jsonServer;
+  let prism;
   try {
     sandbox = await startServer({ seedLoans: LOANS, seedUsers: USERS, exportJson: dbFile });
     jsonServer = await startJsonServer(dbFile, work.dir);
+    prism = await startPrismMock(`${sandbox.url}/openapi.json`, work.dir);
     const auth = { authorization: `Bearer ${sandbox.api_key}` };
+    const listPath = `/api/v1/loan_request?product-id=${sandbox.product_id}&direction=DESC`;
+    const postUser = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' } };
     const targets = {
-      'sandbox GET': {
-        url: `${sandbox.url}/api/v1/loan_request?product-id=${sandbox.product_id}&direction=DESC`,
-        method: 'GET',
-        headers: auth,
-      },
+      'sandbox GET': { url: `${sandbox.url}${listPath}`, method: 'GET', headers: auth },
       'json-server GET': {
         url: `${jsonServer.url}/loan_requests?product_id=${sandbox.product_id}&_sort=id&_order=desc&_limit=20`,
         method: 'GET',
         ...JSON_SERVER_SLICE,
       },
-      'sandbox POST': {
-        url: `${sandbox.url}/api/v1/user`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        requests: newUserRequests(),
-      },
+      'prism GET': { url: `${prism.url}${listPath}`, method: 'GET', headers: auth },
+      'sandbox POST': { url: `${sandbox.url}/api/v1/user`, ...postUser, requests: newUserRequests() },
       'json-server POST': {
         url: `${jsonServer.url}/users`,
         method: 'POST',
@@ -113,55 +160,80 @@ export async function versus({ quick }) {
         headers: { 'content-type': 'application/json' },
         requests: newUserRequests(),
       },
+      'prism POST': { url: `${prism.url}/api/v1/user`, ...postUser, requests: newUserRequests() },
     };
-    // Both pages hold the same 20 loan requests.
+    // The sandbox's and json-server's pages hold the same 20 loan requests; Prism's is a success.
     const pages = await Promise.all(
-      [targets['sandbox GET'], targets['json-server GET']].map((t) =>
-        fetch(t.url, { headers: t.headers }).then((response) => response.json()),
+      ['sandbox GET', 'json-server GET', 'prism GET'].map((name) =>
+        fetch(targets[name].url, { headers: targets[name].headers }).then((response) => response.json()),
       ),
     );
     const ids = [pages[0].data.loan_requests, pages[1]].map((items) => items.map((item) => item.id).join(','));
     if (ids[0] !== ids[1] || pages[1].length !== 20) throw new Error(`the two pages differ: ${ids[0]} / ${ids[1]}`);
+    if (pages[2].status !== 'success') throw new Error(`prism's page is not a success: ${JSON.stringify(pages[2])}`);
 
+    const settle = (name) =>
+      settled(
+        name.startsWith('sandbox')
+          ? `${sandbox.url}/__bench/empty`
+          : name.startsWith('prism')
+            ? targets['prism GET'].url
+            : targets['json-server GET'].url,
+        targets['prism GET'].headers,
+      );
     for (const [name, target] of Object.entries(targets)) {
       await slice(name, { ...target, ...(target.amount && { amount: 4 }) }, 4, 0.5);
+      await settle(name);
     }
-    await settled(targets['json-server GET'].url);
 
     const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+    const servers = ['sandbox', ...PEERS];
     for (let round = 0; round < rounds; round++) {
-      const flip = round % 2 === 1;
+      const shift = round % servers.length;
+      const order = [...servers.slice(shift), ...servers.slice(0, shift)];
       for (const kind of ['GET', 'POST']) {
-        const pair = flip ? [`json-server ${kind}`, `sandbox ${kind}`] : [`sandbox ${kind}`, `json-server ${kind}`];
-        for (const name of pair) {
+        for (const server of order) {
+          const name = `${server} ${kind}`;
           samples[name].push(await slice(name, targets[name], CONNECTIONS, seconds));
-          await settled(name.startsWith('sandbox') ? `${sandbox.url}/__bench/empty` : targets['json-server GET'].url);
+          await settle(name);
         }
       }
     }
 
+    const sizes = pages.map((page) => Buffer.byteLength(JSON.stringify(page)).toLocaleString('en-GB'));
     const lines = [
-      `  ${rounds} rounds at ${CONNECTIONS} connections (slices: the sandbox's ${seconds} s, json-server's ${JSON_SERVER_SLICE.amount} requests); json-server ${LOANS.toLocaleString('en-GB')} loan requests and ${USERS.toLocaleString('en-GB')} users in db.json`,
+      `  ${rounds} rounds at ${CONNECTIONS} connections (slices: the sandbox's and Prism's ${seconds} s, json-server's ${JSON_SERVER_SLICE.amount} requests); json-server ${LOANS.toLocaleString('en-GB')} loan requests and ${USERS.toLocaleString('en-GB')} users in db.json; Prism mocks from the sandbox's /openapi.json`,
     ];
+    lines.push(
+      `  a GET's reply: sandbox ${sizes[0]} B, json-server ${sizes[1]} B, Prism ${sizes[2]} B (its mock's page)`,
+    );
     for (const [name, slices] of Object.entries(samples)) {
       const rps = slices.map((s) => s.rps);
       lines.push(
         `  ${name.padEnd(17)} ${String(Math.round(median(rps))).padStart(6)} req/s  p99 ${median(slices.map((s) => s.p99)).toFixed(0)} ms  (slices ${Math.round(Math.min(...rps))}–${Math.round(Math.max(...rps))})`,
       );
     }
-    const figures = ['GET', 'POST'].map((kind) => {
+    const figures = ['GET', 'POST'].flatMap((kind) => {
       const ours = samples[`sandbox ${kind}`].map((s) => s.rps);
-      const theirs = samples[`json-server ${kind}`].map((s) => s.rps);
-      const ratio = median(ours.map((value, round) => value / theirs[round]));
-      return {
-        figure: `${kind === 'GET' ? 'GET 20 of 10,000 loan requests' : 'POST a new user'}: sandbox / json-server 0.17, ${CONNECTIONS} conn`,
-        measured: `${ratio.toFixed(1)} x (${Math.round(median(ours))} vs ${Math.round(median(theirs))} req/s)`,
-        goalText: '≥ 5 x',
-        holds: ratio >= 5,
-      };
+      const peer = (name, round) => samples[`${name} ${kind}`][round].rps;
+      const ratioTo = (rate) => median(ours.map((value, round) => value / rate(round)));
+      const what = kind === 'GET' ? 'GET 20 of 10,000 loan requests' : 'POST a new user';
+      const fastest = ratioTo((round) => Math.max(...PEERS.map((name) => peer(name, round))));
+      lines.push(
+        `  ${what}: ${PEERS.map((name) => `${ratioTo((round) => peer(name, round)).toFixed(1)} x ${PEER_NAMES[name]}`).join(', ')}`,
+      );
+      return [
+        {
+          figure: `${what}: sandbox / faster of ${PEERS.map((name) => PEER_NAMES[name]).join(' and ')}, ${CONNECTIONS} conn`,
+          measured: `${fastest.toFixed(1)} x (${Math.round(median(ours))} vs ${PEERS.map((name) => `${Math.round(median(samples[`${name} ${kind}`].map((s) => s.rps)))}`).join(' / ')} req/s)`,
+          goalText: '≥ 5 x',
+          holds: fastest >= 5,
+        },
+      ];
     });
     return { lines, figures };
   } finally {
+    await prism?.stop();
     await jsonServer?.stop();
     await sandbox?.stop();
     work.cleanup();

@@ -11,7 +11,7 @@ _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan completion help' ;;
     'profile') REPLY='add list use show test move-key remove help' ;;
-    'sandbox') REPLY='start org product help' ;;
+    'sandbox') REPLY='start openapi org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'user') REPLY='create exists list help' ;;
@@ -40,6 +40,7 @@ _loanctl_resolve() {
     'profile|remove') REPLY='remove' ;;
     'profile|help') REPLY='help' ;;
     'sandbox|start') REPLY='start' ;;
+    'sandbox|openapi') REPLY='openapi' ;;
     'sandbox|org') REPLY='org' ;;
     'sandbox|product') REPLY='product' ;;
     'sandbox|help') REPLY='help' ;;
@@ -91,6 +92,7 @@ _loanctl_options() {
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox start') REPLY='--host --port --data-dir --json --no-profile -h --help' ;;
+    'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox org') REPLY='-h --help' ;;
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
     'sandbox product') REPLY='-h --help' ;;
@@ -137,6 +139,7 @@ _loanctl_option_values() {
     ('sandbox start|--host') REPLY='@none' ;;
     ('sandbox start|--port') REPLY='@none' ;;
     ('sandbox start|--data-dir') REPLY='@dirs' ;;
+    ('sandbox openapi|--server-url') REPLY='@none' ;;
     ('sandbox org create|--name') REPLY='@none' ;;
     ('sandbox org create|--data-dir') REPLY='@dirs' ;;
     ('sandbox product create|--org') REPLY='@none' ;;
@@ -269,7 +272,7 @@ _loanctl_argument_values() {
     ('api|1') REPLY='@none' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
-    ('sandbox help|0') REPLY='start org product' ;;
+    ('sandbox help|0') REPLY='start openapi org product' ;;
     ('user help|0') REPLY='create exists list' ;;
     ('loan help|0') REPLY='create new list show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('completion|0') REPLY='bash zsh fish' ;;

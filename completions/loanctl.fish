@@ -28,6 +28,7 @@ function __loanctl_commands
         case 'sandbox'
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
+                'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
                 'help' 'display help for command'
@@ -107,6 +108,8 @@ function __loanctl_resolve
             echo 'help'
         case 'sandbox|start'
             echo 'start'
+        case 'sandbox|openapi'
+            echo 'openapi'
         case 'sandbox|org'
             echo 'org'
         case 'sandbox|product'
@@ -254,6 +257,11 @@ function __loanctl_options
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox openapi'
+            printf '%s\t%s\n' \
+                '--server-url' 'the server the document names (default: http://127.0.0.1:4010)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -534,6 +542,8 @@ function __loanctl_option_values
             echo '@none'
         case 'sandbox start|--data-dir'
             echo '@dirs'
+        case 'sandbox openapi|--server-url'
+            echo '@none'
         case 'sandbox org create|--name'
             echo '@none'
         case 'sandbox org create|--data-dir'
@@ -793,7 +803,7 @@ function __loanctl_argument_values
         case 'sandbox product help|0'
             echo 'create'
         case 'sandbox help|0'
-            echo 'start org product'
+            echo 'start openapi org product'
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'

@@ -9,7 +9,10 @@ import { bodySchema, dateSchema } from './field-schemas.js';
 import { carriesBody, type OperationKey, operation, type QueryParam, type QuerySpec } from './operations.js';
 import { queryWholeProblem } from './ranges.js';
 
-/** Digits in a query, as their number (./ranges.ts says which). */
+/**
+ * Digits in a query, as their number (./ranges.ts says which). The `meta` is what the OpenAPI
+ * document says of it (src/sandbox/openapi.ts); z.toJSONSchema alone would say "a string".
+ */
 function wholeText(min: 0 | 1) {
   return z
     .string()
@@ -17,7 +20,8 @@ function wholeText(min: 0 | 1) {
       const problem = queryWholeProblem(text, min);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .transform(Number);
+    .transform(Number)
+    .meta({ type: 'integer', minimum: min, maximum: Number.MAX_SAFE_INTEGER });
 }
 
 function paramSchema(param: QueryParam): z.ZodType {

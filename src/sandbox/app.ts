@@ -12,8 +12,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, type Outcome, SandboxReply } from './envelope.js';
+import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
@@ -77,6 +78,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     send(reply, outcome);
   });
 
+  serveOpenApi(app);
+
   // Each operation at its path, and at the paths the real service documents besides the spec's
   // (tokenize_mono), with the same behaviour.
   for (const [def, url] of (ENDPOINTS as readonly EndpointDef[]).flatMap((def) =>
@@ -114,13 +117,9 @@ function send(reply: FastifyReply, outcome: Outcome): void {
 function frameworkError(error: FastifyError): Outcome {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { http: 413, status: 'error', message: 'Request body is too large: the limit is 1 MiB' };
+      return { http: 413, status: 'error', message: MESSAGES.bodyTooLarge };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        http: 415,
-        status: 'error',
-        message: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-      };
+      return { http: 415, status: 'error', message: MESSAGES.unsupportedContentType };
   }
   const code = error.statusCode ?? 500;
   if (code >= 400 && code < 500) return { http: code, status: 'error', message: error.message };
@@ -154,12 +153,6 @@ function parseId(value: unknown): number | undefined {
 
 function single(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function noAccessMessage(def: EndpointDef): string {
-  if (def.pathParams.includes('user_id')) return MESSAGES.noAccessUser;
-  if (def.pathParams.includes('id')) return MESSAGES.noAccessLoanRequest;
-  return MESSAGES.noAccessProduct;
 }
 
 function serve(

@@ -1,4 +1,5 @@
 /** The reply envelope (spec 2.1) and the failures a handler can answer with. */
+import type { EndpointDef } from '../contract/endpoints.js';
 import type { EnvelopeStatus } from '../contract/schemas.js';
 
 export interface Outcome {
@@ -19,8 +20,15 @@ export interface Outcome {
  */
 export function envelope(outcome: Outcome) {
   const { status, message, data } = outcome;
-  if (status === 'error' || status === 'no-access') return { status, message };
+  if (isFailure(status)) return { status, message };
   return 'data1' in outcome ? { status, message, data, data1: outcome.data1 } : { status, message, data };
+}
+
+/** The statuses whose reply carries only `status` and `message`. */
+export const FAILURE_STATUSES = ['error', 'no-access'] as const;
+
+function isFailure(status: EnvelopeStatus): status is (typeof FAILURE_STATUSES)[number] {
+  return status === FAILURE_STATUSES[0] || status === FAILURE_STATUSES[1];
 }
 
 /** A reply other than success, thrown from anywhere in a request; a writing request rolls back. */
@@ -46,7 +54,16 @@ export const MESSAGES = {
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: 'Something went wrong. Please try again',
+  bodyTooLarge: 'Request body is too large: the limit is 1 MiB',
+  unsupportedContentType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
 } as const;
+
+/** What a no-access reply of `def` says: the most specific of the user, loan request or product it names. */
+export function noAccessMessage(def: Pick<EndpointDef, 'pathParams'>): string {
+  if (def.pathParams.includes('user_id')) return MESSAGES.noAccessUser;
+  if (def.pathParams.includes('id')) return MESSAGES.noAccessLoanRequest;
+  return MESSAGES.noAccessProduct;
+}
 
 export function noAccess(message: string): SandboxReply {
   return new SandboxReply({ status: 'no-access', message });

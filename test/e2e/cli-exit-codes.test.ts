@@ -200,11 +200,11 @@ describe('exit 2: usage errors, caught before anything is sent', () => {
     ],
     [
       ['loan', 'upload-document', '1', '--type', 't', '--title', 't', '--number', '1', '--url', 'not a url'],
-      /document_url must be an http or https URL.*--url/,
+      /--url must be an http or https URL \(got/,
     ],
     [
       ['loan', 'upload-document', '1', '--type', 't', '--title', 't', '--number', '1', '--url', 'javascript:alert(1)'],
-      /document_url must be an http or https URL.*--url/,
+      /--url must be an http or https URL \(got/,
     ],
   ])('%j', async (args, message) => {
     const result = await sandbox.run(args as string[]);

@@ -1,8 +1,9 @@
 /**
  * What a network command loads (issue #5, start-up): `loanctl user exists` — the call scripts make
- * most — runs on Node's own node:http and never loads zod, undici (neither the package nor Node's
- * internal copy behind `fetch`) or TLS. Commands that send a body still validate it with zod: the
- * probe sees zod there, which shows it can see it at all. Timings are in `npm run bench`, not here.
+ * most — runs on Node's own node:http and never loads undici (neither the package nor Node's
+ * internal copy behind `fetch`) or TLS. It loads zod for its own query's schema, built from the
+ * contract's description on first use, and never the reply schemas of the whole contract
+ * (src/contract/schemas.ts). Timings are in `npm run bench`, not here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { borrower } from '../helpers/cli.js';
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('network command start-up', () => {
-  it('user exists answers over node:http without zod, undici or TLS', async () => {
+  it('user exists answers over node:http with its own query schema only: no reply schemas, undici or TLS', async () => {
     const { stdout, exitCode, loaded } = await loadedBy([
       'user',
       'exists',
@@ -33,7 +34,9 @@ describe('network command start-up', () => {
     expect(exitCode).toBe(0);
     expect(stdout.trim()).toBe('false');
     expect(loaded.packages).toContain('commander');
-    expect(loaded.packages).not.toContain('zod');
+    expect(loaded.sources).toContain('src/contract/requests.ts');
+    expect(loaded.sources).not.toContain('src/contract/schemas.ts');
+    expect(loaded.sources).not.toContain('src/contract/endpoints.ts');
     expect(loaded.packages).not.toContain('undici');
     // The proxy library of older Nodes loads only when a proxy applies (src/http/transport.ts).
     expect(loaded.packages).not.toContain('https-proxy-agent');
@@ -48,6 +51,7 @@ describe('network command start-up', () => {
     const { exitCode, loaded } = await loadedBy(args, 'correct horse battery staple');
     expect(exitCode).toBe(0);
     expect(loaded.packages).toContain('zod');
+    expect(loaded.sources).toContain('src/contract/field-schemas.ts');
   });
 
   it('--version and a piped --help load the entry of the bundle and the esbuild helpers, nothing more', async () => {

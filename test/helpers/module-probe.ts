@@ -23,6 +23,8 @@ export interface Loaded {
   packages: Set<string>;
   /** `process.moduleLoadList`: Node's own modules, e.g. `NativeModule tls`. */
   builtins: string[];
+  /** loanctl's own source files bundled into the chunks that were loaded, e.g. `src/contract/schemas.ts`. */
+  sources: Set<string>;
 }
 
 export async function loadedBy(
@@ -43,13 +45,20 @@ export async function loadedBy(
   if (!line) throw new Error(`no probe output; stderr: ${result.stderr}`);
   const { urls, builtins } = JSON.parse(line.slice('PROBE '.length)) as { urls: string[]; builtins: string[] };
   const packages = new Set<string>();
+  const sources = new Set<string>();
   const files = urls.filter((entry) => entry.startsWith('file:') && entry.includes('/dist/'));
   for (const url of files) {
     const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
     for (const source of map.sources) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
       if (name) packages.add(name);
+      const own = /(?:^|\/)(src\/.*\.ts)$/.exec(source)?.[1];
+      if (own && !source.includes('node_modules')) sources.add(own);
     }
   }
-  return { stdout: String(result.stdout), exitCode: result.exitCode ?? -1, loaded: { files, packages, builtins } };
+  return {
+    stdout: String(result.stdout),
+    exitCode: result.exitCode ?? -1,
+    loaded: { files, packages, builtins, sources },
+  };
 }

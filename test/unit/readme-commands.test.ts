@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { BODY_FIELDS, flagName } from '../../src/contract/fields.js';
-import { commandsMarkdown, withReference } from '../../src/docs/commands-markdown.js';
 import { createDeps } from '../../src/deps.js';
+import { commandsMarkdown, withReference } from '../../src/docs/commands-markdown.js';
 import { buildProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 

@@ -40,6 +40,16 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
       await runSandboxStart(options, deps);
     });
 
+  sandbox
+    .command('openapi')
+    .description("Print the API's OpenAPI 3.1 document (JSON), generated from loanctl's contract")
+    .option('--server-url <url>', 'the server the document names (default: http://127.0.0.1:4010)')
+    .addHelpText('after', examples('loanctl sandbox openapi > openapi.json', 'curl http://127.0.0.1:4010/openapi.json'))
+    .action(async (options) => {
+      const { runSandboxOpenapi } = await import('./openapi.js');
+      await runSandboxOpenapi(options, deps);
+    });
+
   const org = sandbox
     .command('org')
     .description("Manage the sandbox's lender organisations")

@@ -1,0 +1,39 @@
+/** `loanctl sandbox openapi`: print the API's OpenAPI 3.1 document, derived from the contract. */
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { openApiDocument } from '../../sandbox/openapi.js';
+import { VERSION } from '../../version.js';
+
+/** Where `loanctl sandbox start` listens by default. */
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010';
+
+export interface SandboxOpenapiOptions {
+  serverUrl?: string;
+}
+
+export async function runSandboxOpenapi(options: SandboxOpenapiOptions, deps: Deps): Promise<void> {
+  const serverUrl = checkedServerUrl(options.serverUrl ?? DEFAULT_SERVER_URL);
+  const format = deps.globals.output;
+  if (format === 'table' || format === 'csv') {
+    throw new UsageError(
+      `sandbox openapi prints JSON; -o ${format} is not one of its formats.`,
+      'Use -o json (the default) or -o ndjson (one line).',
+    );
+  }
+  const document = openApiDocument({ serverUrl, version: VERSION });
+  deps.io.stdout.write(`${format === 'ndjson' ? JSON.stringify(document) : JSON.stringify(document, null, 2)}\n`);
+}
+
+/** An http(s) URL without a trailing slash, else a usage error naming the flag. */
+function checkedServerUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--server-url must be an http or https URL, e.g. ${DEFAULT_SERVER_URL}; got "${text}".`);
+  }
+  return text.replace(/\/+$/, '');
+}
