@@ -45,7 +45,6 @@ export interface PageStream {
 }
 
 export interface Output {
-  readonly format: OutputFormat;
   /** A record, a list of them, or a plain value; `envelope` is what `--raw` prints (default: the payload). */
   print(payload: unknown, envelope?: unknown): Promise<void>;
   scalar(value: string | boolean, envelope?: unknown): Promise<void>;
@@ -64,10 +63,10 @@ export async function openOutput(
   const fields = raw ? undefined : (options.fields ?? settings.fields);
   const shape = typeof source === 'string' ? operationShape(source, options.scalar) : source;
   if (fields) checkFields(fields, await shape.names(), { nothingSent: shape.sends === true });
-  const view: View = { ...options, io: deps.io, kind: shape.kind, fields, color: settings.color };
+  const { asList, empty, none } = options;
+  const view: View = { io: deps.io, kind: shape.kind, fields, color: settings.color, asList, empty, none };
   const out = deps.io.stdout;
   return {
-    format: formatter.name,
     print: (payload, envelope) => (raw ? writeRaw(out, envelope ?? payload) : formatter.value(payload, view)),
     scalar: (value, envelope) =>
       raw ? writeRaw(out, envelope ?? value) : formatter.scalar(value, options.scalar ?? 'value', view),
