@@ -8,7 +8,7 @@ import { findLoanByReference } from '../../domain/loan-find.js';
 import { NoAccessError } from '../../errors.js';
 import { parseText } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanFindOptions extends ProductOption {
@@ -18,6 +18,7 @@ export interface LoanFindOptions extends ProductOption {
 export async function runLoanFind(options: LoanFindOptions, deps: Deps): Promise<void> {
   const reference = parseText(options.reference, '--reference');
   const productId = await resolveProduct(options, deps);
+  const output = await openOutput(deps, 'listLoanRequests');
   const api = await deps.api();
   const { loan, scanned } = await findLoanByReference(api, productId, reference);
   notice(deps, `Scanned ${scanned} loan request${scanned === 1 ? '' : 's'}.`);
@@ -27,5 +28,5 @@ export async function runLoanFind(options: LoanFindOptions, deps: Deps): Promise
       'Check the reference, or the product (--product).',
     );
   }
-  await printRecord(deps, { rawBody: JSON.stringify(loan) }, loan, 'loanRequest');
+  await output.print(loan);
 }

@@ -9,7 +9,7 @@ import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js'
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
-import { openPageStream } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 
 export interface UserFindOptions {
   phone?: string;
@@ -26,8 +26,8 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
   }
   const limit = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
   const matches = options.phone !== undefined ? phoneMatcher(options.phone) : nameMatcher(options.name ?? '');
+  const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
-  const stream = await openPageStream(deps, 'userListItem');
   let matched = 0;
   const { scanned } = await scanUsers(
     api,
@@ -35,7 +35,7 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
     async (hits) => {
       const rows = limit === undefined ? hits : hits.slice(0, limit - matched);
       matched += rows.length;
-      await stream.page(rows, { rawBody: '' } as Parameters<typeof stream.page>[1]);
+      await stream.page(rows, { rawBody: '' });
     },
     () => limit !== undefined && matched >= limit,
   );

@@ -12,7 +12,7 @@ import { findUserByEmail } from '../../domain/users.js';
 import { NoAccessError } from '../../errors.js';
 import { parseEmail, parseId } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 
 export interface UserShowOptions {
   ref: string;
@@ -20,6 +20,7 @@ export interface UserShowOptions {
 
 export async function runUserShow(options: UserShowOptions, deps: Deps): Promise<void> {
   const text = options.ref.trim();
+  const output = await openOutput(deps, 'listUsers');
   const api = await deps.api();
   let user: UserListItem | undefined;
   if (/^\d+$/.test(text)) {
@@ -43,5 +44,5 @@ export async function runUserShow(options: UserShowOptions, deps: Deps): Promise
       'Check it with `loanctl user list`, or look by phone or name: loanctl user find --phone … | --name ….',
     );
   }
-  await printRecord(deps, { rawBody: JSON.stringify(user) }, user, 'userListItem');
+  await output.print(user);
 }

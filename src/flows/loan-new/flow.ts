@@ -13,7 +13,7 @@ import { findUserByEmail } from '../../domain/users.js';
 import { ApiError, formatError, NoAccessError, UsageError } from '../../errors.js';
 import { formatMoney } from '../../output/format.js';
 import { notice } from '../../output/notice.js';
-import { printRecord } from '../../output/print.js';
+import { type Output, openOutput } from '../../output/output.js';
 import { CtrlC, type Signals } from './interrupt.js';
 import { askBorrowerEmail, askLoanRequest, askNewBorrower, askStep, chooseNext } from './prompts.js';
 import { resume } from './resume.js';
@@ -36,8 +36,11 @@ export async function runLoanNewFlow(deps: Deps, flow: LoanNewFlow): Promise<voi
   ctrlC.listen();
   let session: LoanSession | undefined;
   try {
+    // Opened first: a wrong --fields is exit 2 before any question or request.
+    const output = await openOutput(deps, 'createLoanRequest');
     session = new LoanSession(deps, await deps.api(), flow.productId, flow.productFlag, ctrlC);
     await guide(session, flow.resumeId);
+    await finish(session, output);
   } catch (error) {
     throw session ? session.stopped(error) : error;
   } finally {
@@ -55,14 +58,13 @@ async function guide(session: LoanSession, resumeId: number | undefined): Promis
   }
   if (session.approved) {
     session.say(`Loan request ${session.loanId} is already approved; there is nothing left to add here.`);
-    return finish(session);
+    return;
   }
   if (!session.submitted && (await menu(session)) === 'later') {
     session.say(`\nLoan request ${session.loanId} is saved. Continue with: ${session.resumeCommand()}`);
-    return finish(session);
+    return;
   }
   await approveIfWanted(session);
-  await finish(session);
 }
 
 async function findOrCreateBorrower(session: LoanSession): Promise<void> {
@@ -151,8 +153,8 @@ async function runStep(session: LoanSession, step: StepDef): Promise<void> {
 }
 
 /** The loan request as it ends, on stdout. */
-async function finish(session: LoanSession): Promise<void> {
+async function finish(session: LoanSession, output: Output): Promise<void> {
   const loan = session.loanRequest;
-  await printRecord(session.deps, { rawBody: JSON.stringify(loan) }, loan, 'loanRequest');
+  await output.print(loan);
   notice(session.deps, `next: loanctl loan show ${loan.id}`);
 }
