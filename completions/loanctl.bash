@@ -9,16 +9,17 @@
 # The subcommands of command path $1, in REPLY.
 _loanctl_commands() {
   case "$1" in
-    '') REPLY='demo profile api sandbox user loan completion help' ;;
-    'profile') REPLY='add list use show test move-key remove help' ;;
+    '') REPLY='demo profile api sandbox user loan cache completion help' ;;
+    'profile') REPLY='add set list use show test move-key remove help' ;;
     'sandbox') REPLY='start openapi status stop reset snapshot restore seed clock org product logs faults help' ;;
     'sandbox snapshot') REPLY='list' ;;
     'sandbox clock') REPLY='set advance reset' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
-    'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'user') REPLY='create exists show find list help' ;;
+    'loan') REPLY='create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -32,9 +33,11 @@ _loanctl_resolve() {
     '|sandbox') REPLY='sandbox' ;;
     '|user') REPLY='user' ;;
     '|loan') REPLY='loan' ;;
+    '|cache') REPLY='cache' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'profile|add') REPLY='add' ;;
+    'profile|set') REPLY='set' ;;
     'profile|list') REPLY='list' ;;
     'profile|use') REPLY='use' ;;
     'profile|show') REPLY='show' ;;
@@ -70,12 +73,15 @@ _loanctl_resolve() {
     'sandbox faults|help') REPLY='help' ;;
     'user|create') REPLY='create' ;;
     'user|exists') REPLY='exists' ;;
+    'user|show') REPLY='show' ;;
+    'user|find') REPLY='find' ;;
     'user|list') REPLY='list' ;;
     'user|help') REPLY='help' ;;
     'loan|create') REPLY='create' ;;
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
+    'loan|find') REPLY='find' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
@@ -93,6 +99,8 @@ _loanctl_resolve() {
     'loan|approve') REPLY='approve' ;;
     'loan|schedule') REPLY='schedule' ;;
     'loan|help') REPLY='help' ;;
+    'cache|clear') REPLY='clear' ;;
+    'cache|help') REPLY='help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -100,10 +108,11 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --api-key-stdin -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -137,12 +146,15 @@ _loanctl_options() {
     'user') REPLY='-h --help' ;;
     'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
+    'user show') REPLY='-h --help' ;;
+    'user find') REPLY='--phone --name --limit -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
     'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
+    'loan find') REPLY='--product --reference -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
@@ -159,10 +171,12 @@ _loanctl_options() {
     'loan submit') REPLY='--product -h --help' ;;
     'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --reapprove -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start --product -h --help' ;;
+    'cache') REPLY='-h --help' ;;
+    'cache clear') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,
@@ -171,6 +185,8 @@ _loanctl_option_values() {
   case "$1|$2" in
     ('profile add|--product-id') REPLY='@none' ;;
     ('profile add|--org-id') REPLY='@none' ;;
+    ('profile set|--product-id') REPLY='@none' ;;
+    ('profile set|--org-id') REPLY='@none' ;;
     ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
@@ -224,6 +240,9 @@ _loanctl_option_values() {
     ('user create|--format') REPLY='ndjson csv' ;;
     ('user create|--failed') REPLY='@files' ;;
     ('user exists|--email') REPLY='@none' ;;
+    ('user find|--phone') REPLY='@none' ;;
+    ('user find|--name') REPLY='@none' ;;
+    ('user find|--limit') REPLY='@none' ;;
     ('user list|--start') REPLY='@none' ;;
     ('user list|--end') REPLY='@none' ;;
     ('user list|--page') REPLY='@none' ;;
@@ -256,6 +275,8 @@ _loanctl_option_values() {
     ('loan list|--max-amount') REPLY='@none' ;;
     ('loan queue|--product') REPLY='@none' ;;
     ('loan queue|--limit') REPLY='@none' ;;
+    ('loan find|--product') REPLY='@none' ;;
+    ('loan find|--reference') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
@@ -352,7 +373,7 @@ _loanctl_argument_values() {
     ('profile use|0') REPLY='@profiles' ;;
     ('profile show|0') REPLY='@profiles' ;;
     ('profile remove|0') REPLY='@profiles' ;;
-    ('profile help|0') REPLY='add list use show test move-key remove' ;;
+    ('profile help|0') REPLY='add set list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
     ('sandbox seed|0') REPLY='@files' ;;
@@ -360,10 +381,11 @@ _loanctl_argument_values() {
     ('sandbox product help|0') REPLY='create' ;;
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start openapi status stop reset snapshot restore seed clock org product logs faults' ;;
-    ('user help|0') REPLY='create exists list' ;;
-    ('loan help|0') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('user help|0') REPLY='create exists show find list' ;;
+    ('loan help|0') REPLY='create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
-    ('help|0') REPLY='demo profile api sandbox user loan completion' ;;
+    ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;
     (*) REPLY='@none' ;;
   esac
 }
