@@ -4,16 +4,28 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export const SHELL_TESTS = ['test/e2e/completion.test.ts'];
 
 /**
- * Tests whose point is a process and that take seconds each: `loan new` and confirmations in a
- * real pseudo-terminal, bulk runs killed half-way, keys in a real Secret Service. `npm run
- * test:processes` (vitest.processes.config.ts), which CI runs after `npm test`, so that `npm test`
- * stays within 75 s on two cores.
+ * Tests whose point is a process (or other real outside parts) and that take seconds each: `loan
+ * new` and confirmations in a real pseudo-terminal, bulk runs killed half-way, keys in a real
+ * Secret Service, the real bin's exit codes under faults and private CAs (NODE_EXTRA_CA_CERTS is
+ * read at start-up), `sandbox start` and `--detach` as processes, the demo, several processes
+ * writing profiles at once, Prism's validating proxy, and the borrower search at 101,000
+ * borrowers. `npm run test:processes` (vitest.processes.config.ts), which CI runs after
+ * `npm test`, so that `npm test` stays within 75 s on two cores.
  */
 export const PROCESS_TESTS = [
   'test/e2e/loan-new-pty.test.ts',
   'test/e2e/confirm-pty.test.ts',
   'test/e2e/bulk-crash.test.ts',
   'test/e2e/keyring.test.ts',
+  'test/e2e/network-paths.test.ts',
+  'test/e2e/sandbox-cli.test.ts',
+  'test/sandbox/detach.test.ts',
+  'test/e2e/demo.test.ts',
+  'test/e2e/profile-writers.test.ts',
+  'test/e2e/openapi-prism.test.ts',
+  'test/e2e/find-user.test.ts',
+  'test/hardening/cli-faults.test.ts',
+  'test/hardening/sandbox-crash.test.ts',
 ];
 
 export default defineConfig({
