@@ -193,7 +193,7 @@ describe('approving', () => {
     const query = new URLSearchParams(TERMS).toString();
     const preview = await browser.get(`/dashboard/loans/${loan.loanId}/preview?${query}`);
     const row = await loanRow(loan.loanId);
-    const total = (row?.terms as { estimated_repayment: number }).estimated_repayment;
+    const total = (row as { terms: { estimated_repayment: number } }).terms.estimated_repayment;
     expect(preview.body).toContain(total.toLocaleString('en-US', { minimumFractionDigits: 2 }));
     expect(preview.body).toContain('6 instalments');
   });

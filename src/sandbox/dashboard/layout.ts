@@ -78,8 +78,8 @@ h1{font-size:1.5rem}
 h2{font-size:1.15rem;margin-top:2rem}
 .table{overflow-x:auto;background:#fff;border:1px solid #d0d5dc;border-radius:6px}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #e4e7eb;white-space:nowrap}
-td.num,th.num{text-align:right}
+th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #e4e7eb}
+td.num,th.num{text-align:right;white-space:nowrap}
 tr.queue td{background:#fff8e1}
 form.filters,form.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.75rem 1rem;align-items:end;margin:1rem 0}
 label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.9rem}

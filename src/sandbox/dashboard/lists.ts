@@ -43,7 +43,7 @@ export function loansPage(page: Page<LoanRequestRow>, filters: LoanFilters, page
     (row) => html`<tr${inQueue(row) ? html` class="queue"` : ''}>
 <td><a href="${BASE}/loans/${row.id}">${row.id}</a></td><td>${row.fullname}</td><td class="num">${money(row.amount)}</td>
 <td>${row.purpose}</td><td>${row.status}</td><td>${row.lender_status}</td><td>${row.user_status}</td><td>${row.product_name}</td>
-<td>${inQueue(row) && html`<a href="${BASE}/loans/${row.id}/approve">Review and approve</a>`}</td></tr>`,
+<td>${inQueue(row) && html`<a href="${BASE}/loans/${row.id}/approve" aria-label="Approve loan request ${row.id}">Approve</a>`}</td></tr>`,
   )}</tbody></table></div>
 ${page.rows.length === 0 && html`<p>No loan requests match.</p>`}
 ${pager(pageNumber, page.hasNext, '/loans', { ...filters })}`;
