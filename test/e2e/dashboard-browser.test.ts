@@ -55,7 +55,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
   });
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  const text = () => page.evaluate(() => document.body.innerText);
+  const text = () => page.$eval('body', (body) => (body as unknown as { innerText: string }).innerText);
 
   async function submitAndWait(selector: string) {
     await Promise.all([page.waitForNavigation(), page.click(selector)]);
@@ -94,9 +94,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
 
   it('approves with terms, previewed live, and loan show reads exactly those terms', async () => {
     await submitAndWait(`a[href="/dashboard/loans/${loan.loanId}/approve"]`);
-    await page.$eval('#approved_amount', (input) => {
-      (input as HTMLInputElement).value = '';
-    });
+    await page.click('#approved_amount', { count: 3 });
     await page.type('#approved_amount', '75000');
     await page.type('#rate', '3');
     await page.type('#tenure', '4');
@@ -106,7 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     await page.type('#grace_period', '5');
     await page.click('#exclude_weekends');
     await page.type('#note', 'Approved in the browser');
-    await page.waitForFunction(() => document.querySelector('#preview')?.textContent?.includes('4 instalments'));
+    await page.waitForFunction("document.querySelector('#preview').textContent.includes('4 instalments')");
     await shot('approve');
     await submitAndWait('#approval button[type=submit]:not([formmethod])');
     expect(await text()).toContain('Approved by First Lender (dashboard).');
@@ -141,7 +139,7 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
       // localhost and 127.0.0.1 are different sites: the SameSite=Strict cookie stays home.
       const port = (attacker.address() as { port: number }).port;
       await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.goto(`http://localhost:${port}/`)]);
-      await page.waitForFunction(() => location.pathname.endsWith('/approve'));
+      await page.waitForFunction("location.pathname.endsWith('/approve')");
       expect(await text()).toContain('This form did not come from this dashboard');
     } finally {
       attacker.close();

@@ -163,6 +163,7 @@ describe('approving', () => {
     });
     expect(reply.status).toBe(400);
     expect(api.json.message).toContain('approved_amount (must not exceed the amount requested, 50000)');
+    expect(api.http).toBe(400);
     expect(reply.body).toContain(String(api.json.message));
     expect((await loanRow(loan.loanId))?.lender_status).not.toBe('approved');
   });
