@@ -11,11 +11,11 @@ _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan completion help' ;;
     'profile') REPLY='add list use show test move-key remove help' ;;
-    'sandbox') REPLY='start openapi org product help' ;;
+    'sandbox') REPLY='start open openapi org product help' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -40,6 +40,7 @@ _loanctl_resolve() {
     'profile|remove') REPLY='remove' ;;
     'profile|help') REPLY='help' ;;
     'sandbox|start') REPLY='start' ;;
+    'sandbox|open') REPLY='open' ;;
     'sandbox|openapi') REPLY='openapi' ;;
     'sandbox|org') REPLY='org' ;;
     'sandbox|product') REPLY='product' ;;
@@ -59,6 +60,7 @@ _loanctl_resolve() {
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
+    'loan|wait') REPLY='wait' ;;
     'loan|progress') REPLY='progress' ;;
     'loan|tokenize') REPLY='tokenize' ;;
     'loan|upload-document') REPLY='upload-document' ;;
@@ -93,6 +95,7 @@ _loanctl_options() {
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox start') REPLY='--host --port --data-dir --json --no-profile -h --help' ;;
+    'sandbox open') REPLY='-h --help' ;;
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox org') REPLY='-h --help' ;;
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
@@ -110,6 +113,7 @@ _loanctl_options() {
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
+    'loan wait') REPLY='--product --until --interval -h --help' ;;
     'loan progress') REPLY='--product -h --help' ;;
     'loan tokenize') REPLY='--product -h --help' ;;
     'loan upload-document') REPLY='--product --type --title --number --url --data -h --help' ;;
@@ -195,6 +199,9 @@ _loanctl_option_values() {
     ('loan update|--purpose') REPLY='@none' ;;
     ('loan update|--data') REPLY='@none' ;;
     ('loan delete|--product') REPLY='@none' ;;
+    ('loan wait|--product') REPLY='@none' ;;
+    ('loan wait|--until') REPLY='@none' ;;
+    ('loan wait|--interval') REPLY='@none' ;;
     ('loan progress|--product') REPLY='@none' ;;
     ('loan tokenize|--product') REPLY='@none' ;;
     ('loan upload-document|--product') REPLY='@none' ;;
@@ -291,9 +298,9 @@ _loanctl_argument_values() {
     ('api|1') REPLY='@none' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
-    ('sandbox help|0') REPLY='start openapi org product' ;;
+    ('sandbox help|0') REPLY='start open openapi org product' ;;
     ('user help|0') REPLY='create exists list' ;;
-    ('loan help|0') REPLY='create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('loan help|0') REPLY='create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan completion' ;;
     (*) REPLY='@none' ;;

@@ -28,6 +28,7 @@ function __loanctl_commands
         case 'sandbox'
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
+                'open' 'Open the sandbox'\''s lender dashboard in the browser (prints its URL where there is none)' \
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
@@ -55,6 +56,7 @@ function __loanctl_commands
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
+                'wait' 'Wait until a loan request is submitted or approved (polls; exit 124 on --timeout)' \
                 'progress' 'Print the progress marker of a loan request' \
                 'tokenize' 'Tokenize the linker of a loan request' \
                 'upload-document' 'Attach an identity document (by URL) to a loan request' \
@@ -109,6 +111,8 @@ function __loanctl_resolve
             echo 'help'
         case 'sandbox|start'
             echo 'start'
+        case 'sandbox|open'
+            echo 'open'
         case 'sandbox|openapi'
             echo 'openapi'
         case 'sandbox|org'
@@ -147,6 +151,8 @@ function __loanctl_resolve
             echo 'update'
         case 'loan|delete'
             echo 'delete'
+        case 'loan|wait'
+            echo 'wait'
         case 'loan|progress'
             echo 'progress'
         case 'loan|tokenize'
@@ -260,6 +266,10 @@ function __loanctl_options
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox open'
+            printf '%s\t%s\n' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox openapi'
@@ -389,6 +399,13 @@ function __loanctl_options
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan wait'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--until' 'submitted (by the borrower) or approved (by a lender)' \
+                '--interval' 'first wait between checks, growing to 4 times it (default 5s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan progress'
@@ -675,6 +692,12 @@ function __loanctl_option_values
             echo '@none'
         case 'loan delete|--product'
             echo '@none'
+        case 'loan wait|--product'
+            echo '@none'
+        case 'loan wait|--until'
+            echo '@none'
+        case 'loan wait|--interval'
+            echo '@none'
         case 'loan progress|--product'
             echo '@none'
         case 'loan tokenize|--product'
@@ -862,11 +885,11 @@ function __loanctl_argument_values
         case 'sandbox product help|0'
             echo 'create'
         case 'sandbox help|0'
-            echo 'start openapi org product'
+            echo 'start open openapi org product'
         case 'user help|0'
             echo 'create exists list'
         case 'loan help|0'
-            echo 'create new list queue show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
