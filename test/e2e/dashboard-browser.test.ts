@@ -98,6 +98,8 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     await page.type('#approved_amount', '75000');
     await page.type('#rate', '3');
     await page.type('#tenure', '4');
+    await page.select('#tenured_in', 'weeks');
+    expect(await page.$eval('#rate-unit', (unit) => unit.textContent)).toBe('week');
     await page.select('#tenured_in', 'months');
     await page.select('#rate_type', 'simple-interest');
     await page.select('#frequency', 'monthly');

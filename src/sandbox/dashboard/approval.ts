@@ -67,7 +67,7 @@ function shown(choice: string): string {
   return choice === 'weekely' ? 'weekly' : choice;
 }
 
-function numberField(name: string, label: string, value: string | undefined, hint: string, step = 'any'): Html {
+function numberField(name: string, label: string, value: string | undefined, hint: string | Html, step = 'any'): Html {
   return html`<label>${label}<input type="number" inputmode="decimal" step="${step}" min="0" name="${name}" id="${name}" value="${value ?? ''}"><span class="hint">${hint}</span></label>`;
 }
 
@@ -76,7 +76,7 @@ export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): 
   return html`<form method="post" action="${BASE}/loans/${loan.id}/approve" class="grid" id="approval" data-preview="${BASE}/loans/${loan.id}/preview">
   ${csrfField(csrf)}
   ${numberField('approved_amount', 'Approved amount', values.approved_amount, `at most ${loan.amount}`, '0.01')}
-  ${numberField('rate', 'Rate', values.rate, `% per ${unit.replace(/s$/, '')} (fixed-amount: the interest in currency)`)}
+  ${numberField('rate', 'Rate', values.rate, html`% per <span id="rate-unit">${unit.replace(/s$/, '')}</span> (fixed-amount: the interest in currency)`)}
   ${numberField('tenure', 'Tenure', values.tenure, 'whole number of units', '1')}
   ${select('tenured_in', 'Tenure unit', TENURED_IN, values.tenured_in)}
   ${select('rate_type', 'Rate type', RATE_TYPES, values.rate_type)}
@@ -138,5 +138,9 @@ if (form && target) {
   };
   form.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
   form.addEventListener('change', refresh);
+  // The rate is per tenure unit: its label follows the unit chosen.
+  const unit = document.getElementById('rate-unit');
+  const tenuredIn = document.getElementById('tenured_in');
+  tenuredIn.addEventListener('change', () => { unit.textContent = tenuredIn.value.replace(/s$/, ''); });
 }
 `;
