@@ -111,7 +111,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as never, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  await registerDashboard(app, { db, repos, operate, now });
+  await registerDashboard(app, { db, repos, operate, now, onError });
   return app;
 }
 

@@ -4,6 +4,7 @@
  * approval that is the action endpoint's — same messages, same stored terms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_IDLE_MS, SessionStore } from '../../src/sandbox/dashboard/session.js';
 import { csrfOf, InjectBrowser, type SubmittedLoan, seedSubmittedLoan } from '../helpers/dashboard.js';
 import { call, type Org, openSandbox, snapshot, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -197,5 +198,20 @@ describe('approving', () => {
     const total = (row as { terms: { estimated_repayment: number } }).terms.estimated_repayment;
     expect(preview.body).toContain(total.toLocaleString('en-US', { minimumFractionDigits: 2 }));
     expect(preview.body).toContain('6 instalments');
+  });
+});
+
+describe('the session store', () => {
+  it('forgets a session unused for 8 hours, and gives a new id at sign-in', () => {
+    let now = 0;
+    const store = new SessionStore(() => now);
+    const anonymous = store.create();
+    const signed = store.signIn(anonymous, 'digest');
+    expect(signed.id).not.toBe(anonymous.id);
+    expect(store.find(anonymous.id)).toBeUndefined();
+    now += SESSION_IDLE_MS - 1;
+    expect(store.find(signed.id)?.keyHash).toBe('digest');
+    now += SESSION_IDLE_MS;
+    expect(store.find(signed.id)).toBeUndefined();
   });
 });

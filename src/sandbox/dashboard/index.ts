@@ -40,6 +40,8 @@ export interface DashboardOptions {
   repos: Repos;
   operate: Operate;
   now: () => Date;
+  /** Told about unexpected errors (the page says only that something went wrong). */
+  onError: (error: unknown) => void;
   /** The sandbox's request log, where it keeps one; the log page says when it does not. */
   requestLog?: RequestLogSource;
 }
@@ -91,6 +93,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       });
       scope.setErrorHandler((error: FastifyError, _request, reply) => {
         const code = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+        if (code === 500) options.onError(error);
         const message = code === 500 ? 'Something went wrong in the sandbox.' : error.message;
         reply.code(code).type('text/html; charset=utf-8').send(refusal(message));
       });
