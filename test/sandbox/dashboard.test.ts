@@ -190,6 +190,20 @@ describe('approving', () => {
     expect(detail.body).toContain('Approved by First Lender (dashboard).');
   });
 
+  it('previews without script by posting the form (the token stays out of the URL), writing nothing', async () => {
+    const browser = await signedIn();
+    const form = await browser.get(`/dashboard/loans/${hostile.loanId}/approve`);
+    const before = snapshot(sandbox.dbPath);
+    const reply = await browser.post(`/dashboard/loans/${hostile.loanId}/approve`, {
+      ...TERMS,
+      intent: 'preview',
+      _csrf: csrfOf(form.body),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('6 instalments');
+    expect(snapshot(sandbox.dbPath)).toEqual(before);
+  });
+
   it('previews the schedule whose total the endpoint stores', async () => {
     const browser = await signedIn();
     const query = new URLSearchParams(TERMS).toString();

@@ -84,7 +84,7 @@ export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): 
   ${numberField('grace_period', 'Grace period (days)', values.grace_period, 'days before the first instalment', '1')}
   <label class="check"><input type="checkbox" name="exclude_weekends" id="exclude_weekends"${values.exclude_weekends ? html` checked` : ''}>Move due dates off weekends</label>
   <label>Note<textarea name="note" id="note" rows="2">${values.note ?? ''}</textarea></label>
-  <div><button type="submit">Approve</button> <button type="submit" formmethod="get" formaction="${BASE}/loans/${loan.id}/approve">Preview</button></div>
+  <div><button type="submit" id="approve" name="intent" value="approve">Approve</button> <button type="submit" id="show-preview" name="intent" value="preview">Preview</button></div>
 </form>`;
 }
 
@@ -120,7 +120,7 @@ export function money(value: number): string {
 
 /**
  * The live preview: when a field changes, the preview fragment is fetched for the form's values
- * and put in place of the last one (the Preview button does the same without script). Served as a
+ * and put in place of the last one (the Preview button posts the form to show it without script). Served as a
  * file so the pages' Content-Security-Policy can forbid inline script.
  */
 export const PREVIEW_SCRIPT = `

@@ -126,13 +126,7 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
     const who = caller(request, reply);
     const loan = who && loanOf(request, reply, who);
     if (!who || !loan) return reply;
-    const posted = one(request.query, 'approved_amount') === undefined ? undefined : (request.query as Form);
-    return sendPage(
-      reply,
-      `Approve loan request ${loan.id}`,
-      who,
-      approvePage(loan, who.session.csrf, ctx.now(), posted),
-    );
+    return sendPage(reply, `Approve loan request ${loan.id}`, who, approvePage(loan, who.session.csrf, ctx.now()));
   });
 
   scope.get('/loans/:id/preview', (request, reply) => {
@@ -149,6 +143,15 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
     const loan = who && loanOf(request, reply, who);
     if (!who || !loan) return reply;
     const form = request.body as Form;
+    // The Preview button (without script): the same page with the posted terms, nothing written.
+    if (form.intent === 'preview') {
+      return sendPage(
+        reply,
+        `Approve loan request ${loan.id}`,
+        who,
+        approvePage(loan, who.session.csrf, ctx.now(), form),
+      );
+    }
     const outcome = await ctx.operate(
       endpointDef('approveLoanRequest'),
       {
