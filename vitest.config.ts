@@ -3,15 +3,39 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** Completion in real shells: `npm run test:shells` (vitest.shells.config.ts), which CI runs after `npm test`. */
 export const SHELL_TESTS = ['test/e2e/completion.test.ts'];
 
+/**
+ * Tests whose point is a process and that take seconds each: `loan new` and confirmations in a
+ * real pseudo-terminal, bulk runs killed half-way, keys in a real Secret Service, the dashboard in
+ * a real browser. `npm run
+ * test:processes` (vitest.processes.config.ts), which CI runs after `npm test`, so that `npm test`
+ * stays within 75 s on two cores.
+ */
+export const PROCESS_TESTS = [
+  'test/e2e/loan-new-pty.test.ts',
+  'test/e2e/confirm-pty.test.ts',
+  'test/e2e/bulk-crash.test.ts',
+  'test/e2e/keyring.test.ts',
+  'test/e2e/dashboard-browser.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['./test/helpers/global-tmp.ts'],
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...SHELL_TESTS],
+    exclude: [...configDefaults.exclude, ...SHELL_TESTS, ...PROCESS_TESTS],
     // End-to-end tests spawn real processes and servers; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Three files at once, though CI has two cores (vitest's default there is one): most of an
+    // end-to-end file's time is spent waiting on the processes and servers it starts, not in the
+    // worker.
+    maxWorkers: 3,
+    // A worker runs its files one after another without loading the program's modules again for
+    // each (that import was a third of the run's time). Safe because tests leave the process as
+    // they found it: runCli checks env, exit code, cwd and signal handlers after every run, and
+    // the few tests that set TZ, the cwd or fake timers put them back.
+    isolate: false,
     // Tables show timestamps in the local zone; in-process runs (runCli) share the test's zone.
     env: { TZ: 'UTC' },
     reporters: ['default', './test/helpers/summary-reporter.ts'],

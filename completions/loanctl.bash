@@ -9,13 +9,17 @@
 # The subcommands of command path $1, in REPLY.
 _loanctl_commands() {
   case "$1" in
-    '') REPLY='demo profile api sandbox user loan completion help' ;;
-    'profile') REPLY='add list use show test move-key remove help' ;;
-    'sandbox') REPLY='start open openapi org product help' ;;
+    '') REPLY='demo profile api sandbox user loan cache completion help' ;;
+    'profile') REPLY='add set list use show test move-key remove help' ;;
+    'sandbox') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults help' ;;
+    'sandbox snapshot') REPLY='list' ;;
+    'sandbox clock') REPLY='set advance reset' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
-    'user') REPLY='create exists list help' ;;
-    'loan') REPLY='create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'sandbox faults') REPLY='add list clear help' ;;
+    'user') REPLY='create exists show find list help' ;;
+    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -29,9 +33,11 @@ _loanctl_resolve() {
     '|sandbox') REPLY='sandbox' ;;
     '|user') REPLY='user' ;;
     '|loan') REPLY='loan' ;;
+    '|cache') REPLY='cache' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'profile|add') REPLY='add' ;;
+    'profile|set') REPLY='set' ;;
     'profile|list') REPLY='list' ;;
     'profile|use') REPLY='use' ;;
     'profile|show') REPLY='show' ;;
@@ -42,21 +48,41 @@ _loanctl_resolve() {
     'sandbox|start') REPLY='start' ;;
     'sandbox|open') REPLY='open' ;;
     'sandbox|openapi') REPLY='openapi' ;;
+    'sandbox|status') REPLY='status' ;;
+    'sandbox|stop') REPLY='stop' ;;
+    'sandbox|reset') REPLY='reset' ;;
+    'sandbox|snapshot') REPLY='snapshot' ;;
+    'sandbox|restore') REPLY='restore' ;;
+    'sandbox|seed') REPLY='seed' ;;
+    'sandbox|clock') REPLY='clock' ;;
     'sandbox|org') REPLY='org' ;;
     'sandbox|product') REPLY='product' ;;
+    'sandbox|logs') REPLY='logs' ;;
+    'sandbox|faults') REPLY='faults' ;;
     'sandbox|help') REPLY='help' ;;
+    'sandbox snapshot|list') REPLY='list' ;;
+    'sandbox clock|set') REPLY='set' ;;
+    'sandbox clock|advance') REPLY='advance' ;;
+    'sandbox clock|reset') REPLY='reset' ;;
     'sandbox org|create') REPLY='create' ;;
     'sandbox org|help') REPLY='help' ;;
     'sandbox product|create') REPLY='create' ;;
     'sandbox product|help') REPLY='help' ;;
+    'sandbox faults|add') REPLY='add' ;;
+    'sandbox faults|list') REPLY='list' ;;
+    'sandbox faults|clear') REPLY='clear' ;;
+    'sandbox faults|help') REPLY='help' ;;
     'user|create') REPLY='create' ;;
     'user|exists') REPLY='exists' ;;
+    'user|show') REPLY='show' ;;
+    'user|find') REPLY='find' ;;
     'user|list') REPLY='list' ;;
     'user|help') REPLY='help' ;;
     'loan|create') REPLY='create' ;;
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
+    'loan|find') REPLY='find' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
@@ -75,6 +101,8 @@ _loanctl_resolve() {
     'loan|approve') REPLY='approve' ;;
     'loan|schedule') REPLY='schedule' ;;
     'loan|help') REPLY='help' ;;
+    'cache|clear') REPLY='clear' ;;
+    'cache|help') REPLY='help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -82,10 +110,11 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --api-key-stdin -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -94,22 +123,41 @@ _loanctl_options() {
     'profile remove') REPLY='-h --help' ;;
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox start') REPLY='--host --port --data-dir --json --no-profile -h --help' ;;
+    'sandbox start') REPLY='--host --port --data-dir --json --no-profile --detach -h --help' ;;
     'sandbox open') REPLY='-h --help' ;;
     'sandbox openapi') REPLY='--server-url -h --help' ;;
+    'sandbox status') REPLY='--data-dir --json -h --help' ;;
+    'sandbox stop') REPLY='--data-dir --json --timeout -h --help' ;;
+    'sandbox reset') REPLY='--data-dir --json --all -h --help' ;;
+    'sandbox snapshot') REPLY='--data-dir --json --force -h --help' ;;
+    'sandbox snapshot list') REPLY='--data-dir --json -h --help' ;;
+    'sandbox restore') REPLY='--data-dir --json -h --help' ;;
+    'sandbox seed') REPLY='--data-dir --json -h --help' ;;
+    'sandbox clock') REPLY='--data-dir --json -h --help' ;;
+    'sandbox clock set') REPLY='--data-dir --json -h --help' ;;
+    'sandbox clock advance') REPLY='--data-dir --json -h --help' ;;
+    'sandbox clock reset') REPLY='--data-dir --json -h --help' ;;
     'sandbox org') REPLY='-h --help' ;;
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
     'sandbox product') REPLY='-h --help' ;;
     'sandbox product create') REPLY='--org --name --data-dir --json -h --help' ;;
+    'sandbox logs') REPLY='--data-dir -f --follow --status --path --since --limit -h --help' ;;
+    'sandbox faults') REPLY='-h --help' ;;
+    'sandbox faults add') REPLY='--preset --path --method --status --envelope --message --latency --probability --seed --times --data-dir -h --help' ;;
+    'sandbox faults list') REPLY='--data-dir -h --help' ;;
+    'sandbox faults clear') REPLY='--data-dir -h --help' ;;
     'user') REPLY='-h --help' ;;
     'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
+    'user show') REPLY='-h --help' ;;
+    'user find') REPLY='--phone --name --limit -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
     'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
+    'loan find') REPLY='--product --reference -h --help' ;;
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
@@ -127,10 +175,12 @@ _loanctl_options() {
     'loan submit') REPLY='--product -h --help' ;;
     'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --reapprove -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start --product -h --help' ;;
+    'cache') REPLY='-h --help' ;;
+    'cache clear') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,
@@ -139,6 +189,8 @@ _loanctl_option_values() {
   case "$1|$2" in
     ('profile add|--product-id') REPLY='@none' ;;
     ('profile add|--org-id') REPLY='@none' ;;
+    ('profile set|--product-id') REPLY='@none' ;;
+    ('profile set|--org-id') REPLY='@none' ;;
     ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
@@ -146,11 +198,41 @@ _loanctl_option_values() {
     ('sandbox start|--port') REPLY='@none' ;;
     ('sandbox start|--data-dir') REPLY='@dirs' ;;
     ('sandbox openapi|--server-url') REPLY='@none' ;;
+    ('sandbox status|--data-dir') REPLY='@dirs' ;;
+    ('sandbox stop|--data-dir') REPLY='@dirs' ;;
+    ('sandbox stop|--timeout') REPLY='@none' ;;
+    ('sandbox reset|--data-dir') REPLY='@dirs' ;;
+    ('sandbox snapshot|--data-dir') REPLY='@dirs' ;;
+    ('sandbox snapshot list|--data-dir') REPLY='@dirs' ;;
+    ('sandbox restore|--data-dir') REPLY='@dirs' ;;
+    ('sandbox seed|--data-dir') REPLY='@dirs' ;;
+    ('sandbox clock|--data-dir') REPLY='@dirs' ;;
+    ('sandbox clock set|--data-dir') REPLY='@dirs' ;;
+    ('sandbox clock advance|--data-dir') REPLY='@dirs' ;;
+    ('sandbox clock reset|--data-dir') REPLY='@dirs' ;;
     ('sandbox org create|--name') REPLY='@none' ;;
     ('sandbox org create|--data-dir') REPLY='@dirs' ;;
     ('sandbox product create|--org') REPLY='@none' ;;
     ('sandbox product create|--name') REPLY='@none' ;;
     ('sandbox product create|--data-dir') REPLY='@dirs' ;;
+    ('sandbox logs|--data-dir') REPLY='@dirs' ;;
+    ('sandbox logs|--status') REPLY='@none' ;;
+    ('sandbox logs|--path') REPLY='@none' ;;
+    ('sandbox logs|--since') REPLY='@none' ;;
+    ('sandbox logs|--limit') REPLY='@none' ;;
+    ('sandbox faults add|--preset') REPLY='@none' ;;
+    ('sandbox faults add|--path') REPLY='@none' ;;
+    ('sandbox faults add|--method') REPLY='@none' ;;
+    ('sandbox faults add|--status') REPLY='@none' ;;
+    ('sandbox faults add|--envelope') REPLY='@none' ;;
+    ('sandbox faults add|--message') REPLY='@none' ;;
+    ('sandbox faults add|--latency') REPLY='@none' ;;
+    ('sandbox faults add|--probability') REPLY='@none' ;;
+    ('sandbox faults add|--seed') REPLY='@none' ;;
+    ('sandbox faults add|--times') REPLY='@none' ;;
+    ('sandbox faults add|--data-dir') REPLY='@dirs' ;;
+    ('sandbox faults list|--data-dir') REPLY='@dirs' ;;
+    ('sandbox faults clear|--data-dir') REPLY='@dirs' ;;
     ('user create|--firstname') REPLY='@none' ;;
     ('user create|--lastname') REPLY='@none' ;;
     ('user create|--email') REPLY='@none' ;;
@@ -162,6 +244,9 @@ _loanctl_option_values() {
     ('user create|--format') REPLY='ndjson csv' ;;
     ('user create|--failed') REPLY='@files' ;;
     ('user exists|--email') REPLY='@none' ;;
+    ('user find|--phone') REPLY='@none' ;;
+    ('user find|--name') REPLY='@none' ;;
+    ('user find|--limit') REPLY='@none' ;;
     ('user list|--start') REPLY='@none' ;;
     ('user list|--end') REPLY='@none' ;;
     ('user list|--page') REPLY='@none' ;;
@@ -194,6 +279,8 @@ _loanctl_option_values() {
     ('loan list|--max-amount') REPLY='@none' ;;
     ('loan queue|--product') REPLY='@none' ;;
     ('loan queue|--limit') REPLY='@none' ;;
+    ('loan find|--product') REPLY='@none' ;;
+    ('loan find|--reference') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
@@ -293,16 +380,19 @@ _loanctl_argument_values() {
     ('profile use|0') REPLY='@profiles' ;;
     ('profile show|0') REPLY='@profiles' ;;
     ('profile remove|0') REPLY='@profiles' ;;
-    ('profile help|0') REPLY='add list use show test move-key remove' ;;
+    ('profile help|0') REPLY='add set list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
+    ('sandbox seed|0') REPLY='@files' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
-    ('sandbox help|0') REPLY='start open openapi org product' ;;
-    ('user help|0') REPLY='create exists list' ;;
-    ('loan help|0') REPLY='create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('sandbox faults help|0') REPLY='add list clear' ;;
+    ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
+    ('user help|0') REPLY='create exists show find list' ;;
+    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
-    ('help|0') REPLY='demo profile api sandbox user loan completion' ;;
+    ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;
     (*) REPLY='@none' ;;
   esac
 }

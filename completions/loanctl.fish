@@ -13,11 +13,13 @@ function __loanctl_commands
                 'sandbox' 'Run a local sandbox of the whole Lending Origination API' \
                 'user' 'Create borrower users, check whether one exists, list them' \
                 'loan' 'Create loan requests, attach information, submit, approve and read them' \
+                'cache' 'Clear the local index of borrowers found by e-mail' \
                 'completion' 'Print the tab-completion script for bash, zsh or fish' \
                 'help' 'display help for command'
         case 'profile'
             printf '%s\t%s\n' \
                 'add' 'Add a profile, or replace one of the same name (the key is read masked or from stdin)' \
+                'set' 'Change some fields of a profile (base URL, product, organisation, key), keeping the others' \
                 'list' 'List the profiles; the current one is marked' \
                 'use' 'Make a profile the current one' \
                 'show' 'Show a profile (the current one by default) with its API key redacted' \
@@ -30,9 +32,26 @@ function __loanctl_commands
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
                 'open' 'Open the sandbox'\''s lender dashboard in the browser (prints its URL where there is none)' \
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
+                'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
+                'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
+                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products)' \
+                'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
+                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too)' \
+                'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
+                'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
+                'logs' 'Show the requests a sandbox on this data dir answered, newest last (passwords and keys hidden)' \
+                'faults' 'Make the sandbox fail on purpose: errors, latency, rate limits, for some requests' \
                 'help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                'list' 'List the snapshots of the data dir'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                'set' 'Set the sandbox'\''s time (it runs on from there)' \
+                'advance' 'Move the sandbox'\''s time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)' \
+                'reset' 'Make the sandbox'\''s time real time again'
         case 'sandbox org'
             printf '%s\t%s\n' \
                 'create' 'Create an organisation and print its id and a new API key (shown only once)' \
@@ -41,10 +60,18 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'create' 'Create a loan product for an organisation and print its id and slug' \
                 'help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                'add' 'Add a fault; a running sandbox applies it from its next request' \
+                'list' 'List the faults, in the order they apply (the first that matches a request decides)' \
+                'clear' 'Remove every fault; a running sandbox answers as usual from its next request' \
+                'help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \
                 'create' 'Create a borrower user (an e-mail that already exists is not an error)' \
                 'exists' 'Say whether a user with an e-mail exists (prints true or false, exit 0 either way)' \
+                'show' 'Show one borrower by id, e-mail or reference (client-side, over the user list)' \
+                'find' 'Find borrowers by phone or name (client-side, over the streamed user list)' \
                 'list' 'List the borrower users of your organisation, a page at a time' \
                 'help' 'display help for command'
         case 'loan'
@@ -53,6 +80,7 @@ function __loanctl_commands
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
+                'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
@@ -70,6 +98,10 @@ function __loanctl_commands
                 'submit' 'Submit a loan request for consideration' \
                 'approve' 'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)' \
                 'schedule' 'Compute a repayment schedule offline: every instalment and the totals (no API key needed)' \
+                'help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                'clear' 'Remove the index of e-mail → user id of every profile' \
                 'help' 'display help for command'
     end
 end
@@ -89,12 +121,16 @@ function __loanctl_resolve
             echo 'user'
         case '|loan'
             echo 'loan'
+        case '|cache'
+            echo 'cache'
         case '|completion'
             echo 'completion'
         case '|help'
             echo 'help'
         case 'profile|add'
             echo 'add'
+        case 'profile|set'
+            echo 'set'
         case 'profile|list'
             echo 'list'
         case 'profile|use'
@@ -115,12 +151,38 @@ function __loanctl_resolve
             echo 'open'
         case 'sandbox|openapi'
             echo 'openapi'
+        case 'sandbox|status'
+            echo 'status'
+        case 'sandbox|stop'
+            echo 'stop'
+        case 'sandbox|reset'
+            echo 'reset'
+        case 'sandbox|snapshot'
+            echo 'snapshot'
+        case 'sandbox|restore'
+            echo 'restore'
+        case 'sandbox|seed'
+            echo 'seed'
+        case 'sandbox|clock'
+            echo 'clock'
         case 'sandbox|org'
             echo 'org'
         case 'sandbox|product'
             echo 'product'
+        case 'sandbox|logs'
+            echo 'logs'
+        case 'sandbox|faults'
+            echo 'faults'
         case 'sandbox|help'
             echo 'help'
+        case 'sandbox snapshot|list'
+            echo 'list'
+        case 'sandbox clock|set'
+            echo 'set'
+        case 'sandbox clock|advance'
+            echo 'advance'
+        case 'sandbox clock|reset'
+            echo 'reset'
         case 'sandbox org|create'
             echo 'create'
         case 'sandbox org|help'
@@ -129,10 +191,22 @@ function __loanctl_resolve
             echo 'create'
         case 'sandbox product|help'
             echo 'help'
+        case 'sandbox faults|add'
+            echo 'add'
+        case 'sandbox faults|list'
+            echo 'list'
+        case 'sandbox faults|clear'
+            echo 'clear'
+        case 'sandbox faults|help'
+            echo 'help'
         case 'user|create'
             echo 'create'
         case 'user|exists'
             echo 'exists'
+        case 'user|show'
+            echo 'show'
+        case 'user|find'
+            echo 'find'
         case 'user|list'
             echo 'list'
         case 'user|help'
@@ -145,6 +219,8 @@ function __loanctl_resolve
             echo 'list'
         case 'loan|queue'
             echo 'queue'
+        case 'loan|find'
+            echo 'find'
         case 'loan|show'
             echo 'show'
         case 'loan|update'
@@ -181,6 +257,10 @@ function __loanctl_resolve
             echo 'schedule'
         case 'loan|help'
             echo 'help'
+        case 'cache|clear'
+            echo 'clear'
+        case 'cache|help'
+            echo 'help'
     end
 end
 
@@ -193,8 +273,8 @@ function __loanctl_options
                 '--version' 'print the version' \
                 '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
                 '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-                '-o' 'output format (default: table on a terminal, json otherwise)' \
-                '--output' 'output format (default: table on a terminal, json otherwise)' \
+                '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+                '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
@@ -202,6 +282,7 @@ function __loanctl_options
                 '--timeout' 'give up on a request after this many seconds' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
+                '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'demo'
@@ -220,6 +301,13 @@ function __loanctl_options
                 '--api-key-stdin' 'read the API key from stdin instead of a masked prompt' \
                 '--use' 'make it the current profile (the first profile always becomes current)' \
                 '--insecure-storage' 'keep the API key in the 0600 config file, not the OS keyring' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'profile set'
+            printf '%s\t%s\n' \
+                '--product-id' 'default product id for loan commands' \
+                '--org-id' 'your organisation id (used by business information)' \
+                '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile list'
@@ -266,6 +354,7 @@ function __loanctl_options
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
+                '--detach' 'run in the background: print url, key, product id, pid and log file, then return' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox open'
@@ -275,6 +364,75 @@ function __loanctl_options
         case 'sandbox openapi'
             printf '%s\t%s\n' \
                 '--server-url' 'the server the document names (default: http://127.0.0.1:4010)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox status'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox stop'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--timeout' 'how long to wait for it to exit' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--all' 'remove everything, then make the demo organisation and product again' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '--force' 'replace a snapshot of the same name' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox snapshot list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print them as a JSON array' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox restore'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox seed'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print the result as one JSON object' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock set'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock advance'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox clock reset'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--json' 'print {now, offset_ms}' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -300,6 +458,46 @@ function __loanctl_options
                 '--json' 'print {product_id, slug} as JSON' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'sandbox logs'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-f' 'keep printing new requests as they come, until Ctrl-C' \
+                '--follow' 'keep printing new requests as they come, until Ctrl-C' \
+                '--status' 'only these: 2xx, 4xx, 5xx, an HTTP code, success, error, exists, no-access, refused' \
+                '--path' 'only paths matching the glob (* within a segment, ** across)' \
+                '--since' 'only the last 30s, 10m, 2h, 1d…' \
+                '--limit' 'at most this many, the newest (default 50; 10 with --follow)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults add'
+            printf '%s\t%s\n' \
+                '--preset' 'one of the spec'\''s own failures: tokenize-500, employment-500, error-200, gateway-503' \
+                '--path' 'the paths it applies to (* within a segment, ** across)' \
+                '--method' 'only this method (default: any)' \
+                '--status' 'answer with this HTTP status, e.g. 500, 503, 429 (200 with --envelope error)' \
+                '--envelope' '"error": the API'\''s error envelope; "none" (default): a bare body, as a gateway sends' \
+                '--message' 'the envelope'\''s message (with --envelope error)' \
+                '--latency' 'wait this long first, e.g. 2s (alone: then answer as usual)' \
+                '--probability' 'fire on this share of matching requests, e.g. 0.2 (default 1)' \
+                '--seed' 'make --probability repeatable: the same seed gives the same sequence' \
+                '--times' 'fire at most k times, then answer as usual' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults list'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox faults clear'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \
                 '-h' 'display help for command' \
@@ -322,6 +520,17 @@ function __loanctl_options
         case 'user exists'
             printf '%s\t%s\n' \
                 '--email' 'the e-mail to look for' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'user show'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'user find'
+            printf '%s\t%s\n' \
+                '--phone' 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678' \
+                '--name' 'words of the first and last name, any case: every word must appear' \
+                '--limit' 'stop after this many matches' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user list'
@@ -380,6 +589,12 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--limit' 'how many to show, 1 to 1000 (default 20)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan find'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--reference' 'the loan request reference' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan show'
@@ -544,6 +759,14 @@ function __loanctl_options
                 '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'cache'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'cache clear'
+            printf '%s\t%s\n' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'completion'
             printf '%s\t%s\n' \
                 '-h' 'display help for command' \
@@ -553,15 +776,16 @@ function __loanctl_options
     printf '%s\t%s\n' \
         '--profile' 'use this profile instead of the current one (env LOANCTL_PROFILE)' \
         '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
-        '-o' 'output format (default: table on a terminal, json otherwise)' \
-        '--output' 'output format (default: table on a terminal, json otherwise)' \
+        '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
+        '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \
         '--timeout' 'give up on a request after this many seconds' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
-        '--debug' 'log each request and response to stderr (API key redacted)'
+        '--debug' 'log each request and response to stderr (API key redacted)' \
+        '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'
 end
 
 # How the value of option $argv[2] at path $argv[1] completes: the words, or @profiles, @files,
@@ -571,6 +795,10 @@ function __loanctl_option_values
         case 'profile add|--product-id'
             echo '@none'
         case 'profile add|--org-id'
+            echo '@none'
+        case 'profile set|--product-id'
+            echo '@none'
+        case 'profile set|--org-id'
             echo '@none'
         case 'profile move-key|--to'
             echo '@none'
@@ -586,6 +814,30 @@ function __loanctl_option_values
             echo '@dirs'
         case 'sandbox openapi|--server-url'
             echo '@none'
+        case 'sandbox status|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--data-dir'
+            echo '@dirs'
+        case 'sandbox stop|--timeout'
+            echo '@none'
+        case 'sandbox reset|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot|--data-dir'
+            echo '@dirs'
+        case 'sandbox snapshot list|--data-dir'
+            echo '@dirs'
+        case 'sandbox restore|--data-dir'
+            echo '@dirs'
+        case 'sandbox seed|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock set|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock advance|--data-dir'
+            echo '@dirs'
+        case 'sandbox clock reset|--data-dir'
+            echo '@dirs'
         case 'sandbox org create|--name'
             echo '@none'
         case 'sandbox org create|--data-dir'
@@ -595,6 +847,42 @@ function __loanctl_option_values
         case 'sandbox product create|--name'
             echo '@none'
         case 'sandbox product create|--data-dir'
+            echo '@dirs'
+        case 'sandbox logs|--data-dir'
+            echo '@dirs'
+        case 'sandbox logs|--status'
+            echo '@none'
+        case 'sandbox logs|--path'
+            echo '@none'
+        case 'sandbox logs|--since'
+            echo '@none'
+        case 'sandbox logs|--limit'
+            echo '@none'
+        case 'sandbox faults add|--preset'
+            echo '@none'
+        case 'sandbox faults add|--path'
+            echo '@none'
+        case 'sandbox faults add|--method'
+            echo '@none'
+        case 'sandbox faults add|--status'
+            echo '@none'
+        case 'sandbox faults add|--envelope'
+            echo '@none'
+        case 'sandbox faults add|--message'
+            echo '@none'
+        case 'sandbox faults add|--latency'
+            echo '@none'
+        case 'sandbox faults add|--probability'
+            echo '@none'
+        case 'sandbox faults add|--seed'
+            echo '@none'
+        case 'sandbox faults add|--times'
+            echo '@none'
+        case 'sandbox faults add|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults list|--data-dir'
+            echo '@dirs'
+        case 'sandbox faults clear|--data-dir'
             echo '@dirs'
         case 'user create|--firstname'
             echo '@none'
@@ -617,6 +905,12 @@ function __loanctl_option_values
         case 'user create|--failed'
             echo '@files'
         case 'user exists|--email'
+            echo '@none'
+        case 'user find|--phone'
+            echo '@none'
+        case 'user find|--name'
+            echo '@none'
+        case 'user find|--limit'
             echo '@none'
         case 'user list|--start'
             echo '@none'
@@ -681,6 +975,10 @@ function __loanctl_option_values
         case 'loan queue|--product'
             echo '@none'
         case 'loan queue|--limit'
+            echo '@none'
+        case 'loan find|--product'
+            echo '@none'
+        case 'loan find|--reference'
             echo '@none'
         case 'loan show|--product'
             echo '@none'
@@ -875,25 +1173,31 @@ function __loanctl_argument_values
         case 'profile remove|0'
             echo '@profiles'
         case 'profile help|0'
-            echo 'add list use show test move-key remove'
+            echo 'add set list use show test move-key remove'
         case 'api|0'
             echo 'GET POST PUT DELETE'
         case 'api|1'
             echo '@none'
+        case 'sandbox seed|0'
+            echo '@files'
         case 'sandbox org help|0'
             echo 'create'
         case 'sandbox product help|0'
             echo 'create'
+        case 'sandbox faults help|0'
+            echo 'add list clear'
         case 'sandbox help|0'
-            echo 'start open openapi org product'
+            echo 'start open openapi status stop reset snapshot restore seed clock org product logs faults'
         case 'user help|0'
-            echo 'create exists list'
+            echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+        case 'cache help|0'
+            echo 'clear'
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
-            echo 'demo profile api sandbox user loan completion'
+            echo 'demo profile api sandbox user loan cache completion'
         case '*'
             echo '@none'
     end

@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Settings } from './config/settings.js';
 import type { ProfileStore } from './config/store.js';
-import type { ApiClient } from './http/client.js';
+import type { ApiClient } from './http/api-client.js';
 import type { Transport } from './http/transport.js';
 import type { Prompter } from './prompts/prompter.js';
 
@@ -47,6 +47,8 @@ export interface GlobalOptions {
   dryRun?: boolean;
   /** Seconds, as typed. */
   timeout?: string;
+  /** `--quiet`: nothing on stderr but errors. */
+  quiet?: boolean;
 }
 
 export interface Deps {

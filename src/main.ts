@@ -4,7 +4,7 @@
  * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
  */
 import type { CommanderError } from 'commander';
-import { type Deps, productionDeps } from './deps.js';
+import { type Deps, type OutputStream, productionDeps } from './deps.js';
 import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
@@ -22,13 +22,21 @@ function isRequestedHelp(error: CommanderError): boolean {
 export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
   // Commander and the command tree (src/entry.ts answers --version and a piped --help without them).
-  const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
+  const [{ CommanderError }, { buildProgram, usageLine }] = await Promise.all([
+    import('commander'),
+    import('./program.js'),
+  ]);
   const program = buildProgram(deps);
+  // Errors go here even under --quiet, which swaps deps.io.stderr for a sink once options are read.
+  const errors = deps.io.stderr;
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(helpOfSubcommand(argv), { from: 'user' });
   } catch (error) {
-    code = exitCodeFor(error, deps, debug, CommanderError);
+    const failure = reportError(error, deps, errors, debug, CommanderError);
+    code = failure.exit;
+    const message = error instanceof CommanderError ? usageLine(error.message) : failure.message;
+    if (code !== ExitCode.ok && isJsonOutput(argv, deps)) writeJsonError(errors, code, message);
   }
   // Close the keep-alive pool, or its idle sockets would hold the process open for seconds. After
   // Ctrl-C (130) a request may still be out: drop it, or the exit would wait for its reply or its
@@ -37,31 +45,82 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   return code;
 }
 
-function exitCodeFor(error: unknown, deps: Deps, debug: boolean, commanderError: typeof CommanderError): number {
-  const stderr = deps.io.stderr;
+/**
+ * `loanctl help loan approve` → `loanctl loan approve --help`: commander's own help command reads
+ * only its first word, so it showed the help of `loan`.
+ */
+function helpOfSubcommand(argv: string[]): string[] {
+  return argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : argv;
+}
+
+/** The run asked for `-o json` or `-o ndjson` (read from argv too: a usage error comes before the options are parsed). */
+function isJsonOutput(argv: string[], deps: Deps): boolean {
+  let format = deps.globals.output as string | undefined;
+  for (let i = 0; format === undefined && i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--') break;
+    if (word === '-o' || word === '--output') format = argv[i + 1];
+    else if (word.startsWith('--output=')) format = word.slice('--output='.length);
+    else if (/^-o[^-]/.test(word)) format = word.slice(2);
+  }
+  const lower = format?.toLowerCase();
+  return lower === 'json' || lower === 'ndjson';
+}
+
+/** Scripts tell failures apart by `code`: one word per exit code (conventions.md). */
+const ERROR_CODES: Record<number, string> = {
+  [ExitCode.api]: 'api',
+  [ExitCode.usage]: 'usage',
+  [ExitCode.auth]: 'auth',
+  [ExitCode.noAccess]: 'no-access',
+  [ExitCode.network]: 'network',
+  [ExitCode.cancelled]: 'cancelled',
+};
+
+/** Under `-o json|ndjson` the error is also one JSON object on stderr, after its line. */
+function writeJsonError(stderr: OutputStream, exit: number, message: string): void {
+  const code = ERROR_CODES[exit] ?? 'internal';
+  stderr.write(`${JSON.stringify({ error: { code, exit, message } })}\n`);
+}
+
+/** The exit code of a failure, and the message of the line written for it (without `loanctl: `). */
+interface Failure {
+  exit: number;
+  message: string;
+}
+
+/** Writes the error's line on stderr; returns its exit code and message. */
+function reportError(
+  error: unknown,
+  deps: Deps,
+  stderr: OutputStream,
+  debug: boolean,
+  commanderError: typeof CommanderError,
+): Failure {
   if (error instanceof commanderError) {
     // Commander has already printed its message (and a "Did you mean …?" suggestion).
-    return isRequestedHelp(error) ? ExitCode.ok : ExitCode.usage;
+    return { exit: isRequestedHelp(error) ? ExitCode.ok : ExitCode.usage, message: error.message };
   }
-  if (error instanceof DryRunComplete) return ExitCode.ok;
+  if (error instanceof DryRunComplete) return { exit: ExitCode.ok, message: '' };
   if (error instanceof LoanctlError) {
     // --raw prints the envelope as received, also when it carries an error (for scripts).
     const reply = error.reply;
     if (deps.globals.raw && reply?.envelope !== undefined && !reply.shown) {
       deps.io.stdout.write(reply.rawBody.endsWith('\n') ? reply.rawBody : `${reply.rawBody}\n`);
     }
-    stderr.write(`loanctl: ${formatError(error)}\n`);
+    const message = formatError(error);
+    stderr.write(`loanctl: ${message}\n`);
     if (debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`);
-    return error.exitCode;
+    return { exit: error.exitCode, message };
   }
   if (isPromptExit(error)) {
     stderr.write('loanctl: cancelled.\n');
-    return ExitCode.cancelled;
+    return { exit: ExitCode.cancelled, message: 'cancelled.' };
   }
   const message = error instanceof Error ? error.message : String(error);
   stderr.write(`loanctl: unexpected error: ${message}${debug ? '' : ' (run again with --debug for details)'}\n`);
   if (debug && error instanceof Error) stderr.write(`${error.stack}\n`);
-  return ExitCode.api;
+  return { exit: ExitCode.api, message: `unexpected error: ${message}` };
 }
 
 /** @inquirer/prompts rejects with ExitPromptError when the operator presses Ctrl-C. */

@@ -6,15 +6,17 @@
  * Global options live on the root and are accepted before or after the subcommand; a preAction
  * hook copies them into `deps.globals`, where settings, the client and the renderers read them.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
 import { registerDemoCommand } from './commands/demo/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
 import { registerUserCommands } from './commands/user/index.js';
-import { type Deps, type GlobalOptions, OUTPUT_FORMATS } from './deps.js';
+import { type Deps, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './deps.js';
+import { quietIo } from './quiet-io.js';
 import { VERSION } from './version.js';
 
 /** The commander tree: every command, with the global options on the root. */
@@ -25,9 +27,9 @@ export function buildProgram(deps: Deps): Command {
     .option('--profile <name>', 'use this profile instead of the current one (env LOANCTL_PROFILE)')
     .option('--base-url <url>', 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)')
     .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(
-        OUTPUT_FORMATS,
-      ),
+      new Option('-o, --output <format>', 'output format, any case (default: table on a terminal, json otherwise)')
+        .choices(OUTPUT_FORMATS)
+        .argParser(outputFormat),
     )
     .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
     .option('--raw', 'print the whole API envelope exactly as received')
@@ -36,6 +38,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--timeout <seconds>', 'give up on a request after this many seconds', '30')
     .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
+    .option('--quiet', 'no hints, notices, progress or warnings on stderr; errors still print')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -59,6 +62,7 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     )
     .hook('preAction', (_root, action) => {
       deps.globals = globalOptions(action.optsWithGlobals());
+      if (deps.globals.quiet) deps.io = quietIo(deps.io);
       // Libraries that colour on their own (inquirer's prompts, Node) read NO_COLOR once, when
       // they load: say --no-color in the environment before any of them is imported.
       if (deps.globals.color === false) {
@@ -73,6 +77,7 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
   registerSandboxCommands(program, deps);
   registerUserCommands(program, deps);
   registerLoanCommands(program, deps);
+  registerCacheCommands(program, deps);
   registerCompletionCommand(program, deps);
   oneLineUsageErrors(program, ['loanctl']);
   return program;
@@ -95,10 +100,35 @@ export function usageLine(text: string): string {
   const line = text
     .trim()
     .replace(/^error:\s*/, '')
-    .replace(/\s*\n\s*\((Did you mean [^)]*)\)/, '. $1')
+    .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)?]*)\?\)/, (_all, names: string) => safeSuggestion(names))
     .replace(/\s*\n\s*/g, ' ');
   const sentence = line.charAt(0).toUpperCase() + line.slice(1);
   return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/**
+ * Verbs that destroy something: never offered as a correction (`loanctl loan decline` must not
+ * answer "Did you mean delete?", one Enter away from deleting a loan request).
+ */
+const DESTRUCTIVE = new Set(['delete', 'remove', 'rm', 'clear', 'reset', 'destroy', 'purge', 'drop']);
+
+/** `delete, list` (commander's suggestions) → `. Did you mean list?`, or '' when only destructive ones remain. */
+function safeSuggestion(names: string): string {
+  const safe = names
+    .split(/,\s*/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !DESTRUCTIVE.has(name.replace(/^-+/, '')));
+  if (safe.length === 0) return '';
+  return safe.length === 1 ? `. Did you mean ${safe[0]}?` : `. Did you mean one of ${safe.join(', ')}?`;
+}
+
+/** `-o JSON` is `-o json`: the format's name in any case. */
+function outputFormat(value: string): OutputFormat {
+  const format = value.toLowerCase() as OutputFormat;
+  if (!OUTPUT_FORMATS.includes(format)) {
+    throw new InvalidArgumentError(`Allowed choices are ${OUTPUT_FORMATS.join(', ')}.`);
+  }
+  return format;
 }
 
 const GLOBAL_KEYS = [
@@ -112,6 +142,7 @@ const GLOBAL_KEYS = [
   'debug',
   'dryRun',
   'timeout',
+  'quiet',
 ] as const satisfies readonly (keyof GlobalOptions)[];
 
 function globalOptions(all: Record<string, unknown>): GlobalOptions {

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { BodyOf } from '../contract/fields.js';
 import { loanRequestPages, userPages } from '../domain/pages.js';
 import { NoAccessError, UsageError } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { buildOperationBody } from '../input/body.js';
 import { parseId, parseUserRef, type UserRef } from '../input/values.js';
 import type { BulkTask, RowOutcome } from './engine.js';

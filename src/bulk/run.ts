@@ -25,8 +25,9 @@ import {
   PartialFailureError,
   UsageError,
 } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
+import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
@@ -66,7 +67,9 @@ export function parseConcurrency(raw: string | undefined): number {
 export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandOptions, deps: Deps): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const format = parseBulkFormat(options.format);
-  const output = resolveOutputSettings(deps.globals, deps.env, deps.io).output === 'csv' ? 'csv' : 'ndjson';
+  // The report is a stream of results: CSV if asked for, else NDJSON (one result a line, whatever -o).
+  const chosen = chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io));
+  const output = chosen.name === 'csv' ? 'csv' : 'ndjson';
   const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
   const settings = await deps.settings({ withKey: true });
   if (!settings.baseUrl) {
@@ -94,8 +97,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           product: defaultProduct ?? settings.productId,
         });
 
-  const [{ createPool, createApiClient, neverSent }, { unknownOutcome }] = await Promise.all([
+  const [{ createPool, createApiClient }, { neverSent }, { unknownOutcome }] = await Promise.all([
     import('../http/client.js'),
+    import('../http/network-failure.js'),
     import('../http/outcome.js'),
   ]);
   const pool = createPool(settings, Math.max(DEFAULT_CONCURRENCY, concurrency), deps.env);

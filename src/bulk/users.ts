@@ -7,7 +7,7 @@
 import { bodySchemaWithout } from '../contract/field-schemas.js';
 import type { BodyOf } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { buildBody, buildOperationBody } from '../input/body.js';
 import type { BulkTask } from './engine.js';
 import { bodyColumns, rowFields } from './fields.js';

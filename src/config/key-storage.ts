@@ -74,6 +74,28 @@ export async function saveProfileWithKey(
 }
 
 /**
+ * Replaces the key of an existing profile where the profile keeps it: the same keyring entry, or
+ * the file. Throws an AuthError (exit 3) when the keyring does not answer; the old key then stays.
+ */
+export async function replaceProfileKey(store: ProfileStore, name: string, apiKey: string): Promise<KeyStorage> {
+  const profile = store.require(name);
+  if (profile.keyringAccount === undefined) {
+    store.patch(name, { apiKey });
+    return 'file';
+  }
+  try {
+    await keyringSet(profile.keyringAccount, apiKey);
+  } catch (error) {
+    throw keyringError(
+      error,
+      `Could not change the API key of profile "${name}" in the OS keyring`,
+      'The old key stays.',
+    );
+  }
+  return 'keyring';
+}
+
+/**
  * Moves a profile's key to `to`; returns false when it was there already. Throws an AuthError
  * (exit 3) when the keyring does not answer or does not keep the key; the key stays where it was.
  */

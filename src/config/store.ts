@@ -117,6 +117,25 @@ export class ProfileStore {
     });
   }
 
+  /**
+   * Changes some fields of an existing profile, the others as they are in the file now (re-read
+   * under the lock, so a change another process made meanwhile is kept).
+   */
+  patch(name: string, fields: Partial<Pick<Profile, 'baseUrl' | 'apiKey' | 'productId' | 'orgId'>>): void {
+    if (fields.baseUrl !== undefined) checkBaseUrl(fields.baseUrl);
+    this.update((data) => {
+      const profile = data.profiles[name];
+      if (!profile || !Object.hasOwn(data.profiles, name))
+        throw unknownProfile(name, Object.keys(data.profiles).sort());
+      const changed: Profile = { ...profile };
+      if (fields.baseUrl !== undefined) changed.baseUrl = fields.baseUrl.replace(/\/+$/, '');
+      if (fields.apiKey !== undefined) changed.apiKey = fields.apiKey;
+      if (fields.productId !== undefined) changed.productId = fields.productId;
+      if (fields.orgId !== undefined) changed.orgId = fields.orgId;
+      data.profiles[name] = changed;
+    });
+  }
+
   use(name: string): void {
     this.update((data) => {
       this.require(name);

@@ -18,7 +18,7 @@ import type {
   LoanRequestPage,
 } from '../contract/schemas.js';
 import { NoAccessError } from '../errors.js';
-import type { ApiClient, ApiResult } from '../http/client.js';
+import type { ApiClient, ApiResult } from '../http/api-client.js';
 
 /** A loan request with everything the API lets a client read back about it. */
 export interface LoanView {

@@ -16,7 +16,7 @@
  * that is not needed. Leaving the loop early (`break`) ends the walk.
  */
 import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
-import type { ApiClient, ApiResult } from '../http/client.js';
+import type { ApiClient, ApiResult } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
 
 export interface UserQuery {

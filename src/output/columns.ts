@@ -33,6 +33,8 @@ export interface ColumnSet {
   detail?: Column[];
   /** Plural noun for "no … found". */
   noun: string;
+  /** Keys a command adds to the reply's record (valid in `--fields` though no column shows them). */
+  computed?: readonly string[];
 }
 
 const c = (key: string, label: string, format?: CellFormat): Column =>
@@ -41,6 +43,8 @@ const c = (key: string, label: string, format?: CellFormat): Column =>
 export const COLUMNS: Record<ResourceKind, ColumnSet> = {
   user: {
     noun: 'users',
+    // `user create` says whether the user was created or already existed.
+    computed: ['status'],
     list: [
       c('email', 'EMAIL'),
       c('firstname', 'FIRST NAME'),

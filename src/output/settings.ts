@@ -1,14 +1,7 @@
 /**
  * Output settings that need no config file: format, fields, raw, colour (conventions.md, "Output").
  */
-import {
-  type Env,
-  type GlobalOptions,
-  type Io,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-  type OutputStream,
-} from '../deps.js';
+import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 
 export interface OutputSettings {
@@ -16,18 +9,25 @@ export interface OutputSettings {
   fields: string[] | undefined;
   raw: boolean;
   color: boolean;
+  /** The terminal's width, when stdout is one: tables are fitted to it. */
+  width?: number | undefined;
 }
 
 export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io): OutputSettings {
+  // Checked where the format is chosen (./formats/index.ts `chooseFormat`), the one place.
   const output = globals.output ?? (isTty(io.stdout) ? 'table' : 'json');
-  if (!OUTPUT_FORMATS.includes(output)) {
-    throw new UsageError(`--output: "${output}" is not a format.`, `Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
+  if (globals.raw && globals.fields !== undefined) {
+    throw new UsageError(
+      '--raw prints the whole envelope as received, so --fields cannot pick from it.',
+      'Leave out --raw, or --fields.',
+    );
   }
   return {
     output,
     fields: parseFields(globals.fields),
     raw: Boolean(globals.raw),
     color: colorEnabled(globals, env, io.stdout),
+    width: isTty(io.stdout) ? io.stdout.columns : undefined,
   };
 }
 

@@ -8,6 +8,7 @@
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MakeDirError, makeDir } from '../make-dir.js';
+import { readClock } from './control/clock.js';
 import { dbPathFor, SandboxDb } from './db.js';
 import { createRepos, type Repos } from './repos/index.js';
 import { hashApiKey, newApiKey } from './secrets.js';
@@ -32,6 +33,7 @@ export interface DemoCredentials {
 export type SandboxTarget = string | SandboxDb;
 
 export interface AdminOptions {
+  /** Default: the data dir's own clock (control/clock.ts), as the server's timestamps. */
   now?: () => Date;
 }
 
@@ -68,6 +70,10 @@ function cleanName(name: string, what: string): string {
   return trimmed;
 }
 
+function stampOf(db: SandboxDb, options: AdminOptions): string {
+  return (options.now?.() ?? readClock(db).now).toISOString();
+}
+
 /** `Working Capital Loan` → `working-capital-loan`. */
 export function slugify(name: string): string {
   const slug = name
@@ -88,8 +94,8 @@ export function createOrganisation(
   options: AdminOptions = {},
 ): CreatedOrganisation {
   const orgName = cleanName(name, 'organisation');
-  const stamp = (options.now?.() ?? new Date()).toISOString();
-  return withDb(target, (repos) => {
+  return withDb(target, (repos, db) => {
+    const stamp = stampOf(db, options);
     const orgId = repos.organisations.create(orgName, stamp);
     const apiKey = newApiKey();
     repos.organisations.addKey(orgId, hashApiKey(apiKey), stamp);
@@ -105,8 +111,8 @@ export function createProduct(
   options: AdminOptions = {},
 ): CreatedProduct {
   const productName = cleanName(name, 'product');
-  const stamp = (options.now?.() ?? new Date()).toISOString();
-  return withDb(target, (repos) => {
+  return withDb(target, (repos, db) => {
+    const stamp = stampOf(db, options);
     if (!repos.organisations.find(orgId)) throw new SandboxAdminError(`there is no organisation with id ${orgId}`);
     const base = slugify(productName);
     let slug = base;
@@ -121,7 +127,8 @@ function stillValid(repos: Repos, demo: DemoCredentials): boolean {
   return owner?.org_id === demo.org_id && repos.products.findForOrg(demo.org_id, demo.product_id) !== undefined;
 }
 
-function readDemoCredentials(dataDir: string): DemoCredentials | undefined {
+/** The demo organisation's credentials as `sandbox start` kept them, if the file is there and whole. */
+export function readDemoCredentials(dataDir: string): DemoCredentials | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8')) as Partial<DemoCredentials>;
     if (

@@ -1,7 +1,7 @@
 /**
  * The sandbox as a Fastify app: routes generated from the contract table (ENDPOINTS), one handler
- * per endpoint key (handlers.ts), every reply the API's envelope. Tests drive it with `app.inject`;
- * only server.ts listens.
+ * per endpoint key (handlers/, one file per resource group), every reply the API's envelope.
+ * Tests drive it with `app.inject`; only server.ts listens.
  *
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
@@ -11,10 +11,14 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
+import { databaseClock } from './control/clock.js';
 import { registerDashboard } from './dashboard/index.js';
+import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
-import { type Checkable, HANDLERS, type Handler } from './handlers.js';
+import { HANDLERS } from './handlers/index.js';
+import type { Checkable, Handler } from './handlers/types.js';
+import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
@@ -23,10 +27,10 @@ import { describeIssues, invalidFieldsMessage, productIdProblems } from './valid
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
 
-export interface SandboxOptions {
+export interface SandboxOptions extends ObserveOptions {
   /** The SQLite file (created and migrated if needed). */
   dbPath: string;
-  /** The clock; every timestamp the sandbox writes comes from it. */
+  /** The clock; every timestamp the sandbox writes comes from it. Default: the data dir's own (control/clock.ts). */
   now?: () => Date;
   /** Told about unexpected errors (answered with a 500 envelope). Default: one line on stderr. */
   onError?: (error: unknown) => void;
@@ -37,12 +41,15 @@ export interface SandboxOptions {
 export async function buildSandbox(options: SandboxOptions): Promise<FastifyInstance> {
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? databaseClock(db);
   const onError =
     options.onError ??
     ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
 
+  // Limits, faults and the request log (observe.ts).
+  const observers = new Observers(options.dbPath, options, onError);
   const app = Fastify({
+    ...observers.serverOptions(),
     logger: false,
     bodyLimit: BODY_LIMIT,
     return503OnClosing: false,
@@ -52,6 +59,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
   app.addHook('onClose', async () => db.close());
+  observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
   app.removeContentTypeParser('application/json');
@@ -111,12 +119,13 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as never, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  await registerDashboard(app, { db, repos, operate, now, onError });
+  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
-export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'>;
+export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply
@@ -177,6 +186,7 @@ function serve(
 ): Outcome | Promise<Outcome> {
   try {
     const caller = signedIn ?? authenticate(request, repos);
+    request.orgId = caller.org_id;
     const rawQuery = { ...(request.query as Record<string, unknown>) };
     const productIdText = single(rawQuery['product-id']);
     delete rawQuery['product-id'];

@@ -56,6 +56,8 @@ export const MESSAGES = {
   somethingWentWrong: 'Something went wrong. Please try again',
   bodyTooLarge: 'Request body is too large: the limit is 1 MiB',
   unsupportedContentType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
+  employmentExists:
+    'Employment information was already added to this loan request. It can only be updated, not added again',
 } as const;
 
 /** What a no-access reply of `def` says: the most specific of the user, loan request or product it names. */

@@ -8,11 +8,10 @@
  *   approved loan request that approve prints on stdout stays clean JSON for a script.
  */
 import type { OutputStream } from '../deps.js';
-import { UsageError } from '../errors.js';
 import type { Column } from '../output/columns.js';
 import { formatMoney } from '../output/format.js';
-import { type RenderDeps, render } from '../output/render.js';
-import { colorEnabled, resolveOutputSettings } from '../output/settings.js';
+import { type OutputDeps, openOutput } from '../output/output.js';
+import { colorEnabled } from '../output/settings.js';
 import type { RepaymentTerms, Schedule } from '../repayment/index.js';
 
 /** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
@@ -33,18 +32,20 @@ const RATE_TYPE_WORDS: Record<RepaymentTerms['rate_type'], string> = {
   'fixed-amount': 'fixed amount',
 };
 
-/** `loan schedule`'s output, in the format of `-o` (table on a terminal, JSON otherwise). */
-export async function renderSchedule(schedule: Schedule, terms: RepaymentTerms, deps: RenderDeps): Promise<void> {
-  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
-  if (settings.raw || settings.output === 'json') {
-    await render(schedule, {}, deps);
-    return;
-  }
-  if (settings.output === 'ndjson' || settings.output === 'csv') {
-    await render(schedule.instalments, {}, deps);
-    return;
-  }
-  deps.io.stdout.write(await scheduleText(schedule, terms, { color: settings.color, fields: settings.fields }));
+/**
+ * `loan schedule`'s output, in the format of `-o` (table on a terminal, JSON otherwise): JSON the
+ * Schedule object (with `--fields`, the instalments' picked fields), NDJSON and CSV one instalment
+ * a line, a table the human view. `--fields` names the instalment columns in every format.
+ */
+export async function renderSchedule(schedule: Schedule, terms: RepaymentTerms, deps: OutputDeps): Promise<void> {
+  const output = await openOutput(deps, { names: () => SCHEDULE_COLUMNS.map((column) => column.key) });
+  await output.composite({
+    whole: schedule,
+    lines: schedule.instalments,
+    picked: schedule.instalments,
+    rows: schedule.instalments as unknown as Record<string, unknown>[],
+    table: (view) => scheduleText(schedule, terms, view),
+  });
 }
 
 /**
@@ -54,7 +55,7 @@ export async function renderSchedule(schedule: Schedule, terms: RepaymentTerms, 
 export async function renderSchedulePreview(
   schedule: Schedule,
   terms: RepaymentTerms,
-  deps: RenderDeps,
+  deps: OutputDeps,
   stream: OutputStream = deps.io.stderr,
 ): Promise<void> {
   stream.write(await scheduleText(schedule, terms, { color: colorEnabled(deps.globals, deps.env, stream) }));
@@ -125,14 +126,10 @@ function withWeekday(isoDate: string): string {
   return `${isoDate} ${WEEKDAYS[day] ?? ''}`.trimEnd();
 }
 
+/** The columns `--fields` names (checked against SCHEDULE_COLUMNS when the output was opened). */
 function pickColumns(fields: readonly string[] | undefined): Column[] {
   if (!fields) return [...SCHEDULE_COLUMNS];
-  const unknown = fields.filter((field) => !SCHEDULE_COLUMNS.some((column) => column.key === field));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((field) => `"${field}"`).join(', ')}.`,
-      `Valid fields: ${SCHEDULE_COLUMNS.map((column) => column.key).join(', ')}.`,
-    );
-  }
-  return fields.map((field) => SCHEDULE_COLUMNS.find((column) => column.key === field) as Column);
+  return SCHEDULE_COLUMNS.filter((column) => fields.includes(column.key)).sort(
+    (a, b) => fields.indexOf(a.key) - fields.indexOf(b.key),
+  );
 }

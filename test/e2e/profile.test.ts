@@ -1,27 +1,26 @@
 /**
- * `loanctl profile …` and the global behaviour around it, end to end: the built bin run by Node
- * 24 through execa, with a temporary LOANCTL_CONFIG_DIR. (`npm test` builds first.)
+ * `loanctl profile …` and the global behaviour around it, run in-process (`runCli`, the real
+ * program with its own environment) with a temporary HOME and LOANCTL_CONFIG_DIR. A profile added
+ * here keeps its key in the file (`--insecure-storage`): keyring.test.ts covers the keyring, and
+ * ./profile-writers.test.ts several processes writing profiles at once.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/ports.js';
-import { startSandboxProcess } from '../helpers/sandbox-process.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/loanctl.js', import.meta.url));
-const DIST = fileURLToPath(new URL('../../dist/loanctl.js', import.meta.url));
 const KEY = 'sk_live_E2ESECRETKEY_00c0ffee';
 
-function loanctl(args: string[], options: { dir: string; input?: string; env?: Record<string, string> }) {
-  return execa(process.execPath, [BIN, ...args], {
-    input: options.input ?? '',
-    reject: false,
-    // Only stops a run that hangs (a config dir under /proc once did) from outliving its test.
-    timeout: 25_000,
-    extendEnv: false,
+/** No waits between retries: the closed-port case retries three times. */
+const noSleep = async () => {};
+
+/** A run whose stdout and stderr lose their last newline, as a spawned run's do (execa). */
+async function loanctl(args: string[], options: { dir: string; input?: string; env?: Record<string, string> }) {
+  const result = await runCli(args, {
+    stdin: options.input ?? '',
+    sleep: noSleep,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: options.dir,
@@ -29,6 +28,7 @@ function loanctl(args: string[], options: { dir: string; input?: string; env?: R
       ...options.env,
     },
   });
+  return { ...result, stdout: result.stdout.replace(/\n$/, ''), stderr: result.stderr.replace(/\n$/, '') };
 }
 
 const homes: string[] = [];
@@ -41,11 +41,7 @@ afterAll(() => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-beforeAll(() => {
-  if (!existsSync(DIST)) throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does it) first');
-});
-
-describe('loanctl profile (end to end)', () => {
+describe('loanctl profile (in-process)', () => {
   it('adds a profile with the key from stdin, lists, shows, switches and removes it; the key never shows', async () => {
     const dir = newHome();
     const outputs: string[] = [];
@@ -167,7 +163,7 @@ describe('loanctl profile (end to end)', () => {
   it('refuses plain http to a non-loopback host (exit 2, saying to use https)', async () => {
     const dir = newHome();
     const result = await loanctl(
-      ['profile', 'add', 'prod', '--base-url', 'http://api.example.com', '--api-key-stdin'],
+      ['profile', 'add', 'prod', '--base-url', 'http://api.example.com', '--api-key-stdin', '--insecure-storage'],
       {
         dir,
         input: KEY,
@@ -182,14 +178,13 @@ describe('loanctl profile (end to end)', () => {
     'a config dir that cannot be created (under /proc) is exit 2 with one line, at once',
     async () => {
       const result = await loanctl(
-        ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin'],
+        ['profile', 'add', 'prod', '--base-url', 'https://api.example.com', '--api-key-stdin', '--insecure-storage'],
         {
           dir: newHome(),
           input: KEY,
           env: { LOANCTL_CONFIG_DIR: '/proc/loanctl-config' },
         },
       );
-      expect(result.timedOut).toBe(false);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(
         'loanctl: Cannot write the config file: cannot create /proc/loanctl-config (no such file or directory). Set LOANCTL_CONFIG_DIR to a directory you can write.',
@@ -270,81 +265,5 @@ describe('loanctl profile (end to end)', () => {
     );
     expect(lines.slice(0, -1).every((line) => line.includes('retrying'))).toBe(true);
     expect(result.stdout + result.stderr).not.toContain(KEY);
-  });
-});
-
-describe('several loanctl processes writing profiles at once', () => {
-  const NAMES = Array.from({ length: 12 }, (_, i) => `p${i + 1}`);
-  const addAll = (dir: string) =>
-    Promise.all(
-      NAMES.map((name) =>
-        loanctl(['profile', 'add', name, '--base-url', `https://${name}.example.com`, '--api-key-stdin'], {
-          dir,
-          input: `key-of-${name}-0123456789`,
-        }),
-      ),
-    );
-  const savedProfiles = (dir: string) =>
-    JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')).profiles as Record<
-      string,
-      { baseUrl: string; apiKey: string }
-    >;
-
-  it('twelve `profile add` started together all survive, each with its own key; no temp or lock file is left', async () => {
-    const dir = newHome();
-    const results = await addAll(dir);
-    for (const result of results) {
-      expect(result.exitCode, result.stderr).toBe(0);
-      expect(result.stderr).toContain('Added profile');
-    }
-    const profiles = savedProfiles(dir);
-    expect(Object.keys(profiles).sort()).toEqual([...NAMES].sort());
-    for (const name of NAMES) expect(profiles[name]?.apiKey).toBe(`key-of-${name}-0123456789`);
-    expect(statSync(join(dir, 'config', 'config.json')).mode & 0o777).toBe(0o600);
-    expect(readdirSync(join(dir, 'config'))).toEqual(['config.json']);
-  });
-
-  it('a `sandbox start` writing its profile while twelve `profile add` run keeps all thirteen', async () => {
-    const dir = newHome();
-    const dataDir = join(dir, 'data');
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, LOANCTL_CONFIG_DIR: join(dir, 'config') };
-    const [sandbox, results] = await Promise.all([startSandboxProcess(dataDir, env), addAll(dir)]);
-    try {
-      for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
-      const profiles = savedProfiles(dir);
-      expect(Object.keys(profiles).sort()).toEqual([...NAMES, 'sandbox'].sort());
-      expect(profiles.sandbox).toMatchObject({ baseUrl: sandbox.line.url, apiKey: sandbox.line.api_key });
-    } finally {
-      sandbox.process.kill('SIGTERM');
-      await sandbox.process;
-    }
-  });
-});
-
-describe('start-up cost', () => {
-  it('the modules loaded before any command runs hold no HTTP stack, table, prompt, zod or Fastify', () => {
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      // Static imports only (`import … from"./x.js"`, `import"./x.js"`); `import("…")` is lazy.
-      for (const match of text.matchAll(/import(?:[^;"'()]*?from)?\s*"(\.[^"]+)"/g)) {
-        visit(fileURLToPath(new URL(match[1] as string, `file://${file}`)));
-      }
-    };
-    visit(DIST);
-    const startup = [...seen].map((file) => readFileSync(file, 'utf8')).join('\n');
-    expect(seen.size).toBeGreaterThan(1);
-    for (const [module, marker] of [
-      ['undici', 'UND_ERR_'],
-      ['cli-table3', 'colWidths'],
-      ['@inquirer/prompts', 'User force closed the prompt'],
-      ['zod', 'ZodError'],
-      ['fastify', 'FST_ERR_'],
-      ['@napi-rs/keyring', '@napi-rs/keyring'],
-    ]) {
-      expect(startup.includes(marker as string), `${module} is on the start-up path`).toBe(false);
-    }
   });
 });

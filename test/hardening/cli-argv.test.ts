@@ -7,7 +7,7 @@
  * retries) against the in-process sandbox listening on 127.0.0.1, then a bounded sample through
  * the real built binary.
  *
- * Left out, by design: `sandbox start` and `demo` run until stopped or take the whole flow;
+ * Left out, by design: `sandbox start`, `sandbox logs --follow` and `demo` run until stopped or take the whole flow;
  * `--base-url` values are loopback or refused ones, so nothing leaves the machine.
  */
 import { join } from 'node:path';
@@ -185,7 +185,8 @@ function argvArb(all: Verb[]) {
 /** Would this argv start a long-running command once commander resolved it? */
 function longRunning(argv: string[]): boolean {
   const words = argv.filter((word) => !word.startsWith('-'));
-  return words.includes('demo') || (words.includes('sandbox') && words.includes('start'));
+  const following = words.includes('logs') && (argv.includes('--follow') || argv.includes('-f'));
+  return words.includes('demo') || (words.includes('sandbox') && words.includes('start')) || following;
 }
 
 async function runInProcess(argv: string[]) {

@@ -1,8 +1,9 @@
 /**
  * Field names are data too: a server may send a key holding escape sequences (an OSC that sets
- * the terminal's title, a C1 CSI). Wherever loanctl prints a name — a table's header, the list
- * of valid names in a `--fields` error, a CSV header — its control characters are escaped, as
- * the values' are (nasty-strings.test.ts covers values). And values it would echo or show
+ * the terminal's title, a C1 CSI). `--fields` takes its names from the contract, so a server's key
+ * is never a valid name nor listed as one; wherever loanctl prints a name — a table's header, a
+ * `--fields` error, a CSV header — its control characters are escaped, as the values' are
+ * (nasty-strings.test.ts covers values). And values it would echo or show
  * changed: a cursor that is not a whole number, a number JSON.parse cannot keep. Against a real
  * scripted HTTP server.
  */
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
+import { render } from '../../src/output/render.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import { TERMINAL_CONTROL } from './helpers.js';
@@ -52,11 +54,12 @@ function printed(): string {
   return io.stdout.text() + io.stderr.text();
 }
 
-it('escapes server field names in the list of valid names of a --fields error', async () => {
+it("takes --fields names from the contract, not from a server's keys: nothing is sent, nothing is echoed", async () => {
   serveNastyKeys();
-  expect(await run(['loan', 'list', '--fields', 'nope', '-o', 'json'])).toBe(2);
-  expect(io.stderr.text()).toContain(SHOWN_TITLE);
-  expect(io.stderr.text()).toContain(SHOWN_CSI);
+  expect(await run(['loan', 'list', '--fields', `id,${TITLE}`, '-o', 'json'])).toBe(2);
+  expect(server.requests).toHaveLength(0);
+  expect(io.stderr.text()).toContain(`unknown field "${SHOWN_TITLE}"; nothing was sent.`);
+  expect(io.stderr.text()).toContain('Valid fields: id, fullname, amount, ');
   expect(printed()).not.toMatch(TERMINAL_CONTROL);
 });
 
@@ -67,17 +70,20 @@ it('escapes a --fields name in the error that says it is unknown', async () => {
   expect(printed()).not.toMatch(TERMINAL_CONTROL);
 });
 
-it('escapes server field names in a table header', async () => {
-  serveNastyKeys();
-  expect(await run(['loan', 'list', '--fields', `id,${TITLE},${CSI}`, '-o', 'table'])).toBe(0);
+// A header made from a record's own keys (data without a column set, e.g. `profile test`'s).
+const nasty = { id: 7, [TITLE]: 'a', [CSI]: 'b' };
+
+it("escapes a record's keys in a table header", async () => {
+  io = fakeIo();
+  await render([nasty], { format: 'table' }, { io, env: {}, globals: {} });
   // Headers are upper case; the escapes keep their lower-case hex.
   expect(io.stdout.text()).toContain('\\x1b]0;PWNED\\x07TITLE');
   expect(printed()).not.toMatch(TERMINAL_CONTROL);
 });
 
-it('escapes server field names in a CSV header, keeping the values as sent', async () => {
-  serveNastyKeys();
-  expect(await run(['loan', 'list', '--fields', `id,${TITLE},${CSI}`, '-o', 'csv'])).toBe(0);
+it("escapes a record's keys in a CSV header, keeping the values as sent", async () => {
+  io = fakeIo();
+  await render([nasty], { format: 'csv', fields: ['id', TITLE, CSI] }, { io, env: {}, globals: {} });
   expect(io.stdout.text()).toBe(`id,${SHOWN_TITLE},${SHOWN_CSI}\n7,a,b\n`);
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
+import { runCli } from '../helpers/run-cli.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/loanctl.js');
@@ -70,6 +71,15 @@ export async function cli(args: string[], env: Record<string, string>, input = '
     cwd: ROOT,
   });
   return { code: result.exitCode ?? -1, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+/**
+ * The same program in this process (../helpers/run-cli.ts), for tests whose point is what it
+ * prints and sends rather than the process; never rejects on a non-zero exit.
+ */
+export async function cliInProcess(args: string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+  const result = await runCli(args, { env, stdin: input });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The lines of stderr that are not retry notices (`loanctl: … retrying in …`). */

@@ -4,14 +4,14 @@
  * echoes it back — in messages, values and property names, in success and error replies — as JSON
  * escapes (`\u0073k_…`, `\/`), URL-encoded, as HTML references, and in base64 and base64url of
  * the key, of `Bearer <key>` and of `user:<key>` — and URL-encoded then JSON-escaped, which only
- * the redaction of the parsed strings finds (`--raw` then prints the redacted JSON). The real built CLI's stdout and stderr, in every
+ * the redaction of the parsed strings finds (`--raw` then prints the redacted JSON). The program's stdout and stderr (in-process), in every
  * output format, `--raw`, `--debug` and `loanctl api`, are grepped for each form and for every
  * 7-character piece of the key's secret part.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
-import { assertBuilt, cleanEnv, cli, removeTemps } from './helpers.js';
+import { cleanEnv, cliInProcess as cli, removeTemps } from './helpers.js';
 
 /** A key with the characters JSON and URLs escape (`/`, `+`, `=`), as long as a real one. */
 const KEY = 'sk_live_ENC/CANARY+7c1d9e4b2a=Zq5W';
@@ -55,7 +55,6 @@ let env: Record<string, string>;
 let server: ScriptedServer;
 
 beforeAll(async () => {
-  assertBuilt();
   server = await scriptedServer();
   server.script((req, res: ServerResponse) => {
     const wants = new URL(req.url ?? '/', 'http://x').searchParams;

@@ -1,6 +1,7 @@
 /**
  * Issue #10, "Its failure modes": a write that was sent and got no complete answer may have been
- * applied. The real built CLI against a scripted server on 127.0.0.1: each such failure is sent
+ * applied. The real program, in-process (runCli), against a scripted server on 127.0.0.1 (the
+ * process's own exit code under faults is cli-faults.test.ts's): each such failure is sent
  * once, never advises to "try again", says it may have been applied, and prints the exact
  * command that shows whether it was (src/contract/checks.ts). (A write that provably never left,
  * connection refused, is still retried: cli-faults.test.ts.)
@@ -12,7 +13,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_COMMANDS, checkCommand } from '../../src/contract/checks.js';
 import { cutOff, json, type Script, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
-import { assertBuilt, type CliResult, cleanEnv, cli, errorLines, removeTemps, retryNotices, temp } from './helpers.js';
+import {
+  type CliResult,
+  cleanEnv,
+  cliInProcess as cli,
+  errorLines,
+  removeTemps,
+  retryNotices,
+  temp,
+} from './helpers.js';
 
 const KEY = 'sk_live_OUTCOMECANARY_3f9a1c';
 
@@ -20,7 +29,6 @@ let env: Record<string, string>;
 const servers: ScriptedServer[] = [];
 
 beforeAll(() => {
-  assertBuilt();
   env = cleanEnv({ LOANCTL_API_KEY: KEY, LOANCTL_PRODUCT_ID: '12' });
 });
 afterAll(async () => {

@@ -51,7 +51,8 @@ let before: Record<string, string> = {};
 
 /** Runs the real program in-process; never rejects on a non-zero exit. */
 export async function runCli(argv: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  if (argv.includes('--api-key-stdin') && !argv.includes('--insecure-storage')) {
+  // `profile set` writes a new key where the profile keeps it: in-process only for a file profile.
+  if (argv.includes('--api-key-stdin') && !argv.includes('--insecure-storage') && argv[1] !== 'set') {
     // The keyring's native module talks to this process's D-Bus session (a developer's real
     // keyring), which no env given here can hide: keyring runs are spawned (keyring.test.ts).
     throw new Error('runCli: an in-process profile add needs --insecure-storage; test the keyring in a process.');

@@ -64,7 +64,8 @@ export async function startSandboxProcess(dataDir: string, env: Record<string, s
   const lines = createInterface({ input: stdout });
   const later: string[] = [];
   const first = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('sandbox start printed nothing in 15 s')), 15_000);
+    // Only a run that hangs: on two loaded cores, beside twelve other starts, 15 s was once too short.
+    const timer = setTimeout(() => reject(new Error('sandbox start printed nothing in 25 s')), 25_000);
     lines.once('line', (text) => {
       clearTimeout(timer);
       resolve(text);

@@ -15,6 +15,7 @@ import { Envelope } from '../../src/contract/schemas.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
+import type { ObserveOptions } from '../../src/sandbox/observe.js';
 
 export const FIXED_NOW = new Date('2026-03-02T09:30:00.123Z');
 
@@ -48,6 +49,8 @@ export interface OpenSandboxOptions {
   org?: Org;
   /** Listen on 127.0.0.1, on a free port, so a real client can reach it (the CLI's tests). */
   listen?: boolean;
+  /** Limits and request log settings (src/sandbox/observe.ts). */
+  observe?: ObserveOptions;
 }
 
 /** A sandbox on a new temporary data dir (or `dataDir`), with a new organisation (or the given `org`). */
@@ -64,6 +67,7 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Tes
   const app = await buildSandbox({
     dbPath: dbPathFor(dataDir),
     now: () => now ?? new Date(),
+    ...options.observe,
     onError: (error) => {
       throw error;
     },

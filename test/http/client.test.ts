@@ -10,13 +10,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings.js';
 import { ExitCode, LoanctlError } from '../../src/errors.js';
-import {
-  type ApiClient,
-  type ClientOptions,
-  createApiClient,
-  parseRetryAfter,
-  USER_AGENT,
-} from '../../src/http/client.js';
+import type { ApiClient } from '../../src/http/api-client.js';
+import { type ClientOptions, createApiClient } from '../../src/http/client.js';
+import { USER_AGENT } from '../../src/http/prepare.js';
+import { parseRetryAfter } from '../../src/http/retry.js';
 import { CONNECT_TIMEOUT, type Exchange, type Transport } from '../../src/http/transport.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 import { closedPort } from '../helpers/ports.js';

@@ -18,7 +18,7 @@
  * - any reply that is not the API's envelope, or an envelope the flow does not allow at that
  *   step, is recorded as such (both must stay empty).
  */
-import { PROGRESS } from '../../src/sandbox/handlers.js';
+import { PROGRESS } from '../../src/sandbox/handlers/common.js';
 import { sampleBody } from '../helpers/sandbox.js';
 import type { Outcome, Request, Sender } from './soak-senders.js';
 

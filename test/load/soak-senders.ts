@@ -19,7 +19,8 @@ import { fillPath, operation } from '../../src/contract/operations.js';
 import { type Envelope, isEnvelope } from '../../src/contract/vocabulary.js';
 import type { Io } from '../../src/deps.js';
 import { LoanctlError, NetworkError } from '../../src/errors.js';
-import { type CallOptions, createApiClient, neverSent } from '../../src/http/client.js';
+import { type CallOptions, createApiClient } from '../../src/http/client.js';
+import { neverSent } from '../../src/http/network-failure.js';
 
 export interface Request {
   key: EndpointKey;

@@ -126,9 +126,27 @@ describe('the pages', () => {
     expect(page.body).not.toContain(hostile.email);
   });
 
-  it('says when the sandbox keeps no request log', async () => {
+  it("shows the organisation's own requests from the request log, and no other's", async () => {
+    await call(sandbox.app, 'getProgress', {
+      key: other.api_key,
+      params: { id: othersLoan.loanId },
+      productId: other.product_id,
+    });
+    const mine = `/api/v1/loan_request/${loan.loanId}/progress`;
+    await call(sandbox.app, 'getProgress', {
+      key: sandbox.org.api_key,
+      params: { id: loan.loanId },
+      productId: sandbox.org.product_id,
+    });
     const browser = await signedIn();
-    expect((await browser.get('/dashboard/log')).body).toContain('The request log is not available');
+    let page = await browser.get('/dashboard/log');
+    // The log is written a moment after each reply (its writer flushes in batches).
+    for (let waited = 0; !page.body.includes(mine) && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      page = await browser.get('/dashboard/log');
+    }
+    expect(page.body).toContain(mine);
+    expect(page.body).not.toContain(`/api/v1/loan_request/${othersLoan.loanId}/progress`);
   });
 });
 

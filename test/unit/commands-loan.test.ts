@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
 import type { Prompter } from '../../src/prompts/prompter.js';
-import { USERS_PAGE_SIZE } from '../../src/sandbox/handlers.js';
+import { USERS_PAGE_SIZE } from '../../src/sandbox/handlers/users.js';
 import { type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
 import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';
 import { type SandboxFront, sandboxFront } from '../helpers/sandbox-front.js';
@@ -248,7 +248,7 @@ describe('loan show', () => {
 });
 
 describe('loan create --user EMAIL', () => {
-  it('walks the user list pages until the e-mail is found', async () => {
+  it('asks whether the e-mail exists, then finds it in the user list (newest first)', async () => {
     for (let i = 0; i < USERS_PAGE_SIZE; i++) await seedBorrower(`other${i}@example.com`);
     const userId = await seedBorrower('Ada@Example.com');
     const { exitCode, stderr } = await run([
@@ -262,8 +262,9 @@ describe('loan create --user EMAIL', () => {
       ' Stock ',
     ]);
     expect(exitCode).toBe(0);
-    expect(keys()).toEqual(['listUsers', 'listUsers', 'createLoanRequest']);
-    expect(front.sent()[2]).toMatchObject({
+    expect(keys()[0]).toBe('userExists');
+    expect(front.sent().at(-1)).toMatchObject({
+      key: 'createLoanRequest',
       params: { user_id: String(userId) },
       query: { 'product-id': product() },
       body: { amount: 50000, purpose: 'Stock' },
@@ -271,27 +272,26 @@ describe('loan create --user EMAIL', () => {
     expect(stderr).toContain(`ada@example.com is user ${userId}.`);
   });
 
-  it('stops at an empty page, or at a page that repeats, and says not found (exit 4)', async () => {
+  it('says an unknown e-mail is not found after asking whether it exists (exit 4)', async () => {
     await seedBorrower('a@example.com');
-    const ghost = ['loan', 'create', '--user', 'ghost@example.com', '--amount', '5', '--purpose', 'x'];
-    const empty = await run(ghost);
-    expect(empty.exitCode).toBe(4);
-    expect(keys()).toEqual(['listUsers', 'listUsers']);
-    // A server whose every page is the first (the sandbox's pages never repeat: the front's).
+    const ghost = await run(['loan', 'create', '--user', 'ghost@example.com', '--amount', '5', '--purpose', 'x']);
+    expect(ghost.exitCode).toBe(4);
+    expect(keys()).toEqual(['userExists']);
+  });
+
+  it('stops on a server that repeats one page for every page number, and says not found (exit 4)', async () => {
+    await seedBorrower('a@example.com');
+    // A server that says the e-mail exists, yet shows the same page for every page number.
+    front.rewrite('userExists', (reply) => ({ ...reply, data: true }));
     let first: unknown;
     front.rewrite('listUsers', (reply) => {
       first ??= reply;
       return first;
     });
-    const before = front.sent().length;
-    const repeating = await run(ghost);
+    const repeating = await run(['loan', 'create', '--user', 'ghost@example.com', '--amount', '5', '--purpose', 'x']);
     expect(repeating.exitCode).toBe(4);
-    expect(
-      front
-        .sent()
-        .slice(before)
-        .map((sent) => sent.key),
-    ).toEqual(['listUsers', 'listUsers']);
+    expect(keys().length).toBeLessThan(10);
+    expect(keys()).not.toContain('createLoanRequest');
   });
 
   it('checks --product before looking anything up', async () => {

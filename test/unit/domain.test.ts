@@ -9,9 +9,9 @@ import { findLoanRequest, readAttachments, readLoanRequest } from '../../src/dom
 import { loanRequestPages, userPages } from '../../src/domain/pages.js';
 import { findUserByEmail, userIdOf } from '../../src/domain/users.js';
 import { ExitCode, NoAccessError } from '../../src/errors.js';
-import type { ApiClient } from '../../src/http/client.js';
+import type { ApiClient } from '../../src/http/api-client.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { call, openSandbox, sampleBody, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
+import { call, FIXED_NOW, openSandbox, sampleBody, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
 import { json, scriptedServer } from '../helpers/scripted-server.js';
 
 const USERS = 120; // the sandbox's pages hold 50: three pages, the last one short
@@ -105,16 +105,21 @@ describe('userPages', () => {
 });
 
 describe('finding a user', () => {
-  it('finds by e-mail, whatever its case, on any page; stops at the page that has it', async () => {
+  it('finds by e-mail, whatever its case, newest first: the last page is found by jumping, not walking', async () => {
+    const today = FIXED_NOW;
     const last = emails[USERS - 1] as string;
-    const found = await findUserByEmail(api, ` ${last.toUpperCase()} `);
+    const found = await findUserByEmail(api, ` ${last.toUpperCase()} `, { today });
     expect(found.email).toBe(last);
     expect(found.id).toBe(userIds[USERS - 1]);
-    const requests = await userListRequests((client) => findUserByEmail(client, emails[0] as string));
-    expect(requests).toHaveLength(1);
+    // Page 1 and 2 of today's window, page 16 (empty), then 9, 5 (empty) and 3 (short: the last).
+    const newest = await userListRequests((client) => findUserByEmail(client, last, { today }));
+    expect(newest.map((options) => (options as { query: { pages: number } }).query.pages)).toEqual([1, 2, 16, 9, 5, 3]);
+    // The oldest: the same search of the newest page, then page 1 of the whole list, read in turn.
+    const oldest = await userListRequests((client) => findUserByEmail(client, emails[0] as string, { today }));
+    expect(oldest).toHaveLength(7);
   });
 
-  it('an e-mail nobody has is exit 4, naming it, after walking the whole list', async () => {
+  it('an e-mail nobody has is exit 4, naming it, after one question: does it exist?', async () => {
     let error: unknown;
     const requests = await userListRequests(async (client) => {
       error = await findUserByEmail(client, 'nobody@example.com').catch((caught: unknown) => caught);
@@ -122,7 +127,7 @@ describe('finding a user', () => {
     expect(error).toBeInstanceOf(NoAccessError);
     expect((error as NoAccessError).exitCode).toBe(ExitCode.noAccess);
     expect((error as Error).message).toContain('nobody@example.com');
-    expect(requests).toHaveLength(4); // three pages, and the empty fourth that ends the list
+    expect(requests).toHaveLength(0); // user exists answered false: the list is not read
   });
 
   it('a reference: an id is taken as given (no request), an e-mail is looked up', async () => {

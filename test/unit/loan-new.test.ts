@@ -18,6 +18,15 @@ import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';
 import { type SandboxFront, sandboxFront } from '../helpers/sandbox-front.js';
 import { type Asked, CTRL_C, type Script, scripted } from '../helpers/scripted-prompter.js';
 
+/** The last line of stderr a person reads: under -o json an error is followed by its JSON object. */
+function lastLine(stderr: string): string | undefined {
+  return stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('{"error":'))
+    .at(-1);
+}
+
 let sandbox: CliSandbox;
 let front: SandboxFront;
 
@@ -154,9 +163,12 @@ describe('loan new: the whole flow', () => {
     expect(remaining).toEqual([]);
 
     // The requests, in order: each step went out as soon as it was answered.
+    // A borrower is looked up by `user exists` first, then the user list newest first (src/domain/users.ts).
     expect(keys()).toEqual([
-      'listUsers',
+      'userExists',
       'createUser',
+      'userExists',
+      'listUsers',
       'listUsers',
       'createLoanRequest',
       'addBankDetails',
@@ -168,7 +180,9 @@ describe('loan new: the whole flow', () => {
     const sent = front.sent();
     const product = String(sandbox.product_id);
     expect(
-      sent.every((one) => one.key === 'listUsers' || one.key === 'createUser' || one.query['product-id'] === product),
+      sent.every(
+        (one) => ['userExists', 'listUsers', 'createUser'].includes(one.key) || one.query['product-id'] === product,
+      ),
     ).toBe(true);
     expect(sent[1]?.body).toEqual({
       firstname: 'Ada',
@@ -179,13 +193,13 @@ describe('loan new: the whole flow', () => {
       password: 's3cret pass',
     });
     const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
-    expect(sent[3]).toMatchObject({
+    expect(sent[5]).toMatchObject({
       params: { user_id: String(userId) },
       body: { amount: 50000, purpose: 'Shop stock' },
     });
-    const loanId = Number(sent[4]?.params.id);
-    expect(sent[4]?.body).toEqual({ code: '058', account_name: 'Ada Obi', account_number: '0123456789' });
-    expect(sent[5]?.body).toEqual({
+    const loanId = Number(sent[6]?.params.id);
+    expect(sent[6]?.body).toEqual({ code: '058', account_name: 'Ada Obi', account_number: '0123456789' });
+    expect(sent[7]?.body).toEqual({
       firstname: 'Chi',
       lastname: 'Eze',
       gender: 'male',
@@ -193,7 +207,7 @@ describe('loan new: the whole flow', () => {
       email: 'chi@example.com',
       phone: '+2348055555555',
     });
-    expect(sent[8]).toMatchObject({
+    expect(sent[10]).toMatchObject({
       params: { id: String(loanId) },
       query: { action: 'approve' },
       body: {
@@ -249,8 +263,8 @@ describe('loan new: the borrower and the optional steps', () => {
       [...EXISTING_BORROWER('1250.50', 'Freezer'), [/What next\?/, 'later']],
     );
     expect(exitCode).toBe(0);
-    expect(keys()).toEqual(['listUsers', 'createLoanRequest']);
-    expect(front.sent()[1]).toMatchObject({
+    expect(keys()).toEqual(['userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
+    expect(front.sent()[3]).toMatchObject({
       params: { user_id: String(userId) },
       body: { amount: 1250.5, purpose: 'Freezer' },
     });
@@ -286,8 +300,8 @@ describe('loan new: the borrower and the optional steps', () => {
     );
     expect(exitCode).toBe(0);
     expect(remaining).toEqual([]);
-    // typo@…: page 1 has no match, page 2 is empty; bola@… is on page 1.
-    expect(keys()).toEqual(['listUsers', 'listUsers', 'listUsers', 'createLoanRequest']);
+    // typo@…: `user exists` says no at once; bola@… exists and is on the newest page.
+    expect(keys()).toEqual(['userExists', 'userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
   });
 
   it('business information: org id from the loan request, registration number only when registered; documents need an http(s) URL', async () => {
@@ -418,10 +432,16 @@ describe('loan new: Ctrl-C', () => {
     expect(exitCode).toBe(130);
     const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
     const loanId = await newestLoanId();
-    expect(stderr.trim().split('\n').at(-1)).toBe(
-      `loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`,
-    );
-    expect(keys()).toEqual(['listUsers', 'createUser', 'listUsers', 'createLoanRequest', 'addBankDetails']);
+    expect(lastLine(stderr)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
+    expect(keys()).toEqual([
+      'userExists',
+      'createUser',
+      'userExists',
+      'listUsers',
+      'listUsers',
+      'createLoanRequest',
+      'addBankDetails',
+    ]);
     expect(stderr).toContain(
       [
         'Stopped. Created so far:',
@@ -442,7 +462,7 @@ describe('loan new: Ctrl-C', () => {
     );
     expect(early.exitCode).toBe(130);
     expect(early.stderr).toContain('Nothing was created.');
-    expect(early.stderr.trim().split('\n').at(-1)).toBe('loanctl: Cancelled.');
+    expect(lastLine(early.stderr)).toBe('loanctl: Cancelled.');
     const later = await run(['loan', 'new'], [...NEW_BORROWER, [/Amount requested/, CTRL_C]]);
     expect(later.exitCode).toBe(130);
     const userId = await findUserId(sandbox.app, sandbox.org, 'ada@example.com');
@@ -481,9 +501,7 @@ describe('loan new: Ctrl-C', () => {
     ]);
     const loanId = await newestLoanId();
     expect(exitCode).toBe(130);
-    expect(stderr.trim().split('\n').at(-1)).toBe(
-      `loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`,
-    );
+    expect(lastLine(stderr)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${loanId}`);
     expect(stderr).toContain(
       `Ctrl-C came while employment information for loan request ${loanId} was being sent: it may have gone through, and then it is not listed above. Check with: loanctl loan show ${loanId}\n`,
     );
@@ -514,7 +532,8 @@ describe('loan new: Ctrl-C', () => {
     const { exitCode, stderr } = await interruptDuring('listUsers', [[/Borrower's e-mail/, 'ada@example.com']]);
     expect(exitCode).toBe(130);
     expect(stderr).toBe(
-      'A new loan request, step by step. Ctrl-C stops at any point; what was sent stays.\n\n\nNothing was created.\nloanctl: Cancelled.\n',
+      'A new loan request, step by step. Ctrl-C stops at any point; what was sent stays.\n\n\nNothing was created.\nloanctl: Cancelled.\n' +
+        '{"error":{"code":"cancelled","exit":130,"message":"Cancelled."}}\n',
     );
   });
 });
@@ -569,7 +588,7 @@ describe('loan new --resume', () => {
     // Ctrl-C on a resumed loan request: nothing new was created, the same command continues.
     expect(exitCode).toBe(130);
     expect(stderr).toContain('Nothing new was sent in this run.');
-    expect(stderr.trim().split('\n').at(-1)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${id}`);
+    expect(lastLine(stderr)).toBe(`loanctl: Cancelled. Continue with: loanctl loan new --resume ${id}`);
   });
 
   it('the progress string decides nothing: what is attached comes from the records, the state from the loan request', async () => {
@@ -677,7 +696,7 @@ describe('loan new with nothing configured (fresh from the demo)', () => {
     expect(exitCode).toBe(2);
     expect(stderr).toContain('Missing --product: loan commands need a loan product id.');
     expect(stderr).toMatch(
-      /profile add NAME --base-url URL --product-id N; or try the local sandbox: loanctl sandbox start \(then, in another terminal, loanctl --profile sandbox loan new\)\n$/,
+      /profile add NAME --base-url URL --product-id N; or try the local sandbox: loanctl sandbox start \(then, in another terminal, loanctl --profile sandbox loan new\)\n/,
     );
     expect(front.sent()).toEqual([]);
   });
@@ -763,8 +782,8 @@ describe('user create and loan create on a terminal ask for just the missing val
     );
     expect(exitCode).toBe(0);
     expect(remaining).toEqual([]);
-    expect(keys()).toEqual(['listUsers', 'createLoanRequest']);
-    expect(front.sent()[1]).toMatchObject({
+    expect(keys()).toEqual(['userExists', 'listUsers', 'listUsers', 'createLoanRequest']);
+    expect(front.sent()[3]).toMatchObject({
       params: { user_id: String(userId) },
       body: { amount: 5000, purpose: 'Stock' },
     });

@@ -38,6 +38,10 @@ describe('main: exit codes of help, version and missing words', () => {
       "loanctl: Required option '--name <name>' not specified. See 'loanctl sandbox org create --help'.",
     ],
     [['loan', 'show'], "loanctl: Missing required argument 'id'. See 'loanctl loan show --help'."],
+    // A destructive verb is never offered as a correction (issue 12).
+    [['loan', 'decline', '7'], "loanctl: Unknown command 'decline'. See 'loanctl loan --help'."],
+    [['profile', 'remov', 'prod'], "loanctl: Unknown command 'remov'. See 'loanctl profile --help'."],
+    [['cache', 'clean'], "loanctl: Unknown command 'clean'. See 'loanctl cache --help'."],
   ])('%j is one line on stderr with the closest suggestion and the help to read, exit 2', async (argv, line) => {
     const result = await run(argv);
     expect(result.code).toBe(2);

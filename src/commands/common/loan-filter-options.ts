@@ -7,7 +7,7 @@
 
 import { DATE_PATTERN } from '../../contract/vocabulary.js';
 import type { LoanFilter, TimeWindow } from '../../domain/loan-filter.js';
-import { userIdOf } from '../../domain/users.js';
+import { type FindUserOptions, userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { parseAmount, parseDate, parseText, parseUserRef, type UserRef } from '../../input/values.js';
@@ -75,9 +75,13 @@ export function parseLoanFilter(flags: LoanFilterFlags): ParsedLoanFilter {
 }
 
 /** The filter with `--user` resolved to an id (an e-mail through the user directory, src/domain/users.ts). */
-export async function resolveLoanFilter(parsed: ParsedLoanFilter, api: ApiClient): Promise<LoanFilter> {
+export async function resolveLoanFilter(
+  parsed: ParsedLoanFilter,
+  api: ApiClient,
+  lookup: FindUserOptions = {},
+): Promise<LoanFilter> {
   if (parsed.user === undefined) return parsed.filter;
-  return { ...parsed.filter, userId: await userIdOf(api, parsed.user) };
+  return { ...parsed.filter, userId: await userIdOf(api, parsed.user, lookup) };
 }
 
 /** The filter flags as given, to repeat in a "next:" hint: `--status pending --min-amount 5000`. */

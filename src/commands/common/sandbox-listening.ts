@@ -14,7 +14,10 @@ export interface SandboxListening {
   dataDir: string;
 }
 
-/** Start options this seam may read (the flags of `sandbox start`, as commander parsed them). */
+/**
+ * Start options this seam may read (the flags of `sandbox start`, as commander parsed them), and
+ * `keepExisting` (demo --keep): write a new profile instead of replacing an existing `sandbox`.
+ */
 export type SandboxStartFlags = Record<string, unknown>;
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -36,23 +39,35 @@ export async function onSandboxListening(
     const { openProfileStore, writeProfile } = await import('../../config/store.js');
     // The sandbox's key goes to the file (it opens only this sandbox, which prints it anyway); a key
     // an earlier `profile add sandbox` put in the OS keyring is deleted once the file is written.
-    const inKeyring = openProfileStore({ env: deps.env, warn }).get(SANDBOX_PROFILE)?.keyringAccount;
+    const store = openProfileStore({ env: deps.env, warn });
+    const name = flags.keepExisting === true ? freeName(store.names()) : SANDBOX_PROFILE;
+    const inKeyring = store.get(name)?.keyringAccount;
     const written = writeProfile(
-      SANDBOX_PROFILE,
+      name,
       { baseUrl: profileUrl(info.url), apiKey: info.api_key, productId: info.product_id, orgId: info.org_id },
       { env: deps.env, makeCurrentIfNone: true, warn },
     );
     if (inKeyring !== undefined) {
       const { forget } = await import('../../config/key-storage.js');
-      await forget(SANDBOX_PROFILE, inKeyring, warn);
+      await forget(name, inKeyring, warn);
     }
-    const use = written.current ? 'it is the current profile' : `use it with --profile ${SANDBOX_PROFILE}`;
-    deps.io.stderr.write(`Profile "${SANDBOX_PROFILE}" points at this sandbox (${use}).\n`);
-    return { name: SANDBOX_PROFILE, current: written.current };
+    const use = written.current ? 'it is the current profile' : `use it with --profile ${name}`;
+    const kept = name === SANDBOX_PROFILE ? '' : ` Your "${SANDBOX_PROFILE}" profile is kept as it was.`;
+    deps.io.stderr.write(`Profile "${name}" points at this sandbox (${use}).${kept}\n`);
+    return { name, current: written.current };
   } catch (error) {
     // The sandbox itself works without a profile: say why there is none, and keep serving.
     warn(`could not write the "${SANDBOX_PROFILE}" profile: ${error instanceof Error ? error.message : error}`);
     return undefined;
+  }
+}
+
+/** `sandbox`, or else the first of `sandbox-2`, `sandbox-3` … that no profile has (`keepExisting`). */
+function freeName(taken: string[]): string {
+  const names = new Set(taken);
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? SANDBOX_PROFILE : `${SANDBOX_PROFILE}-${n}`;
+    if (!names.has(name)) return name;
   }
 }
 

@@ -15,19 +15,17 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { timeoutMs } from '../../config/settings.js';
-import { createDeps, type Deps, type Env, type GlobalOptions, type OutputStream } from '../../deps.js';
-import { CancelledError, ExitCode, LoanctlError, UsageError } from '../../errors.js';
-import { formatMoney } from '../../output/format.js';
-import { colorEnabled } from '../../output/settings.js';
-import { buildSchedule } from '../../repayment/index.js';
+import { createDeps, type Deps, type GlobalOptions } from '../../deps.js';
+import { UsageError } from '../../errors.js';
 import { DEMO_ORGANISATION_NAME, DEMO_PRODUCT_NAME } from '../../sandbox/admin.js';
-import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
-import { scheduleTerms } from '../../schedule/run.js';
-import { sandboxErrorLine } from '../common/sandbox-error-line.js';
+import type { RunningSandbox } from '../../sandbox/server.js';
 import { onSandboxListening, SANDBOX_PROFILE } from '../common/sandbox-listening.js';
-import { DEMO_STEPS, type DemoContext, type DemoStep, SCHEDULE, shellLine, TERMS } from './steps.js';
+import { intro, narrationStyle, nextSteps, type Style, summary } from './narration.js';
+import { sandboxEnv, startSandbox } from './sandbox.js';
+import { DEMO_STEPS, type DemoContext, type DemoStep, shellLine } from './steps.js';
+import { cancelled, watchForStop } from './stop-watch.js';
+import { captured, emptyStdin, gate } from './streams.js';
 
 export interface DemoOptions {
   keep?: boolean;
@@ -59,9 +57,13 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
   const root = mkdtempSync(join(options.tmpDir ?? tmpdir(), 'loanctl-demo-'));
   const dataDir = join(root, 'data');
   let keepData = false;
-  const stop = watchForStop(options.stopSignal, () => {
+  const removeData = () => {
     if (!keepData) rmSync(root, { recursive: true, force: true });
-  });
+  };
+  const stop = watchForStop(options.stopSignal, removeData);
+  // A reader that stops early (`loanctl demo | head -1`) makes the bin exit at the next write
+  // (EPIPE, bin/loanctl.js): the temporary dir, and the sandbox key in it, go on that exit too.
+  process.on('exit', removeData);
   const out = gate(deps.io.stdout);
   // The verbs end with a `next: loanctl …` hint; in the demo the next step is the next command.
   const err = gate(stderr, (text) => text.startsWith('next: '));
@@ -127,7 +129,8 @@ export async function runDemo(options: DemoOptions, deps: Deps): Promise<void> {
     err.close();
     await inner?.dispose();
     await running?.close();
-    if (!keepData) rmSync(root, { recursive: true, force: true });
+    removeData();
+    process.off('exit', removeData);
     stop.dispose();
   }
 
@@ -172,42 +175,6 @@ function demoFormat(globals: GlobalOptions): DemoFormat {
   return output;
 }
 
-async function startSandbox(dataDir: string, deps: Deps): Promise<RunningSandbox> {
-  try {
-    return await startSandboxServer({
-      dataDir,
-      host: '127.0.0.1',
-      port: 0,
-      onError: (error) => deps.io.stderr.write(sandboxErrorLine(error, deps)),
-    });
-  } catch (error) {
-    throw new LoanctlError(
-      `Could not start the demo's sandbox on 127.0.0.1: ${error instanceof Error ? error.message : error}.`,
-      ExitCode.api,
-      'Check that this machine allows listening on loopback, then try again.',
-    );
-  }
-}
-
-/**
- * The demo's own environment: the machine's (colour, TERM, proxies…) without any LOANCTL_*
- * setting of the user's, an empty config dir of its own so no profile of the user's is read, and
- * the sandbox's URL, key and product.
- */
-function sandboxEnv(env: Env, configDir: string, url: string, apiKey: string, productId: number): Env {
-  const clean: Env = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith('LOANCTL_') || name === 'LOANCTL_DEBUG') clean[name] = value;
-  }
-  return {
-    ...clean,
-    LOANCTL_CONFIG_DIR: configDir,
-    LOANCTL_BASE_URL: url,
-    LOANCTL_API_KEY: apiKey,
-    LOANCTL_PRODUCT_ID: String(productId),
-  };
-}
-
 async function keepServing(
   running: RunningSandbox,
   dataDir: string,
@@ -216,13 +183,14 @@ async function keepServing(
   style: Style,
 ): Promise<void> {
   const { url, demo } = running;
-  await onSandboxListening(
+  // A `sandbox` profile of the user's (a sandbox they serve) is never replaced: another name is taken.
+  const written = await onSandboxListening(
     { url, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, dataDir },
-    {},
+    { keepExisting: true },
     deps,
   );
   const id = context.loanId ?? 1;
-  const p = `loanctl --profile ${SANDBOX_PROFILE}`;
+  const p = `loanctl --profile ${written?.name ?? SANDBOX_PROFILE}`;
   deps.io.stderr.write(
     [
       `The sandbox keeps running at ${url} (data in ${dataDir}).`,
@@ -235,165 +203,4 @@ async function keepServing(
       '',
     ].join('\n'),
   );
-}
-
-function intro(style: Style): string {
-  return [
-    style.bold('loanctl demo: the whole loan flow, start to finish, on a sandbox of its own'),
-    '',
-    'loanctl lets a lender run the Lending Origination API from a terminal or a script: create',
-    'borrowers and loan requests, attach bank details, employment and guarantors, submit, approve,',
-    'and read it all back. This demo starts a private sandbox of the API on this machine, runs each',
-    'step with the command you would type (after "$"), prints what came back, and cleans up after.',
-    '',
-    '',
-  ].join('\n');
-}
-
-function summary(context: DemoContext, deps: Deps): string {
-  const schedule = buildSchedule(scheduleTerms(SCHEDULE, deps.now()));
-  const count = schedule.instalments.length;
-  return (
-    `Done: loan request ${context.loanId} is approved: ${formatMoney(Number(TERMS.approvedAmount))} over ` +
-    `${TERMS.tenure} ${TERMS.tenuredIn}, ${formatMoney(schedule.total_repayment)} to repay in ${count} ` +
-    `${TERMS.frequency} instalments.`
-  );
-}
-
-function nextSteps(style: Style): string {
-  const row = (command: string, what: string) => `  ${style.command(command.padEnd(38))}  ${what}`;
-  return [
-    '',
-    style.bold('Next:'),
-    row('loanctl demo --keep', 'the same, then leave the sandbox running to explore'),
-    row('loanctl sandbox start', 'a sandbox of your own that keeps its data'),
-    row(`loanctl --profile ${SANDBOX_PROFILE} loan new`, 'in another terminal: your own loan request, guided'),
-    row('loanctl --help', 'every command; each has --help with examples'),
-    '',
-  ].join('\n');
-}
-
-// --- narration style ------------------------------------------------------------------------
-
-interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
-  command(text: string): string;
-}
-
-/** Colour on stderr by the conventions' rules (a TTY, no NO_COLOR or --no-color; FORCE_COLOR). */
-async function narrationStyle(deps: Deps): Promise<Style> {
-  const plain = (text: string) => text;
-  if (!colorEnabled(deps.globals, deps.env, deps.io.stderr)) return { bold: plain, dim: plain, command: plain };
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk({ level: 1 });
-  return { bold: (text) => chalk.bold(text), dim: (text) => chalk.dim(text), command: (text) => chalk.cyan(text) };
-}
-
-// --- streams --------------------------------------------------------------------------------
-
-interface Gate extends OutputStream {
-  /** From now on, drop every write (a step still running after Ctrl-C prints nothing). */
-  close(): void;
-}
-
-/** Passes writes through to `target` (same TTY-ness and width) until closed; drops what `skip` says. */
-function gate(target: OutputStream, skip?: (text: string) => boolean): Gate {
-  let open = true;
-  const stream = new Writable({
-    decodeStrings: false,
-    write(chunk, _encoding, callback) {
-      if (open && !skip?.(String(chunk))) target.write(chunk);
-      callback();
-    },
-  }) as Writable & Gate;
-  stream.isTTY = target.isTTY;
-  Object.defineProperty(stream, 'columns', { get: () => target.columns });
-  stream.close = () => {
-    open = false;
-  };
-  return stream;
-}
-
-/** Collects one step's JSON output, then hands it over parsed. */
-function captured(): OutputStream & { take(): unknown } {
-  let text = '';
-  const stream = new Writable({
-    decodeStrings: false,
-    write(chunk, _encoding, callback) {
-      text += String(chunk);
-      callback();
-    },
-  }) as Writable & { isTTY?: boolean; take(): unknown };
-  stream.isTTY = false;
-  stream.take = () => {
-    const taken = text.trim();
-    text = '';
-    return taken === '' ? null : JSON.parse(taken);
-  };
-  return stream;
-}
-
-/** Nothing for the verbs to read: the demo never prompts and never reads the user's stdin. */
-function emptyStdin(): Deps['io']['stdin'] {
-  const stream = Readable.from([]) as Readable & { isTTY?: boolean };
-  stream.isTTY = false;
-  return stream;
-}
-
-// --- Ctrl-C ---------------------------------------------------------------------------------
-
-const cancelled = () =>
-  new CancelledError('Demo cancelled.', 'The sandbox was stopped and its temporary data removed.');
-
-interface StopWatch {
-  readonly stopped: boolean;
-  /** Resolves on the first SIGINT/SIGTERM (or when the test's signal aborts). */
-  readonly whenStopped: Promise<void>;
-  /** `work`, unless a stop comes first: then a CancelledError. */
-  race<T>(work: Promise<T>): Promise<T>;
-  dispose(): void;
-}
-
-function watchForStop(signal: AbortSignal | undefined, cleanupNow: () => void): StopWatch {
-  let stopped = false;
-  let resolveStopped!: () => void;
-  const stoppedPromise = new Promise<void>((resolve) => {
-    resolveStopped = resolve;
-  });
-  const onSignal = () => {
-    if (stopped) {
-      // A second Ctrl-C: exit at once (removing the temporary dir first, unless --keep kept it).
-      cleanupNow();
-      process.exit(ExitCode.cancelled);
-    }
-    stopped = true;
-    resolveStopped();
-  };
-  const onAbort = () => {
-    if (!stopped) onSignal();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  return {
-    get stopped() {
-      return stopped;
-    },
-    whenStopped: stoppedPromise,
-    race(work) {
-      return Promise.race([
-        work,
-        stoppedPromise.then(() => {
-          throw cancelled();
-        }),
-      ]);
-    },
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
 }

@@ -13,8 +13,7 @@ import type { Deps } from '../../deps.js';
 import { findLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { buildOperationBody } from '../../input/body.js';
-import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import {
   confirmOrYes,
@@ -47,7 +46,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const { summariseTerms } = await import('../../schedule/render.js');
   const { repaymentTermsFromApproval } = await import('../../repayment/index.js');
   const summary = summariseTerms(repaymentTermsFromApproval(terms));
-  checkFieldsBeforeSending(deps, 'loanRequest');
+  const output = await openOutput(deps, 'approveLoanRequest');
   if (options.preview) {
     const { previewApproval } = await import('../../schedule/preview.js');
     await previewApproval(terms, deps);
@@ -75,7 +74,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     body: terms,
   });
   notice(deps, `Approved loan request ${id}: ${summary}.`);
-  await printRecord(deps, result, result.data, 'loanRequest');
+  await output.print(result.data, result.rawBody);
 }
 
 /**

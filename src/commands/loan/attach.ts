@@ -5,11 +5,9 @@
  * record printed as the operation's reply shape says.
  */
 import type { Deps } from '../../deps.js';
-import type { ApiResult } from '../../http/client.js';
+import type { ApiResult } from '../../http/api-client.js';
 import { buildBody, buildOperationBody } from '../../input/body.js';
-import { checkFieldsBeforeSending } from '../../input/check-fields.js';
-import { replyKind } from '../../output/columns.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, type LoanIdOptions, loanId, notice, readData, resolveProduct } from './common.js';
 
@@ -35,7 +33,7 @@ export async function runAttach<K extends AttachKey>(
   spec: AttachSpec<K>,
 ): Promise<ApiResult> {
   const id = loanId(options.id);
-  checkFieldsBeforeSending(deps, replyKind(spec.key));
+  const output = await openOutput(deps, spec.key);
   const productId = await resolveProduct(options, deps);
   const fields = fieldInputs(spec.key, options);
   let data = await readData(options, deps);
@@ -59,6 +57,6 @@ export async function runAttach<K extends AttachKey>(
   const params = { id };
   const result = await api.call(spec.key, { params, productId, body });
   notice(deps, `Added ${spec.what} to loan request ${id}.`);
-  await printRecord(deps, result, result.payload, replyKind(spec.key));
+  await output.print(result.payload, result.rawBody);
   return result;
 }

@@ -5,12 +5,12 @@
  * elsewhere they are exit 2 naming the flags.
  */
 import type { Deps } from '../../deps.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import { userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
 import { buildOperationBody } from '../../input/body.js';
-import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { parseUserRef } from '../../input/values.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
@@ -73,14 +73,14 @@ export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Pro
   const { body, ignored } = buildOperationBody('createLoanRequest', fields, data);
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a loan request has no such field.`);
 
-  checkFieldsBeforeSending(deps, 'loanRequest');
+  const output = await openOutput(deps, 'createLoanRequest');
   const api = await deps.api();
-  const userId = await userIdOf(api, userRef);
+  const userId = await userIdOf(api, userRef, await userLookup(deps));
   if (userRef.kind === 'email') notice(deps, `${userRef.email} is user ${userId}.`);
   const result = await api.call('createLoanRequest', { params: { user_id: userId }, productId, body });
   const loan = result.data;
   notice(deps, `Created loan request ${loan.id}.`);
-  await printRecord(deps, result, loan, 'loanRequest');
+  await output.print(loan, result.rawBody);
   notice(
     deps,
     `next: loanctl loan add-bank ${loan.id} --code … --account-name …   (then add-employment, add-guarantor, submit)`,

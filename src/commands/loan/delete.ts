@@ -4,7 +4,7 @@
  * output prints its payload as received (the sandbox's is null).
  */
 import type { Deps } from '../../deps.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { confirmOrYes, type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
 
 export interface LoanDeleteOptions extends LoanIdOptions {
@@ -14,6 +14,7 @@ export interface LoanDeleteOptions extends LoanIdOptions {
 export async function runLoanDelete(options: LoanDeleteOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
+  const output = await openOutput(deps, 'deleteLoanRequest');
   await confirmOrYes(
     deps,
     options.yes,
@@ -23,5 +24,5 @@ export async function runLoanDelete(options: LoanDeleteOptions, deps: Deps): Pro
   const api = await deps.api();
   const result = await api.call('deleteLoanRequest', { params: { id }, productId });
   notice(deps, `Deleted loan request ${id}.`);
-  await printRecord(deps, result, result.payload, 'loanRequest');
+  await output.print(result.payload, result.rawBody);
 }

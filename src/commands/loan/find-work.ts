@@ -59,3 +59,28 @@ how many are waiting and how many rows were scanned.
       await runLoanQueue(options, deps);
     });
 }
+
+/** `loan find --reference R`: one loan request by its reference, client-side over the streamed list. */
+export function registerLoanFindCommand(
+  verb: (name: string, description: string, ...examples: string[]) => Command,
+  deps: Deps,
+): void {
+  verb(
+    'find',
+    'Find a loan request by its reference (client-side: walks the streamed list, newest first)',
+    'loanctl loan find --reference LR-8F2K1Q',
+    'loanctl loan find --reference LR-8F2K1Q -o json | jq .id',
+  )
+    .requiredOption('--reference <ref>', 'the loan request reference')
+    .addHelpText(
+      'after',
+      `
+The API reads a loan request only by id: this walks the product's list page by page (memory stays
+flat) and stops at the match; stderr says how many loan requests were scanned.
+`,
+    )
+    .action(async (options) => {
+      const { runLoanFind } = await import('./find.js');
+      await runLoanFind(options, deps);
+    });
+}

@@ -10,7 +10,7 @@ import { addFieldOptions, type FieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 import type { AttachKey } from './attach.js';
 import type { ProductOption } from './common.js';
-import { registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
+import { registerLoanFindCommand, registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
 import { registerLoanScheduleCommand } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
@@ -110,6 +110,8 @@ The flow, step by step:
 
   // The approval inbox (issue 12): client-side over the streamed list, like list's filters.
   registerLoanQueueCommand(verb, deps);
+  // A loan request by its reference (issue 12): client-side too.
+  registerLoanFindCommand(verb, deps);
 
   verb(
     'show',

@@ -6,8 +6,9 @@
  */
 import type { Deps } from '../../deps.js';
 import { type SearchTally, searchLoanRequests } from '../../domain/loan-filter.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import type { Direction } from '../../input/values.js';
-import { openPageStream } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import {
   filterFlagsText,
   type LoanFilterFlags,
@@ -36,10 +37,10 @@ export async function runFilteredLoanList(
   deps: Deps,
 ): Promise<void> {
   const api = await deps.api();
-  const filter = await resolveLoanFilter(request.parsedFilter, api);
+  const filter = await resolveLoanFilter(request.parsedFilter, api, await userLookup(deps));
   const limit = request.all && request.limit === undefined ? undefined : (request.limit ?? DEFAULT_MATCHES);
   const tally: SearchTally = { scanned: 0, matched: 0, resumeAfter: undefined };
-  const stream = await openPageStream(deps, 'loanRequest');
+  const stream = (await openOutput(deps, 'listLoanRequests')).pages();
   const search = { direction: request.direction, cursor: request.cursor, limit, pageSize: SCAN_PAGE_SIZE };
   for await (const { matches, result } of searchLoanRequests(api, request.productId, filter, search, tally)) {
     await stream.page(matches, result);

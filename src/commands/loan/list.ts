@@ -18,7 +18,7 @@ import { isFiltering } from '../../domain/loan-filter.js';
 import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
-import { openPageStream, printRows } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { type LoanFilterFlags, parseLoanFilter } from '../common/loan-filter-options.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
@@ -53,6 +53,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
       deps,
     );
   }
+  const output = await openOutput(deps, 'listLoanRequests');
   const api = await deps.api();
   const page = async (at: number | undefined, limit: number) => {
     const result = await api.call('listLoanRequests', { productId, query: { direction, cursor: at, limit } });
@@ -63,7 +64,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     // Prefetch: as soon as a page arrives, the next one is requested, and this one is written while
     // it travels. Only the page being written and the one on its way are held (flat memory).
     const limit = given ?? ALL_PAGE_SIZE;
-    const stream = await openPageStream(deps, 'loanRequest');
+    const stream = output.pages();
     for await (const { loanRequests, result, followable } of loanRequestPages(
       api,
       productId,
@@ -79,7 +80,7 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
 
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
-  await printRows(deps, result, current.loan_requests, 'loanRequest');
+  await output.print(current.loan_requests, result.rawBody);
   if (current.loan_requests.length === 0 || current.cursor === cursor) return;
   if (!isFollowableCursor(current.cursor)) return warnUnfollowable(deps);
   const { page: ahead } = await page(current.cursor, 1);

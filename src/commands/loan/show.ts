@@ -4,7 +4,8 @@
  */
 import type { Deps } from '../../deps.js';
 import { readLoanRequest } from '../../domain/loan-requests.js';
-import { printLoanView } from '../../output/print.js';
+import { LOAN_VIEW_OUTPUT, loanViewComposite } from '../../output/loan-view.js';
+import { openOutput } from '../../output/output.js';
 import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
 
 export type LoanShowOptions = LoanIdOptions;
@@ -12,7 +13,8 @@ export type LoanShowOptions = LoanIdOptions;
 export async function runLoanShow(options: LoanShowOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
+  const output = await openOutput(deps, LOAN_VIEW_OUTPUT);
   const api = await deps.api();
   const { view, envelopes } = await readLoanRequest(api, productId, id);
-  await printLoanView(deps, view, envelopes);
+  await output.composite(loanViewComposite(view), envelopes);
 }

@@ -11,6 +11,7 @@
 import type { Deps } from '../../deps.js';
 import { findLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
+import { parseDuration } from '../common/duration.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
 
 export const WAIT_STATES = {
@@ -26,18 +27,6 @@ export interface LoanWaitOptions extends LoanIdOptions {
   interval?: string;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `90`, `90s`, `10m`, `1h`, `500ms` as milliseconds (a bare number is seconds). */
-export function parseDuration(raw: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  const ms = match?.[1] ? Number(match[1]) * (UNITS[match[2] ?? 's'] ?? 1000) : Number.NaN;
-  if (!Number.isFinite(ms) || ms <= 0) {
-    throw new UsageError(`${flag}: "${raw}" is not a duration above 0.`, `e.g. ${flag} 90s, 10m or 1h`);
-  }
-  return ms;
-}
-
 function parseState(raw: string | undefined): WaitState {
   if (raw === undefined) {
     throw new UsageError('Missing --until: say what to wait for.', 'Pass --until submitted or --until approved.');
@@ -51,6 +40,11 @@ function parseState(raw: string | undefined): WaitState {
   return raw as WaitState;
 }
 
+function positive(ms: number, flag: string): number {
+  if (ms <= 0) throw new UsageError(`${flag} must be more than 0, e.g. ${flag} 10s.`);
+  return ms;
+}
+
 function seconds(ms: number): string {
   const total = Math.round(ms / 1000);
   return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
@@ -59,8 +53,8 @@ function seconds(ms: number): string {
 export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const until = parseState(options.until);
-  const limit = parseDuration(options.timeout ?? '10m', '--timeout');
-  const interval = parseDuration(options.interval ?? '5s', '--interval');
+  const limit = positive(parseDuration(options.timeout ?? '10m', '--timeout'), '--timeout');
+  const interval = positive(parseDuration(options.interval ?? '5s', '--interval'), '--interval');
   const productId = await resolveProduct(options, deps);
   const api = await deps.api();
   const { field, value } = WAIT_STATES[until];

@@ -47,6 +47,28 @@ The key goes to the OS keyring where one answers, else (saying so) to the 0600 c
     });
 
   profile
+    .command('set')
+    .description('Change some fields of a profile (base URL, product, organisation, key), keeping the others')
+    .argument('<name>', 'profile name')
+    .option('--product-id <n>', 'default product id for loan commands')
+    .option('--org-id <n>', 'your organisation id (used by business information)')
+    .option('--api-key-stdin', 'read a new API key from stdin; it goes where the profile keeps its key')
+    .addHelpText(
+      'after',
+      `${examples(
+        'loanctl profile set prod --base-url https://api2.example.com',
+        'loanctl profile set prod --product-id 14',
+        'printf \'%s\' "$NEW_KEY" | loanctl profile set prod --api-key-stdin',
+      )}
+--base-url (the global option) is saved into the profile. Give at least one field.
+`,
+    )
+    .action(async (name: string, options) => {
+      const { runProfileSet } = await import('./set.js');
+      await runProfileSet({ name, ...options }, deps);
+    });
+
+  profile
     .command('list')
     .description('List the profiles; the current one is marked')
     .addHelpText('after', examples('loanctl profile list', 'loanctl profile list -o json'))

@@ -7,9 +7,8 @@ export type ProfileListOptions = Record<string, never>;
 export async function runProfileList(_options: ProfileListOptions, deps: Deps): Promise<void> {
   const store = await deps.config();
   const rows = store.names().map((name) => profileRow(name, store.require(name), name === store.current));
-  if (rows.length === 0) {
+  if (rows.length === 0)
     deps.io.stderr.write('No profiles yet. Add one with: loanctl profile add NAME --base-url URL\n');
-    if (deps.io.stdout.isTTY && !deps.globals.output) return;
-  }
-  await render(rows, { kind: 'profile' }, deps);
+  // That says it for a table; JSON still prints [] for a script.
+  await render(rows, { kind: 'profile', empty: null }, deps);
 }

@@ -1,6 +1,7 @@
 /** `loanctl sandbox openapi`: print the API's OpenAPI 3.1 document, derived from the contract. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { openOutput } from '../../output/output.js';
 import { openApiDocument } from '../../sandbox/openapi.js';
 import { VERSION } from '../../version.js';
 
@@ -13,15 +14,16 @@ export interface SandboxOpenapiOptions {
 
 export async function runSandboxOpenapi(options: SandboxOpenapiOptions, deps: Deps): Promise<void> {
   const serverUrl = checkedServerUrl(options.serverUrl ?? DEFAULT_SERVER_URL);
-  const format = deps.globals.output;
+  // A document, not a table: JSON even on a terminal.
+  const format = deps.globals.output ?? 'json';
   if (format === 'table' || format === 'csv') {
     throw new UsageError(
       `sandbox openapi prints JSON; -o ${format} is not one of its formats.`,
       'Use -o json (the default) or -o ndjson (one line).',
     );
   }
-  const document = openApiDocument({ serverUrl, version: VERSION });
-  deps.io.stdout.write(`${format === 'ndjson' ? JSON.stringify(document) : JSON.stringify(document, null, 2)}\n`);
+  const output = await openOutput(deps, { names: () => [] }, { format });
+  await output.print(openApiDocument({ serverUrl, version: VERSION }));
 }
 
 /** An http(s) URL without a trailing slash, else a usage error naming the flag. */

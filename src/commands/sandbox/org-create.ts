@@ -14,7 +14,7 @@ export async function runSandboxOrgCreate(options: SandboxOrgCreateOptions, deps
   const dataDir = resolveDataDir(options.dataDir, deps);
   let created: { org_id: number; api_key: string };
   try {
-    created = createOrganisation(dataDir, options.name, { now: deps.now });
+    created = createOrganisation(dataDir, options.name);
   } catch (error) {
     if (error instanceof SandboxAdminError) throw new UsageError(`Cannot create the organisation: ${error.message}.`);
     throw error;

@@ -16,7 +16,7 @@ export async function runSandboxProductCreate(options: SandboxProductCreateOptio
   const dataDir = resolveDataDir(options.dataDir, deps);
   let created: { product_id: number; slug: string };
   try {
-    created = createProduct(dataDir, orgId, options.name, { now: deps.now });
+    created = createProduct(dataDir, orgId, options.name);
   } catch (error) {
     if (error instanceof SandboxAdminError) {
       throw new UsageError(`Cannot create the product: ${error.message} (data dir ${dataDir}).`);

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { formatDuration } from '../../sandbox/control/duration.js';
 import { defaultDataDir } from '../../sandbox/paths.js';
 
 export function resolveDataDir(dataDir: string | undefined, deps: Deps): string {
@@ -16,4 +17,18 @@ export function parseWholeNumber(value: string, flag: string, min: number, max: 
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got "${value}".`);
   }
   return number;
+}
+
+/** The sandbox's clock as `sandbox clock …` prints it. */
+export function printClock(state: { now: Date; offset_ms: number }, json: boolean | undefined, deps: Deps): void {
+  const now = state.now.toISOString();
+  if (json) {
+    deps.io.stdout.write(`${JSON.stringify({ now, offset_ms: state.offset_ms })}\n`);
+    return;
+  }
+  const from =
+    state.offset_ms === 0
+      ? 'real time'
+      : `real time ${state.offset_ms > 0 ? '+' : '-'} ${formatDuration(Math.abs(state.offset_ms))}`;
+  deps.io.stdout.write(`Sandbox time: ${now} (${from})\n`);
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
+import { alreadyRunningError, type DetachedSandbox, logFilePath, startDetached } from '../../sandbox/control/detach.js';
+import { claimRunFile, releaseRunFile, updateRunFile } from '../../sandbox/control/run-file.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
 import { onSandboxListening, type SandboxListening, type WrittenProfile } from '../common/sandbox-listening.js';
@@ -13,6 +15,10 @@ export interface SandboxStartOptions {
   port?: string;
   dataDir?: string;
   json?: boolean;
+  /** Start in the background and return once it listens (control/detach.ts). */
+  detach?: boolean;
+  /** Set by `--detach` on the server it starts: print no key (its output goes to a log file). */
+  detachedChild?: boolean;
   /** For tests: stop when this aborts, instead of (as well as) on SIGINT/SIGTERM. */
   stopSignal?: AbortSignal;
   /** Any flags added later (e.g. `--no-profile`), passed on to the after-listen seam. */
@@ -24,7 +30,37 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   if (host === '') throw new UsageError('--host must not be empty.');
   const port = parseWholeNumber(options.port ?? '4010', '--port', 0, 65_535);
   const dataDir = resolveDataDir(options.dataDir, deps);
+  if (options.detach) {
+    const started = await startDetached({ dataDir, host, port, profile: options.profile !== false, env: deps.env });
+    printDetached(started, options.json === true, deps);
+    return;
+  }
 
+  const startedAt = new Date().toISOString();
+  const claim = { pid: process.pid, started_at: startedAt };
+  let owner: ReturnType<typeof claimRunFile>;
+  try {
+    owner = claimRunFile(dataDir, claim);
+  } catch (error) {
+    throw listenError(error, host, port, dataDir);
+  }
+  if (owner) throw alreadyRunningError(dataDir, owner);
+  try {
+    await serveUntilStopped(options, deps, { dataDir, host, port, startedAt });
+  } finally {
+    releaseRunFile(dataDir);
+  }
+}
+
+interface Where {
+  dataDir: string;
+  host: string;
+  port: number;
+  startedAt: string;
+}
+
+async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where: Where): Promise<void> {
+  const { dataDir, host, port } = where;
   let running: RunningSandbox;
   try {
     running = await startSandboxServer({
@@ -52,7 +88,18 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
     throw error;
   }
 
-  if (options.json) {
+  updateRunFile(dataDir, {
+    pid: process.pid,
+    started_at: where.startedAt,
+    url: running.url,
+    host,
+    port: running.port,
+    ...(options.detachedChild && { log_file: logFilePath(dataDir) }),
+  });
+  if (options.detachedChild) {
+    // Its output is a log file: the key stays out of it (the starting command printed it).
+    deps.io.stdout.write(`${new Date().toISOString()} sandbox listening on ${info.url} (pid ${process.pid})\n`);
+  } else if (options.json) {
     const { url, api_key, org_id, product_id } = info;
     deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id })}\n`);
   } else {
@@ -60,9 +107,35 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   }
 
   await waitForStop(options.stopSignal);
-  if (!options.json) deps.io.stderr.write('Stopping the sandbox…\n');
+  const say = (line: string) => {
+    if (options.detachedChild) deps.io.stdout.write(`${new Date().toISOString()} ${line}\n`);
+    else if (!options.json) deps.io.stderr.write(`${line}\n`);
+  };
+  say('Stopping the sandbox (finishing requests in flight)…');
   await running.close();
-  if (!options.json) deps.io.stderr.write('Sandbox stopped.\n');
+  say('Sandbox stopped.');
+}
+
+function printDetached(started: DetachedSandbox, json: boolean, deps: Deps): void {
+  const { url, api_key, org_id, product_id, pid, log_file, data_dir } = started;
+  if (json) {
+    deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id, pid, log_file, data_dir })}\n`);
+    return;
+  }
+  deps.io.stdout.write(
+    [
+      `Sandbox running in the background on ${url}`,
+      `  API key:     ${api_key}`,
+      `  org id:      ${org_id}`,
+      `  product id:  ${product_id}`,
+      `  pid:         ${pid}`,
+      `  log file:    ${log_file}`,
+      '',
+    ].join('\n'),
+  );
+  deps.io.stderr.write(
+    `Data dir: ${data_dir}. Stop it with: loanctl sandbox stop --data-dir ${JSON.stringify(data_dir)}\n`,
+  );
 }
 
 function printBanner(info: SandboxListening, created: boolean, profile: WrittenProfile | undefined, deps: Deps): void {

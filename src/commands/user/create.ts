@@ -15,9 +15,8 @@ import { bodySchemaWithout } from '../../contract/field-schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { buildBody, buildOperationBody } from '../../input/body.js';
-import { checkFieldsBeforeSending } from '../../input/check-fields.js';
 import { notice } from '../../output/notice.js';
-import { printRecord } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 import { askMissingFields } from '../../prompts/ask.js';
 import { type DataOption, readData } from '../common/data-option.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
@@ -62,7 +61,7 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
   });
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: a user has no such field.`);
 
-  checkFieldsBeforeSending(deps, 'user');
+  const output = await openOutput(deps, 'createUser');
   const password = await readPassword(options, typeof fromData === 'string' ? fromData : undefined, deps);
   const passwordField = { key: 'password', flag: '--password-stdin', value: undefined };
   const { body: request } = buildOperationBody('createUser', [...asked, passwordField], { ...rest, password });
@@ -76,7 +75,7 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
     notice(deps, `Created user ${request.email}.`);
   }
   const record = { ...(result.data as Record<string, unknown>), status: exists ? 'exists' : 'created' };
-  await printRecord(deps, result, record, 'user');
+  await output.print(record, result.rawBody);
   notice(deps, `next: loanctl loan create --user ${request.email} --amount 50000 --purpose "…"`);
 }
 

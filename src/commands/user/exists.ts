@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { parseEmail } from '../../input/values.js';
-import { printScalar } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 
 export interface UserExistsOptions {
   email: string;
@@ -14,7 +14,8 @@ export interface UserExistsOptions {
 
 export async function runUserExists(options: UserExistsOptions, deps: Deps): Promise<void> {
   const email = parseEmail(options.email, '--email');
+  const output = await openOutput(deps, 'userExists', { scalar: 'exists' });
   const api = await deps.api();
   const result = await api.call('userExists', { query: { email, action: 'exists' } });
-  await printScalar(deps, result, result.data === true, 'exists');
+  await output.scalar(result.data === true, result.rawBody);
 }

@@ -61,6 +61,41 @@ export function registerUserCommands(program: Command, deps: Deps): void {
     });
 
   user
+    .command('show')
+    .description('Show one borrower by id, e-mail or reference (client-side, over the user list)')
+    .argument('<id|email|reference>', 'a user id, an e-mail, or a user reference')
+    .addHelpText(
+      'after',
+      `${examples('loanctl user show 42', 'loanctl user show ada@example.com -o json', 'loanctl user show USR-1A2B3C')}
+The API has no user read: an id is found by bisecting the list's pages (they are ordered by id), an
+e-mail as loan create --user finds it (local index, else newest first), a reference by walking the
+streamed pages (stderr says how many users were scanned; the spec's list items carry no reference).
+`,
+    )
+    .action(async (ref: string) => {
+      const { runUserShow } = await import('./show.js');
+      await runUserShow({ ref }, deps);
+    });
+
+  user
+    .command('find')
+    .description('Find borrowers by phone or name (client-side, over the streamed user list)')
+    .option('--phone <phone>', 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678')
+    .option('--name <words>', 'words of the first and last name, any case: every word must appear')
+    .option('--limit <n>', 'stop after this many matches')
+    .addHelpText(
+      'after',
+      `${examples('loanctl user find --phone 08012345678', 'loanctl user find --name "ada obi" -o json', 'loanctl user find --name ada --limit 1')}
+The API has no search: this walks the whole user list page by page (memory stays flat), prints the
+matches as they are found, and says on stderr how many users were scanned.
+`,
+    )
+    .action(async (options) => {
+      const { runUserFind } = await import('./find.js');
+      await runUserFind(options, deps);
+    });
+
+  user
     .command('list')
     .description('List the borrower users of your organisation, a page at a time')
     .option('--start <date>', 'created on or after this date (yyyy-mm-dd)')

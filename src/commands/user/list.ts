@@ -11,7 +11,7 @@ import { userPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { parseDate, parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
-import { openPageStream, printRows } from '../../output/print.js';
+import { openOutput } from '../../output/output.js';
 
 export interface UserListOptions {
   start?: string;
@@ -26,11 +26,12 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
   if (start && end && end < start) throw new UsageError(`--end (${end}) is before --start (${start}).`);
   const page = options.page === undefined ? 1 : parsePositiveInt(options.page, '--page');
   if (options.all && options.page !== undefined) throw new UsageError('--all walks every page; leave out --page.');
+  const output = await openOutput(deps, 'listUsers');
   const api = await deps.api();
   const query = { start, end };
 
   if (options.all) {
-    const stream = await openPageStream(deps, 'userListItem');
+    const stream = output.pages();
     // Prefetch: the next page is on its way while this one is written (see userPages).
     for await (const { users, result } of userPages(api, query, { prefetch: true })) await stream.page(users, result);
     await stream.end();
@@ -39,10 +40,16 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
 
   const result = await api.call('listUsers', { query: { ...query, pages: page } });
   const users = (result.data ?? []) as UserListItem[];
-  await printRows(deps, result, users, 'userListItem');
+  await output.print(users, result.rawBody);
   if (users.length > 0) {
     const next = await api.call('listUsers', { query: { ...query, pages: page + 1 } });
     const more = (next.data ?? []) as UserListItem[];
-    if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: --page ${page + 1}`);
+    if (more.length > 0 && more[0]?.id !== users[0]?.id) notice(deps, `next: ${nextPageFlags(query, page + 1)}`);
   }
+}
+
+/** The flags of the next page, every filter given kept: `--start 2026-01-01 --page 3`. */
+function nextPageFlags(query: { start?: string | undefined; end?: string | undefined }, page: number): string {
+  const window = [query.start && `--start ${query.start}`, query.end && `--end ${query.end}`].filter(Boolean);
+  return [...window, `--page ${page}`].join(' ');
 }

@@ -6,12 +6,14 @@
  *
  * The questions are ./prompts.ts and ./terms.ts; what was sent, Ctrl-C and the summary, ./session.ts.
  */
+
 import type { Deps } from '../../deps.js';
+import { userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { ApiError, formatError, NoAccessError, UsageError } from '../../errors.js';
 import { formatMoney } from '../../output/format.js';
 import { notice } from '../../output/notice.js';
-import { printRecord } from '../../output/print.js';
+import { type Output, openOutput } from '../../output/output.js';
 import { CtrlC, type Signals } from './interrupt.js';
 import { askBorrowerEmail, askLoanRequest, askNewBorrower, askStep, chooseNext } from './prompts.js';
 import { resume } from './resume.js';
@@ -34,8 +36,11 @@ export async function runLoanNewFlow(deps: Deps, flow: LoanNewFlow): Promise<voi
   ctrlC.listen();
   let session: LoanSession | undefined;
   try {
+    // Opened first: a wrong --fields is exit 2 before any question or request.
+    const output = await openOutput(deps, 'createLoanRequest');
     session = new LoanSession(deps, await deps.api(), flow.productId, flow.productFlag, ctrlC);
     await guide(session, flow.resumeId);
+    await finish(session, output);
   } catch (error) {
     throw session ? session.stopped(error) : error;
   } finally {
@@ -53,14 +58,13 @@ async function guide(session: LoanSession, resumeId: number | undefined): Promis
   }
   if (session.approved) {
     session.say(`Loan request ${session.loanId} is already approved; there is nothing left to add here.`);
-    return finish(session);
+    return;
   }
   if (!session.submitted && (await menu(session)) === 'later') {
     session.say(`\nLoan request ${session.loanId} is saved. Continue with: ${session.resumeCommand()}`);
-    return finish(session);
+    return;
   }
   await approveIfWanted(session);
-  await finish(session);
 }
 
 async function findOrCreateBorrower(session: LoanSession): Promise<void> {
@@ -79,8 +83,9 @@ async function findOrCreateBorrower(session: LoanSession): Promise<void> {
   }
 }
 
-function lookUp(session: LoanSession, email: string) {
-  return session.reading(findUserByEmail(session.api, email)).catch((error: unknown) => {
+async function lookUp(session: LoanSession, email: string) {
+  const lookup = await userLookup(session.deps);
+  return session.reading(findUserByEmail(session.api, email, lookup)).catch((error: unknown) => {
     if (error instanceof NoAccessError) return undefined;
     throw error;
   });
@@ -90,7 +95,7 @@ async function createBorrower(session: LoanSession, email: string): Promise<void
   const body = await askNewBorrower(session.prompter, email);
   const result = await session.send('createUser', { body });
   if (result.status === 'exists') session.say(`A borrower with e-mail ${email} already exists; using it.`);
-  const user = await session.reading(findUserByEmail(session.api, email));
+  const user = await session.reading(findUserByEmail(session.api, email, await userLookup(session.deps)));
   session.borrower = { id: user.id, email: user.email, name: `${user.firstname} ${user.lastname}` };
   if (result.status !== 'exists') session.created.push(`user ${user.id} (${user.email})`);
   session.say(`Created borrower ${session.borrower.name} (user ${user.id}).`);
@@ -148,8 +153,8 @@ async function runStep(session: LoanSession, step: StepDef): Promise<void> {
 }
 
 /** The loan request as it ends, on stdout. */
-async function finish(session: LoanSession): Promise<void> {
+async function finish(session: LoanSession, output: Output): Promise<void> {
   const loan = session.loanRequest;
-  await printRecord(session.deps, { rawBody: JSON.stringify(loan) }, loan, 'loanRequest');
+  await output.print(loan);
   notice(session.deps, `next: loanctl loan show ${loan.id}`);
 }

@@ -10,8 +10,11 @@ export interface RequestLogEntry {
   at: string;
   method: string;
   path: string;
+  /** The HTTP status. */
   status: number;
-  ms?: number;
+  /** The envelope's status, or why the request was refused. */
+  outcome: string;
+  ms: number;
 }
 
 /** The caller's most recent requests, newest first; absent where the sandbox keeps no log. */
@@ -70,10 +73,10 @@ export function logPage(entries: RequestLogEntry[] | undefined): Html {
   if (entries === undefined) {
     return html`<p class="notice error" role="status">The request log is not available in this sandbox: it keeps no log of requests.</p>`;
   }
-  return html`<p class="hint">Your organisation's last ${LOG_ROWS} requests, newest first.</p>
-<div class="table"><table><thead><tr><th>At</th><th>Method</th><th>Path</th><th class="num">Status</th><th class="num">ms</th></tr></thead>
+  return html`<p class="hint">Your organisation's last ${LOG_ROWS} API requests, newest first (the log is written a moment after each reply; <code>loanctl sandbox logs</code> shows the bodies).</p>
+<div class="table"><table><thead><tr><th>At</th><th>Method</th><th>Path</th><th class="num">HTTP</th><th>Outcome</th><th class="num">ms</th></tr></thead>
 <tbody>${entries.map(
     (entry) =>
-      html`<tr><td>${entry.at}</td><td>${entry.method}</td><td>${entry.path}</td><td class="num">${entry.status}</td><td class="num">${entry.ms ?? ''}</td></tr>`,
+      html`<tr><td>${entry.at}</td><td>${entry.method}</td><td>${entry.path}</td><td class="num">${entry.status}</td><td>${entry.outcome}</td><td class="num">${entry.ms}</td></tr>`,
   )}</tbody></table></div>${entries.length === 0 && html`<p>No requests yet.</p>`}`;
 }

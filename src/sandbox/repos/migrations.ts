@@ -190,4 +190,34 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX loan_requests_org_product;
   CREATE INDEX loan_requests_listed ON loan_requests (org_id, product_id, id) WHERE deleted_at IS NULL;
   `,
+  // 3: the sandbox's clock (`loanctl sandbox clock`): one row, the offset from real time in ms,
+  //    read on every request so a running server follows a change made by another process.
+  `
+  CREATE TABLE sandbox_clock (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    offset_ms INTEGER NOT NULL
+  );
+  `,
+  // 4: faults injected into the replies (src/sandbox/faults): kept in the database so that a
+  //    running sandbox picks up `loanctl sandbox faults add` from another process without restart.
+  //    matched and fired count the requests each fault matched and answered, so `--times` and a
+  //    seeded sequence carry on across restarts.
+  `
+  CREATE TABLE faults (
+    id INTEGER PRIMARY KEY,
+    method TEXT,
+    path TEXT NOT NULL,
+    http INTEGER,
+    envelope TEXT,
+    message TEXT,
+    latency_ms INTEGER NOT NULL DEFAULT 0,
+    probability REAL NOT NULL DEFAULT 1,
+    seed INTEGER,
+    times INTEGER,
+    matched INTEGER NOT NULL DEFAULT 0,
+    fired INTEGER NOT NULL DEFAULT 0,
+    preset TEXT,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -1,0 +1,32 @@
+/**
+ * `loanctl loan find --reference R`: the loan request with that reference. The API reads a loan
+ * request only by id, so this walks the product's list client-side, newest first, over streamed
+ * pages, and stops at the match; stderr says how many loan requests were scanned.
+ */
+import type { Deps } from '../../deps.js';
+import { findLoanByReference } from '../../domain/loan-find.js';
+import { NoAccessError } from '../../errors.js';
+import { parseText } from '../../input/values.js';
+import { notice } from '../../output/notice.js';
+import { openOutput } from '../../output/output.js';
+import { type ProductOption, resolveProduct } from './common.js';
+
+export interface LoanFindOptions extends ProductOption {
+  reference: string;
+}
+
+export async function runLoanFind(options: LoanFindOptions, deps: Deps): Promise<void> {
+  const reference = parseText(options.reference, '--reference');
+  const productId = await resolveProduct(options, deps);
+  const output = await openOutput(deps, 'listLoanRequests');
+  const api = await deps.api();
+  const { loan, scanned } = await findLoanByReference(api, productId, reference);
+  notice(deps, `Scanned ${scanned} loan request${scanned === 1 ? '' : 's'}.`);
+  if (!loan) {
+    throw new NoAccessError(
+      `No loan request with reference ${reference} in product ${productId}.`,
+      'Check the reference, or the product (--product).',
+    );
+  }
+  await output.print(loan);
+}

@@ -1,0 +1,50 @@
+/**
+ * `loanctl sandbox stop`: SIGTERM to the sandbox serving this data dir, then wait until it has
+ * exited. The server stops accepting connections, answers the requests in flight, and closes its
+ * database (every write it acknowledged was committed first). Nothing running is not an error.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Deps } from '../../deps.js';
+import { LoanctlError } from '../../errors.js';
+import { processAlive, readRunning } from '../../sandbox/control/run-file.js';
+import type { DataDirOptions } from './data-dir.js';
+import { parseWholeNumber, resolveDataDir } from './shared.js';
+
+export interface SandboxStopOptions extends DataDirOptions {
+  timeout?: string;
+}
+
+const POLL_MS = 50;
+
+export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): Promise<void> {
+  const dataDir = resolveDataDir(options.dataDir, deps);
+  const waitS = parseWholeNumber(options.timeout ?? '30', '--timeout', 1, 3600);
+  const info = readRunning(dataDir);
+  if (!info) {
+    if (options.json) deps.io.stdout.write(`${JSON.stringify({ stopped: false, data_dir: dataDir })}\n`);
+    deps.io.stderr.write(`No sandbox is running on ${dataDir}; nothing to stop.\n`);
+    return;
+  }
+  try {
+    process.kill(info.pid, 'SIGTERM');
+  } catch (error) {
+    // EPERM: the sandbox runs as another user; ESRCH: it exited just now (the loop below sees it).
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') {
+      throw new LoanctlError(`Not allowed to stop the sandbox (pid ${info.pid}): it runs as another user.`, 1);
+    }
+  }
+  const deadline = Date.now() + waitS * 1000;
+  while (processAlive(info.pid)) {
+    if (Date.now() > deadline) {
+      throw new LoanctlError(
+        `The sandbox (pid ${info.pid}) is still running ${waitS} s after it was asked to stop.`,
+        1,
+        `It may be finishing long requests: wait, or force it with \`kill -9 ${info.pid}\`.`,
+      );
+    }
+    await sleep(POLL_MS);
+  }
+  readRunning(dataDir); // removes the run file if the server could not (it was killed meanwhile)
+  if (options.json) deps.io.stdout.write(`${JSON.stringify({ stopped: true, pid: info.pid, data_dir: dataDir })}\n`);
+  else deps.io.stderr.write(`Stopped the sandbox on ${info.url ?? dataDir} (pid ${info.pid}).\n`);
+}

@@ -1,0 +1,79 @@
+/**
+ * `--fields` checked once, before anything is sent, against the names the command's reply can
+ * have — never against the rows that happen to come back (a list with no approved loan still
+ * has `approved_by_id`). The names: the record's reply schema (src/contract/endpoints.ts
+ * `recordSchema`), its keys and one level of nested keys (`terms.rate`), plus the columns of
+ * src/output/columns.ts (dotted and computed ones too). The schemas load only when `--fields` is
+ * given: building them costs start-up (bench/README.md).
+ */
+import type { OperationKey } from '../contract/operations.js';
+import { replyPayloadShape, replyRecord } from '../contract/operations.js';
+import { UsageError } from '../errors.js';
+import { COLUMNS, type ResourceKind, replyKind } from './columns.js';
+import { escapeControl } from './escape.js';
+
+/** The field names a record of `kind` has: its columns first (the order a reader knows), then its schema's. */
+export async function recordFieldNames(kind: ResourceKind): Promise<string[]> {
+  const set = COLUMNS[kind];
+  const names = new Set<string>([...set.list, ...(set.detail ?? [])].map((column) => column.key));
+  for (const name of set.computed ?? []) names.add(name);
+  if (kind === 'profile') return [...names];
+  const { recordSchema } = await import('../contract/endpoints.js');
+  for (const [key, inner] of Object.entries(recordSchema(kind).shape)) {
+    names.add(key);
+    for (const nested of Object.keys(objectShape(inner))) names.add(`${key}.${nested}`);
+  }
+  return [...names];
+}
+
+/** The keys of a zod object schema; none for any other schema. */
+function objectShape(schema: unknown): Record<string, unknown> {
+  const shape = (schema as { shape?: unknown }).shape;
+  return typeof shape === 'object' && shape !== null ? (shape as Record<string, unknown>) : {};
+}
+
+/**
+ * The names of what operation `key` replies with: a record's (or a list's) fields; a plain value
+ * has one, `scalar` (its CSV header); a reply without a payload has none.
+ */
+export async function operationFieldNames(key: OperationKey, scalar?: string): Promise<string[]> {
+  if (replyRecord(replyPayloadShape(key)) !== undefined) return recordFieldNames(replyKind(key));
+  return scalar === undefined ? [] : [scalar];
+}
+
+/** `loan show`: its parts, the loan request's and employment's fields under them, and the loan request's own. */
+export async function loanViewFieldNames(): Promise<string[]> {
+  const loan = await recordFieldNames('loanRequest');
+  const employment = await recordFieldNames('employment');
+  return [
+    ...LOAN_VIEW_PARTS,
+    ...loan.map((name) => `loan_request.${name}`),
+    ...employment.map((name) => `employment.${name}`),
+    ...loan.filter((name) => !LOAN_VIEW_PARTS.includes(name)),
+  ];
+}
+
+export const LOAN_VIEW_PARTS: readonly string[] = [
+  'loan_request',
+  'progress',
+  'bank_details',
+  'guarantors',
+  'employment',
+];
+
+/** Exit 2 naming the valid names when a field is not one of them. */
+export function checkFields(
+  fields: readonly string[],
+  valid: readonly string[],
+  options: { nothingSent: boolean },
+): void {
+  const unknown = fields.filter((field) => !valid.includes(field));
+  if (unknown.length === 0) return;
+  const shown = (names: readonly string[]) => names.map((name) => `"${escapeControl(name)}"`).join(', ');
+  throw new UsageError(
+    `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${shown(unknown)}${options.nothingSent ? '; nothing was sent' : ''}.`,
+    valid.length === 0
+      ? "This command's reply has no fields: leave out --fields."
+      : `Valid fields: ${valid.map(escapeControl).join(', ')}.`,
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The server's side of faults: before a request is handled, the first fault (in the order added)
+ * whose method and path glob match it decides. It fires with its probability (seeded: the same
+ * sequence every run, chance.ts) until it has fired `times` times; a fired fault waits its latency,
+ * then answers with its status, or, with no status, lets the request be served as usual.
+ *
+ * The faults are read from the database again only when another connection has changed it
+ * (`PRAGMA data_version`), so `loanctl sandbox faults add` in another process takes effect on the
+ * next request, and a request costs one small query when nothing changed.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { FastifyReply } from 'fastify';
+import { isBusy } from '../busy.js';
+import { envelope } from '../envelope.js';
+import { globMatcher } from '../glob.js';
+import { draw } from './chance.js';
+import { defaultMessage } from './presets.js';
+import { type FaultRow, FaultsStore } from './store.js';
+
+interface LiveFault extends FaultRow {
+  matches: (path: string) => boolean;
+}
+
+export class FaultInjector {
+  private faults: LiveFault[] = [];
+  private version = -1;
+  private readonly dataVersion: StatementSync;
+  private readonly store: FaultsStore;
+
+  constructor(db: DatabaseSync) {
+    this.dataVersion = db.prepare('PRAGMA data_version');
+    this.store = new FaultsStore(db);
+  }
+
+  /** The fault that answers this request, if one fires; counts the request for the fault that matched. */
+  pick(method: string, path: string): FaultRow | undefined {
+    this.refresh();
+    for (const fault of this.faults) {
+      if ((fault.method !== null && fault.method !== method) || !fault.matches(path)) continue;
+      if (fault.times !== null && fault.fired >= fault.times) continue;
+      const fires = draw(fault.seed, fault.matched) < fault.probability;
+      fault.matched++;
+      if (fires) fault.fired++;
+      try {
+        this.store.counted(fault.id, fires);
+      } catch (error) {
+        // Another process holds the write lock: this server's own count carries on in memory.
+        if (!isBusy(error)) throw error;
+      }
+      return fires ? fault : undefined;
+    }
+    return undefined;
+  }
+
+  private refresh(): void {
+    const { data_version: version } = this.dataVersion.get() as { data_version: number };
+    if (version === this.version) return;
+    this.version = version;
+    this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
+  }
+}
+
+/** The fault's reply: the API's error envelope, or a bare text body as a gateway sends. */
+export function sendFault(reply: FastifyReply, fault: FaultRow & { http: number }): void {
+  reply.code(fault.http);
+  if (fault.envelope === 'error') {
+    const message = fault.message ?? defaultMessage(fault.http);
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(envelope({ status: 'error', message })));
+  } else {
+    reply.type('text/plain; charset=utf-8').send(`${fault.http} ${STATUS_CODES[fault.http] ?? ''}\n`);
+  }
+}

@@ -1,0 +1,65 @@
+/** The `faults` table: what `sandbox faults add|list|clear` write and read, and what the server counts. */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+export interface FaultRow {
+  id: number;
+  /** Only requests of this method; null: any. */
+  method: string | null;
+  /** A path glob (../glob.ts). */
+  path: string;
+  /** The HTTP status to answer with; null: only `latency_ms`, then the request is served as usual. */
+  http: number | null;
+  /** 'error': the API's error envelope; null: a bare text body, as a gateway in front of the API sends. */
+  envelope: 'error' | null;
+  message: string | null;
+  latency_ms: number;
+  probability: number;
+  seed: number | null;
+  /** Fires at most this many times; null: no limit. */
+  times: number | null;
+  /** Requests it matched, and of those, the ones it answered. */
+  matched: number;
+  fired: number;
+  preset: string | null;
+  created_at: string;
+}
+
+export type NewFault = Omit<FaultRow, 'id' | 'matched' | 'fired'>;
+
+const COLUMNS =
+  'id, method, path, http, envelope, message, latency_ms, probability, seed, times, matched, fired, preset, created_at';
+
+export class FaultsStore {
+  private readonly insert: StatementSync;
+  private readonly all: StatementSync;
+  private readonly removeAll: StatementSync;
+  private readonly count: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.insert = db.prepare(
+      `INSERT INTO faults (method, path, http, envelope, message, latency_ms, probability, seed, times, preset, created_at)
+       VALUES (:method, :path, :http, :envelope, :message, :latency_ms, :probability, :seed, :times, :preset, :created_at)`,
+    );
+    this.all = db.prepare(`SELECT ${COLUMNS} FROM faults ORDER BY id`);
+    this.removeAll = db.prepare('DELETE FROM faults');
+    this.count = db.prepare('UPDATE faults SET matched = matched + 1, fired = fired + :fired WHERE id = :id');
+  }
+
+  add(fault: NewFault): number {
+    return Number(this.insert.run({ ...fault }).lastInsertRowid);
+  }
+
+  list(): FaultRow[] {
+    return this.all.all() as unknown as FaultRow[];
+  }
+
+  /** Removes every fault; returns how many there were. */
+  clear(): number {
+    return Number(this.removeAll.run().changes);
+  }
+
+  /** Counts one matching request, answered by the fault (`fired`) or not. */
+  counted(id: number, fired: boolean): void {
+    this.count.run({ id, fired: fired ? 1 : 0 });
+  }
+}

@@ -1,0 +1,39 @@
+/** What the handlers of every resource group share: the reply, progress markers, re-reading a loan request. */
+import type { Outcome } from '../envelope.js';
+import type { KeyOwner, LoanRequestRow, Repos } from '../repos/index.js';
+import * as serialize from '../serialize.js';
+
+/**
+ * Progress markers. Adding supporting information sets the marker of what was added, until the
+ * loan request is submitted; submit sets `submitted` (unless already approved); approve sets
+ * `approved`. A loan request with no marker yet has no `progress` field, and GET progress answers `new`.
+ */
+export const PROGRESS = {
+  none: 'new',
+  bankDetails: 'bank_details',
+  business: 'business_information',
+  employment: 'employment',
+  guarantor: 'guarantor',
+  document: 'document',
+  submitted: 'submitted',
+  approved: 'approved',
+} as const;
+
+/** The marker after adding supporting information: submitted and approved stay as they are. */
+export function informationProgress(current: string | null, marker: string): string {
+  return current === PROGRESS.submitted || current === PROGRESS.approved ? current : marker;
+}
+
+export function ok(message: string, data: unknown, data1?: unknown): Outcome {
+  return data1 === undefined ? { status: 'success', message, data } : { status: 'success', message, data, data1 };
+}
+
+function reload(ctx: { repos: Repos; caller: KeyOwner }, id: number): LoanRequestRow {
+  const row = ctx.repos.loanRequests.findInOrg(ctx.caller.org_id, id);
+  if (!row) throw new Error(`loan request ${id} vanished inside its own transaction`);
+  return row;
+}
+
+export function loanRequestJson(ctx: { repos: Repos; caller: KeyOwner }, id: number) {
+  return serialize.loanRequest(reload(ctx, id));
+}

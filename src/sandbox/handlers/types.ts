@@ -1,0 +1,60 @@
+/**
+ * The shape of a sandbox handler (./index.ts lists them all; app.ts runs them). Before a handler
+ * runs, app.ts has already: checked the API key, required `product-id` where the table says so,
+ * validated query and body with the contract's schemas, and resolved the product, user and loan
+ * request that the caller owns (anything else is no-access). `run` is synchronous and, for a
+ * writing request, runs inside the request's one transaction.
+ */
+import type { z } from 'zod';
+import type { Endpoint, EndpointKey } from '../../contract/endpoints.js';
+import type { Outcome } from '../envelope.js';
+import type { KeyOwner, LoanRequestRow, ProductRow, Repos, UserRow } from '../repos/index.js';
+
+type Query<K extends EndpointKey> = z.infer<Endpoint<K>['query']>;
+type Body<K extends EndpointKey> = Endpoint<K> extends { body: infer B extends z.ZodType } ? z.infer<B> : undefined;
+type PathParam<K extends EndpointKey> = Endpoint<K>['pathParams'][number];
+
+export type Context<K extends EndpointKey> = {
+  repos: Repos;
+  caller: KeyOwner;
+  now: Date;
+  /** `now` as the API writes a set timestamp. */
+  stamp: string;
+  query: Query<K>;
+  body: Body<K>;
+} & (Endpoint<K>['productId'] extends true ? { product: ProductRow } : unknown) &
+  ('user_id' extends PathParam<K> ? { user: UserRow } : unknown) &
+  ('id' extends PathParam<K> ? { loanRequest: LoanRequestRow } : unknown);
+
+/** What the handler checks of a valid query/body beyond the schema: extra `field (problem)` parts. */
+export interface Checkable<K extends EndpointKey> {
+  query: Query<K>;
+  body: Body<K>;
+  caller: KeyOwner;
+}
+
+/** The query and body as they arrived (before the schemas), with the caller. */
+export interface RawInput {
+  query: Record<string, unknown>;
+  body: unknown;
+  caller: KeyOwner;
+}
+
+export interface Handler<K extends EndpointKey, P = undefined> {
+  /** Checks of the raw query made before the schemas run, answering in their own words. */
+  precheck?: (rawQuery: Record<string, unknown>) => void;
+  /** More `field (problem)` parts for the one 400 message, from the raw input: run with the schemas. */
+  inspect?: (input: RawInput) => string[];
+  /** More `field (problem)` parts, run once the schemas passed. */
+  check?: (input: Checkable<K>) => string[];
+  /** Asynchronous work done before the transaction opens (e.g. hashing a password). */
+  prepare?: (input: Checkable<K>) => Promise<P>;
+  run: (ctx: Context<K>, prepared: P) => Outcome;
+}
+
+/** What each handler's `prepare` hands to its `run`: only createUser prepares (the password hash). */
+type Prepared<K extends EndpointKey> = K extends 'createUser' ? string : undefined;
+
+/** The handlers of some of the operations (one resource group's file). */
+export type HandlersOf<Keys extends EndpointKey> = { [K in Keys]: Handler<K, Prepared<K>> };
+export type HandlerMap = HandlersOf<EndpointKey>;

@@ -1,0 +1,99 @@
+/**
+ * One request's log entry: what is captured while the request is served (cheap: references only),
+ * and the row made from it later, off the request's path (redaction, JSON, the refusal's reason).
+ */
+import { redactText } from '../../http/redact.js';
+import { MESSAGES } from '../envelope.js';
+import { BODY_LIMIT, type NewLogRow } from './store.js';
+
+export interface Captured {
+  /** Date.now() when the reply was sent. */
+  at: number;
+  method: string;
+  url: string;
+  http: number;
+  ms: number;
+  orgId: number | undefined;
+  faultId: number | undefined;
+  params: unknown;
+  requestBody: unknown;
+  replyText: string | undefined;
+  /** The caller's Authorization header: only to hide the key in what is logged; never written. */
+  authorization: string | undefined;
+}
+
+/** Body fields whose values are never logged. */
+const SECRET_NAMES = /^(password|.*_password|api_?key|key|secret|token|authorization)$/i;
+const HIDDEN = '***';
+
+export function toRow(captured: Captured): NewLogRow {
+  const key = bearerKey(captured.authorization);
+  const hide = (text: string) => redactText(text, key);
+  const queryAt = captured.url.indexOf('?');
+  const path = queryAt === -1 ? captured.url : captured.url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : captured.url.slice(queryAt + 1);
+  const reply = parseEnvelope(captured.replyText);
+  return {
+    time: new Date(captured.at).toISOString(),
+    org_id: captured.orgId ?? null,
+    method: captured.method,
+    path: hide(path),
+    query: hide(query),
+    http: captured.http,
+    status: reply?.status ?? null,
+    ms: Math.round(captured.ms * 100) / 100,
+    why: why(captured, reply, new URLSearchParams(query)),
+    request_body: captured.requestBody === undefined ? null : cut(hide(redactedJson(captured.requestBody))),
+    reply_body: captured.replyText === undefined ? null : cut(hide(captured.replyText)),
+  };
+}
+
+function bearerKey(authorization: string | undefined): string | undefined {
+  return authorization ? /^\s*Bearer\s+(\S+)/i.exec(authorization)?.[1] : undefined;
+}
+
+function redactedJson(body: unknown): string {
+  return JSON.stringify(body, (name, value) => (SECRET_NAMES.test(name) && value !== null ? HIDDEN : value));
+}
+
+function cut(text: string): string {
+  return text.length <= BODY_LIMIT ? text : `${text.slice(0, BODY_LIMIT)}… (${text.length} characters in all)`;
+}
+
+function parseEnvelope(text: string | undefined): { status?: string; message?: string } | undefined {
+  if (text === undefined || !text.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(text) as { status?: unknown; message?: unknown };
+    return {
+      ...(typeof parsed.status === 'string' && { status: parsed.status }),
+      ...(typeof parsed.message === 'string' && { message: parsed.message }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which check refused the request (or which fault answered it); null for a success. */
+function why(captured: Captured, reply: { status?: string; message?: string } | undefined, query: URLSearchParams) {
+  if (captured.faultId !== undefined) return `fault #${captured.faultId} (loanctl sandbox faults list)`;
+  if (reply?.status === 'success' || reply?.status === 'exists') return null;
+  const params = (captured.params ?? {}) as Record<string, string | undefined>;
+  switch (reply?.message) {
+    case MESSAGES.keyMissing:
+      return 'missing API key';
+    case MESSAGES.keyInvalid:
+      return 'bad API key';
+    case MESSAGES.productRequired:
+      return 'missing product id';
+    case MESSAGES.noAccessLoanRequest:
+      return `no access to loan request ${params.id}`;
+    case MESSAGES.noAccessUser:
+      return `no access to user ${params.user_id}`;
+    case MESSAGES.noAccessProduct:
+      return `no access to product ${query.get('product-id')}`;
+    case undefined:
+      return captured.http >= 400 ? `HTTP ${captured.http} without an envelope` : null;
+    default:
+      return reply?.message ?? null;
+  }
+}

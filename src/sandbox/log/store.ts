@@ -1,0 +1,118 @@
+/**
+ * The request log's own SQLite file, `requests.db` beside `sandbox.db` in the data dir. Its own
+ * file so that logging never waits for the API's write lock, and so that `sandbox reset`,
+ * snapshots and restores of the data leave it alone.
+ *
+ * Bounded on disk: the table keeps the newest `maxRows` entries. Pruning runs after every
+ * `PRUNE_EVERY` new entries, deleting what is older in one statement; SQLite reuses the pages it
+ * frees, so the file stops growing once it holds `maxRows` + `PRUNE_EVERY` entries (bodies are cut
+ * to BODY_LIMIT characters: at most ~100 MB at the defaults, usually a few MB).
+ */
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { makeDir } from '../../make-dir.js';
+
+export const LOG_FILE_NAME = 'requests.db';
+export const DEFAULT_MAX_ROWS = 20_000;
+export const PRUNE_EVERY = 1_000;
+/** Request and reply bodies are logged up to this many characters. */
+export const BODY_LIMIT = 2_048;
+
+export interface LogRow {
+  id: number;
+  /** ISO 8601, UTC, with milliseconds: when the reply was sent (the wall clock, not the sandbox clock). */
+  time: string;
+  org_id: number | null;
+  method: string;
+  path: string;
+  /** The query string as sent, without `?`; '' when none. */
+  query: string;
+  http: number;
+  /** The envelope's status (success, error, exists, no-access); null when the reply was not an envelope. */
+  status: string | null;
+  /** Milliseconds from the request's arrival to its reply. */
+  ms: number;
+  /** For a refusal or failure: which check failed, or which fault answered. */
+  why: string | null;
+  request_body: string | null;
+  reply_body: string | null;
+}
+
+export type NewLogRow = Omit<LogRow, 'id'>;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS request_log (
+    id INTEGER PRIMARY KEY,
+    time TEXT NOT NULL,
+    org_id INTEGER,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    query TEXT NOT NULL,
+    http INTEGER NOT NULL,
+    status TEXT,
+    ms REAL NOT NULL,
+    why TEXT,
+    request_body TEXT,
+    reply_body TEXT
+  );
+`;
+
+export function logPathFor(dataDir: string): string {
+  return join(dataDir, LOG_FILE_NAME);
+}
+
+/** Opens the log for writing (the server), creating it 0600 (bodies hold borrowers' data). */
+export function openLogForWriting(path: string): DatabaseSync {
+  makeDir(dirname(path), 0o700);
+  closeSync(openSync(path, 'a', 0o600));
+  const db = new DatabaseSync(path, { timeout: 50 });
+  db.exec('PRAGMA journal_mode = WAL');
+  // Losing the last entries on a power cut is fine for a log; a sync per batch is not needed.
+  db.exec('PRAGMA synchronous = OFF');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Opens the log for `sandbox logs`; undefined when no sandbox has logged anything in `dataDir`. */
+export function openLogForReading(dataDir: string): DatabaseSync | undefined {
+  const path = logPathFor(dataDir);
+  if (!existsSync(path)) return undefined;
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec(SCHEMA);
+  return db;
+}
+
+export class LogAppender {
+  private readonly insert: StatementSync;
+  private readonly prune: StatementSync;
+  private sincePrune = 0;
+
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly maxRows: number,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO request_log (time, org_id, method, path, query, http, status, ms, why, request_body, reply_body)
+       VALUES (:time, :org_id, :method, :path, :query, :http, :status, :ms, :why, :request_body, :reply_body)`,
+    );
+    this.prune = db.prepare('DELETE FROM request_log WHERE id <= (SELECT max(id) FROM request_log) - ?');
+  }
+
+  /** Writes `rows` in one transaction, then prunes when due. */
+  append(rows: readonly NewLogRow[]): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const row of rows) this.insert.run({ ...row });
+      this.sincePrune += rows.length;
+      if (this.sincePrune >= Math.min(PRUNE_EVERY, this.maxRows)) {
+        this.prune.run(this.maxRows);
+        this.sincePrune = 0;
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

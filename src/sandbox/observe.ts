@@ -1,0 +1,109 @@
+/**
+ * What the sandbox does around every request besides answering it: the limits that protect it
+ * (limits.ts), the faults it injects (faults/), and the request log (log/). app.ts calls the
+ * three hooks below; nothing else of these modules reaches the handlers.
+ */
+
+import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { SandboxDb } from './db.js';
+import { FaultInjector, sendFault } from './faults/inject.js';
+import { DEFAULT_LIMITS, installLimits, type Limits, limitOptions, type RawReply } from './limits.js';
+import type { Captured } from './log/entry.js';
+import { DEFAULT_MAX_ROWS, LOG_FILE_NAME, openLogForWriting } from './log/store.js';
+import { RequestLogWriter } from './log/writer.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's organisation, once its key was accepted. */
+    orgId: number | undefined;
+    /** The fault that answered the request. */
+    faultId: number | undefined;
+    /** The reply's body as sent. */
+    replyText: string | undefined;
+  }
+}
+
+export interface ObserveOptions {
+  limits?: Partial<Limits>;
+  /** false: no request log. maxRows: entries kept; flushMs: the longest an entry waits in memory. */
+  requestLog?: false | { maxRows?: number; flushMs?: number };
+}
+
+const FLUSH_MS = 200;
+
+export class Observers {
+  private readonly limits: Limits;
+  private readonly log: RequestLogWriter | undefined;
+
+  constructor(dbPath: string, options: ObserveOptions, onError: (error: unknown) => void) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    if (options.requestLog === false || dbPath === ':memory:') return;
+    this.log = new RequestLogWriter(openLogForWriting(join(dirname(dbPath), LOG_FILE_NAME)), {
+      maxRows: options.requestLog?.maxRows ?? DEFAULT_MAX_ROWS,
+      flushMs: options.requestLog?.flushMs ?? FLUSH_MS,
+      onError,
+    });
+  }
+
+  /** Options for Fastify's constructor. */
+  serverOptions(): Partial<FastifyHttpOptions<Server>> {
+    return limitOptions(this.limits, (raw) => this.log?.push(rawEntry(raw)));
+  }
+
+  /** Hooks on the built app: limits, faults, logging; the log is written out when the app closes. */
+  install(app: FastifyInstance, db: SandboxDb): void {
+    installLimits(app, this.limits, (raw) => this.log?.push(rawEntry(raw)));
+    app.decorateRequest('orgId', undefined);
+    app.decorateRequest('faultId', undefined);
+    app.decorateRequest('replyText', undefined);
+
+    const faults = new FaultInjector(db.sqlite);
+    app.addHook('preHandler', (request, reply, done) => {
+      const fault = faults.pick(request.method, request.url.split('?', 1)[0] as string);
+      if (!fault) return done();
+      request.faultId = fault.id;
+      const answer = () => (fault.http === null ? done() : sendFault(reply, { ...fault, http: fault.http }));
+      if (fault.latency_ms > 0) setTimeout(answer, fault.latency_ms);
+      else answer();
+    });
+
+    const log = this.log;
+    if (!log) return;
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (typeof payload === 'string') request.replyText = payload;
+      done(null, payload);
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      log.push({
+        at: Date.now(),
+        method: request.method,
+        url: request.url,
+        http: reply.statusCode,
+        ms: reply.elapsedTime,
+        orgId: request.orgId,
+        faultId: request.faultId,
+        params: request.params,
+        requestBody: request.body,
+        replyText: request.replyText,
+        authorization: request.headers.authorization,
+      });
+      done();
+    });
+    app.addHook('onClose', async () => log.close());
+  }
+}
+
+function rawEntry(raw: RawReply): Captured {
+  return {
+    ...raw,
+    at: Date.now(),
+    ms: 0,
+    orgId: undefined,
+    faultId: undefined,
+    params: undefined,
+    requestBody: undefined,
+    authorization: undefined,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * A reverse proxy on 127.0.0.1 that forwards every request to `target` unchanged and records its
+ * method and path (with query): the HTTP boundary where a test counts what the CLI sent.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CountingProxy {
+  url: string;
+  /** `GET /api/v1/user?pages=3`, in the order received. */
+  seen: string[];
+  /** Forwards to another server from now on (the same base URL for the CLI, another server behind it). */
+  retarget(url: string): void;
+  close(): Promise<void>;
+}
+
+export async function countingProxy(initialTarget: string): Promise<CountingProxy> {
+  const seen: string[] = [];
+  let target = initialTarget;
+  const server = createServer((incoming, outgoing) => {
+    seen.push(`${incoming.method} ${incoming.url}`);
+    const forwarded = httpRequest(
+      new URL(incoming.url ?? '/', target),
+      { method: incoming.method, headers: incoming.headers },
+      (reply) => {
+        outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    retarget: (url) => {
+      target = url;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

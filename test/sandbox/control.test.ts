@@ -1,0 +1,172 @@
+/**
+ * The sandbox's control verbs in-process (runCli) against a sandbox app that serves the same data
+ * dir meanwhile, as `sandbox start` would: the clock, reset, snapshot/restore and seed, each seen
+ * by the serving app's next request.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOrganisation, createProduct, readDemoCredentials } from '../../src/sandbox/admin.js';
+import { buildSandbox } from '../../src/sandbox/app.js';
+import { dbPathFor } from '../../src/sandbox/db.js';
+import { runCli } from '../helpers/run-cli.js';
+import { call, type Org, tempDir, userBody } from '../helpers/sandbox.js';
+
+let dataDir: string;
+let app: FastifyInstance;
+let org: Org;
+
+beforeEach(async () => {
+  dataDir = tempDir();
+  const made = createOrganisation(dataDir, 'Control Lender');
+  org = { ...made, product_id: createProduct(dataDir, made.org_id, 'Control Loan').product_id };
+  // No `now`: the app keeps the data dir's own clock, as a started sandbox does.
+  app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
+});
+afterEach(async () => {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const sandbox = (...args: string[]) => runCli(['sandbox', ...args, '--data-dir', dataDir]);
+
+async function createUser(email?: string): Promise<string> {
+  const body = userBody(email ? { email } : {});
+  const reply = await call(app, 'createUser', { key: org.api_key, body });
+  expect(reply.json.status).toBe('success');
+  return (reply.json.data as { created_at: string }).created_at;
+}
+
+async function userEmails(key = org.api_key): Promise<string[]> {
+  const reply = await call(app, 'listUsers', { key });
+  return (reply.json.data as Array<{ email: string }>).map((user) => user.email);
+}
+
+describe('sandbox clock', () => {
+  it('moves the timestamps a serving sandbox writes, and keeps the change for the next process', async () => {
+    const set = await sandbox('clock', 'set', '2026-01-01T09:00:00Z', '--json');
+    expect(set.exitCode).toBe(0);
+    expect(Date.parse(await createUser())).toBeGreaterThanOrEqual(Date.parse('2026-01-01T09:00:00Z'));
+    expect(Date.parse(await createUser())).toBeLessThan(Date.parse('2026-01-01T10:00:00Z'));
+
+    expect((await sandbox('clock', 'advance', '30d')).exitCode).toBe(0);
+    expect((await createUser()).slice(0, 10)).toBe('2026-01-31');
+
+    // Another process (a restarted sandbox) reads the same clock from the data dir.
+    const shown = await sandbox('clock', '--json');
+    expect(shown.json<{ now: string }>().now.slice(0, 10)).toBe('2026-01-31');
+
+    expect((await sandbox('clock', 'reset')).exitCode).toBe(0);
+    expect(Math.abs(Date.parse(await createUser()) - Date.now())).toBeLessThan(3_600_000);
+  });
+
+  it('refuses a time without a zone and a duration without a unit, in one line with exit 2', async () => {
+    const noZone = await sandbox('clock', 'set', '2026-01-01 09:00');
+    expect(noZone.exitCode).toBe(2);
+    expect(noZone.stderr).toContain('2026-01-01T09:00:00Z');
+    const noUnit = await sandbox('clock', 'advance', '30');
+    expect(noUnit.exitCode).toBe(2);
+    expect(noUnit.stderr).toContain('45s, 15m, 12h or 30d');
+  });
+});
+
+describe('sandbox reset', () => {
+  it('empties borrowers while serving and keeps the organisation, its key and product', async () => {
+    await createUser();
+    const reset = await sandbox('reset');
+    expect(reset.exitCode).toBe(0);
+    expect(reset.stdout).toContain('1 users');
+    expect(await userEmails()).toEqual([]);
+    const loan = await call(app, 'listLoanRequests', {
+      key: org.api_key,
+      productId: org.product_id,
+      query: { direction: 'ASC' },
+    });
+    expect(loan.json.status).toBe('success');
+  });
+
+  it('--all removes every organisation and makes the demo one again', async () => {
+    const reset = await sandbox('reset', '--all', '--json');
+    expect(reset.exitCode).toBe(0);
+    const demo = reset.json<{ api_key: string; product_id: number }>();
+    expect((await call(app, 'listUsers', { key: org.api_key })).http).toBe(401);
+    expect((await call(app, 'listUsers', { key: demo.api_key })).json.status).toBe('success');
+    expect(readDemoCredentials(dataDir)?.api_key).toBe(demo.api_key);
+  });
+});
+
+describe('sandbox snapshot and restore', () => {
+  it('restores, while serving, the data as it was when the snapshot was taken', async () => {
+    await createUser('kept@example.com');
+    expect((await sandbox('snapshot', 'one-user')).exitCode).toBe(0);
+    await createUser('later@example.com');
+
+    const restored = await sandbox('restore', 'one-user');
+    expect(restored.exitCode).toBe(0);
+    expect(await userEmails()).toEqual(['kept@example.com']);
+
+    const list = await sandbox('snapshot', 'list', '--json');
+    expect(list.json<Array<{ name: string }>>().map((entry) => entry.name)).toEqual(['one-user']);
+  });
+
+  it('does not overwrite a snapshot without --force, and names an unknown one', async () => {
+    await sandbox('snapshot', 'same');
+    const again = await sandbox('snapshot', 'same');
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('--force');
+    expect((await sandbox('snapshot', 'same', '--force')).exitCode).toBe(0);
+    const missing = await sandbox('restore', 'nope');
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no snapshot named "nope"');
+  });
+});
+
+describe('sandbox seed', () => {
+  it('fixtures/small-book.yaml: 50 borrowers, 20 submitted, 5 approved 90 days ago', async () => {
+    const seeded = await sandbox('seed', 'fixtures/small-book.yaml', '--json');
+    expect(seeded.exitCode, seeded.stderr).toBe(0);
+    const demo = readDemoCredentials(dataDir);
+    if (!demo) throw new Error('no demo credentials');
+    const reply = await call(app, 'listLoanRequests', {
+      key: demo.api_key,
+      productId: demo.product_id,
+      query: { direction: 'ASC', limit: 100 },
+    });
+    const loans = (reply.json.data as { loan_requests: Array<Record<string, unknown>> }).loan_requests;
+    expect(loans).toHaveLength(20);
+    expect(loans.filter((loan) => loan.user_status === 'submitted')).toHaveLength(20);
+    const approved = loans.filter((loan) => loan.progress === 'approved');
+    expect(approved).toHaveLength(5);
+    const daysAgo = (Date.now() - Date.parse(String(approved[0]?.approved_at))) / 86_400_000;
+    expect(Math.round(daysAgo)).toBe(90);
+    const users = await call(app, 'listUsers', { key: demo.api_key });
+    expect(users.json.data).toHaveLength(50);
+  });
+
+  it('names the step and the reference a fixture gets wrong', async () => {
+    const file = join(dataDir, 'bad.yaml');
+    const bad = await sandbox('seed', 'test/sandbox/fixtures/unknown-reference.yaml');
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('step "loan"');
+    expect(bad.stderr).toContain('"borrower", which is not an earlier step');
+    writeFileSync(file, 'steps:\n  - name: x\n    op: makeMoney\n');
+    const unknown = await sandbox('seed', file);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('steps.0.op: not an operation of the API');
+  });
+});
+
+describe('sandbox org create and product create', () => {
+  it('stamp the sandbox clock, as the API does', async () => {
+    await sandbox('clock', 'set', '2026-01-01T09:00:00Z');
+    const made = await sandbox('org', 'create', '--name', 'Clocked Lender', '--json');
+    expect(made.exitCode).toBe(0);
+    const { org_id } = made.json<{ org_id: number }>();
+    const db = new DatabaseSync(dbPathFor(dataDir), { readOnly: true });
+    const row = db.prepare('SELECT created_at FROM organisations WHERE id = ?').get(org_id) as { created_at: string };
+    db.close();
+    expect(row.created_at.slice(0, 10)).toBe('2026-01-01');
+  });
+});

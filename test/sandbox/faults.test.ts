@@ -1,0 +1,173 @@
+/**
+ * `loanctl sandbox faults` against a listening in-process sandbox: each fault is added by the CLI
+ * while the sandbox runs (it picks it up without restart), and loanctl's own retries and messages
+ * are checked against it. `faults list -o json` counts what reached the fault, which proves what
+ * was (not) retried.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
+import { openSandbox, seedLoanRequest } from '../helpers/sandbox.js';
+
+let sandbox: CliSandbox;
+const noWait = { sleep: async () => {} };
+
+beforeAll(async () => {
+  sandbox = await cliSandbox({ observe: { requestLog: { flushMs: 0 } } });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function addFault(...flags: string[]) {
+  const result = await sandbox.run(['sandbox', 'faults', 'add', '--data-dir', sandbox.dataDir, '-o', 'json', ...flags]);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return result.json<{ id: number }>();
+}
+
+async function faults() {
+  return (await sandbox.run(['sandbox', 'faults', 'list', '--data-dir', sandbox.dataDir, '-o', 'json'])).json<
+    Array<{ id: number; matched: number; fired: number }>
+  >();
+}
+
+async function clearFaults() {
+  const result = await sandbox.run(['sandbox', 'faults', 'clear', '--data-dir', sandbox.dataDir]);
+  expect(result.exitCode, result.stderr).toBe(0);
+}
+
+const retryNotices = (stderr: string) => stderr.split('\n').filter((line) => /; retrying in /.test(line));
+
+describe.sequential('faults on a running sandbox', () => {
+  it('a GET is retried through two 503s, then succeeds', async () => {
+    await clearFaults();
+    await addFault('--path', '/api/v1/user', '--method', 'GET', '--status', '503', '--times', '2');
+    const result = await sandbox.run(['user', 'list', '-o', 'json'], noWait);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(retryNotices(result.stderr)).toEqual([
+      expect.stringMatching(/HTTP 503 from .*attempt 2 of 4/),
+      expect.stringMatching(/HTTP 503 from .*attempt 3 of 4/),
+    ]);
+    expect((await faults())[0]).toMatchObject({ fired: 2 });
+  });
+
+  it('a POST answered 500 without the envelope is not retried, and says how to check whether it was done', async () => {
+    await clearFaults();
+    await addFault('--path', '/api/v1/user', '--method', 'POST', '--status', '500');
+    const result = await sandbox.run(
+      [
+        'user',
+        'create',
+        '--firstname',
+        'Ada',
+        '--lastname',
+        'Obi',
+        '--email',
+        'ada.fault@example.com',
+        '--phone',
+        '+2348012345678',
+        '--gender',
+        'female',
+        '--password-stdin',
+      ],
+      { ...noWait, stdin: 'S3cret-pass!\n' },
+    );
+    expect(result.exitCode).not.toBe(0);
+    expect(retryNotices(result.stderr)).toEqual([]);
+    expect(result.stderr).toMatch(/loanctl user exists --email ada\.fault@example\.com/);
+    expect((await faults())[0]).toMatchObject({ matched: 1, fired: 1 });
+  });
+
+  it("the tokenize preset answers the spec's 500, and loanctl shows its message (exit 1)", async () => {
+    await clearFaults();
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, sandbox.org);
+    await addFault('--preset', 'tokenize-500');
+    const result = await sandbox.run(['loan', 'tokenize', String(loanRequestId)], noWait);
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/Something went wrong\. Please try again: the linker could not be tokenized/);
+  });
+
+  it('an error envelope with HTTP 200 is an API error (exit 1), not a success', async () => {
+    await clearFaults();
+    await addFault('--path', '/api/v1/user', '--status', '200', '--envelope', 'error', '--message', 'Upstream said no');
+    const result = await sandbox.run(['user', 'list'], noWait);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/Upstream said no/);
+  });
+
+  it('a fault that fired --times times stops, and clear removes every fault', async () => {
+    await clearFaults();
+    await addFault('--path', '/api/**', '--status', '429', '--envelope', 'error', '--times', '1');
+    expect((await sandbox.run(['user', 'list'], noWait)).exitCode).toBe(0);
+    expect((await faults())[0]).toMatchObject({ fired: 1 });
+    await clearFaults();
+    expect(await faults()).toEqual([]);
+  });
+
+  it('the request log names the fault that answered', async () => {
+    await clearFaults();
+    const { id } = await addFault('--path', '/api/v1/user', '--status', '503', '--envelope', 'error');
+    expect((await sandbox.run(['user', 'list'], noWait)).exitCode).toBe(1);
+    const log = await sandbox.run(['sandbox', 'logs', '--data-dir', sandbox.dataDir, '--status', '503', '-o', 'json']);
+    expect(log.json<Array<{ why: string }>>().at(-1)?.why).toBe(`fault #${id} (loanctl sandbox faults list)`);
+  });
+
+  it('refuses a fault that would not fail: --status 200 without --envelope error (exit 2)', async () => {
+    const result = await sandbox.run([
+      'sandbox',
+      'faults',
+      'add',
+      '--data-dir',
+      sandbox.dataDir,
+      '--path',
+      '/api/**',
+      '--status',
+      '200',
+    ]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--status 200 needs --envelope error/);
+  });
+});
+
+describe('seeded faults', () => {
+  /** The HTTP statuses of 30 GETs on a fresh sandbox with a 50 % fault of this seed. */
+  async function sequence(seed: string): Promise<number[]> {
+    const fresh = await openSandbox();
+    try {
+      const added = await runCli([
+        'sandbox',
+        'faults',
+        'add',
+        '--data-dir',
+        fresh.dataDir,
+        '--path',
+        '/api/v1/user',
+        '--status',
+        '503',
+        '--probability',
+        '0.5',
+        '--seed',
+        seed,
+      ]);
+      expect(added.exitCode, added.stderr).toBe(0);
+      const statuses: number[] = [];
+      for (let n = 0; n < 30; n++) {
+        const reply = await fresh.app.inject({
+          url: '/api/v1/user',
+          headers: { authorization: `Bearer ${fresh.org.api_key}` },
+        });
+        statuses.push(reply.statusCode);
+      }
+      return statuses;
+    } finally {
+      await fresh.close();
+    }
+  }
+
+  it('the same seed gives the same sequence; another seed another one', async () => {
+    const first = await sequence('7');
+    expect(await sequence('7')).toEqual(first);
+    expect(first).toContain(503);
+    expect(first).toContain(200);
+    expect(await sequence('8')).not.toEqual(first);
+  });
+});
