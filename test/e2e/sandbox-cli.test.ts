@@ -194,7 +194,9 @@ describe('loanctl sandbox start --json --port 0', () => {
     const first = await startSandboxProcess(dataDir, env);
     try {
       const port = new URL(first.line.url).port;
-      const clash = await loanctl(['sandbox', 'start', '--port', port, '--data-dir', dataDir], env);
+      // Another data dir: the same one would be refused first as already served (its run file).
+      const other = mkdtempSync(join(tmpdir(), 'loanctl-e2e-port-'));
+      const clash = await loanctl(['sandbox', 'start', '--port', port, '--data-dir', other], env);
       expect(clash.exitCode).toBe(2);
       expect(String(clash.stderr).trim().split('\n')).toEqual([
         `loanctl: Port ${port} on 127.0.0.1 is already in use. Stop what uses it, or pick another port with --port (--port 0 picks a free one).`,

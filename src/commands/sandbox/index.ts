@@ -223,6 +223,7 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     .description('List the snapshots of the data dir')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--json', 'print them as a JSON array')
+    .addHelpText('after', examples('loanctl sandbox snapshot list', 'loanctl sandbox snapshot list --json'))
     .action(async (_options, command: Command) =>
       (await import('./snapshot-list.js')).runSandboxSnapshotList(command.optsWithGlobals(), deps),
     );
@@ -250,23 +251,29 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     'loanctl sandbox clock reset',
   ).action(async (options) => (await import('./clock-show.js')).runSandboxClockShow(options, deps));
   // `--data-dir` after a subcommand may be parsed as the parent's option: optsWithGlobals() reads both.
-  const clockVerb = (name: string, description: string) =>
+  const clockVerb = (name: string, description: string, example: string) =>
     clock
       .command(name)
       .description(description)
       .option('--data-dir <dir>', DATA_DIR_HELP)
-      .option('--json', 'print {now, offset_ms}');
-  clockVerb('set', "Set the sandbox's time (it runs on from there)")
+      .option('--json', 'print {now, offset_ms}')
+      .addHelpText('after', examples(example));
+  clockVerb('set', "Set the sandbox's time (it runs on from there)", 'loanctl sandbox clock set 2026-01-01T09:00:00Z')
     .argument('<time>', 'an ISO 8601 time with its zone, e.g. 2026-01-01T09:00:00Z')
     .action(async (time, _options, command: Command) =>
       (await import('./clock-set.js')).runSandboxClockSet(time, command.optsWithGlobals(), deps),
     );
-  clockVerb('advance', "Move the sandbox's time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)")
+  clockVerb(
+    'advance',
+    "Move the sandbox's time by a duration: 45s, 15m, 12h, 30d (-2h moves it back)",
+    'loanctl sandbox clock advance 30d',
+  )
     .argument('<duration>', 'a whole number and a unit: s, m, h or d')
     .action(async (duration, _options, command: Command) =>
       (await import('./clock-advance.js')).runSandboxClockAdvance(duration, command.optsWithGlobals(), deps),
     );
-  clockVerb('reset', "Make the sandbox's time real time again").action(async (_options, command: Command) =>
-    (await import('./clock-reset.js')).runSandboxClockReset(command.optsWithGlobals(), deps),
+  clockVerb('reset', "Make the sandbox's time real time again", 'loanctl sandbox clock reset').action(
+    async (_options, command: Command) =>
+      (await import('./clock-reset.js')).runSandboxClockReset(command.optsWithGlobals(), deps),
   );
 }

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { makeDir } from '../../make-dir.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { alreadyRunningError, type DetachedSandbox, logFilePath, startDetached } from '../../sandbox/control/detach.js';
 import { claimRunFile, releaseRunFile, updateRunFile } from '../../sandbox/control/run-file.js';
@@ -40,6 +41,8 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   const claim = { pid: process.pid, started_at: startedAt };
   let owner: ReturnType<typeof claimRunFile>;
   try {
+    // The data dir first (0700), so a dir that cannot be made is said as such, not as its run file.
+    makeDir(dataDir);
     owner = claimRunFile(dataDir, claim);
   } catch (error) {
     throw listenError(error, host, port, dataDir);
