@@ -150,6 +150,16 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     expect(shown.json<{ loan_request: { lender_status: string } }>().loan_request.lender_status).not.toBe('approved');
   });
 
+  it("shows the organisation's request log and its borrowers", async () => {
+    await page.goto(`${sandbox.url}/dashboard/log`);
+    await page.waitForFunction("document.body.innerText.includes('/submit')");
+    await shot('log');
+    await page.goto(`${sandbox.url}/dashboard/borrowers`);
+    expect(await text()).toContain(loan.email);
+    expect(await text()).not.toContain(othersLoan.email);
+    await shot('borrowers');
+  });
+
   it('signs out', async () => {
     await page.goto(`${sandbox.url}/dashboard/loans`);
     await submitAndWait('.sign-out button');

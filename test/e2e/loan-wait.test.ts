@@ -56,7 +56,7 @@ describe('loan wait', () => {
         ...terms,
         rate_type: 'simple-interest',
         frequency: 'monthly',
-        _csrf: csrfOf(form.body),
+        token: csrfOf(form.body),
       });
     };
     const time = virtualTime(async (slept) => {

@@ -45,7 +45,7 @@ export interface Page {
 
 /** The value of the form token in a page (the last form's, as every form of a page carries the same). */
 export function csrfOf(body: string): string {
-  const match = /name="_csrf" value="([^"]+)"/.exec(body);
+  const match = /name="token" value="([^"]+)"/.exec(body);
   if (!match?.[1]) throw new Error(`no form token in the page:\n${body.slice(0, 500)}`);
   return match[1];
 }
@@ -66,7 +66,7 @@ export class InjectBrowser {
   /** Opens the sign-in page and signs in with `key`; the reply to the sign-in. */
   async signIn(key: string): Promise<Page> {
     const form = await this.get('/dashboard/sign-in');
-    return this.post('/dashboard/sign-in', { _csrf: csrfOf(form.body), api_key: key });
+    return this.post('/dashboard/sign-in', { token: csrfOf(form.body), api_key: key });
   }
 
   private async request(method: 'GET' | 'POST', url: string, payload?: string): Promise<Page> {

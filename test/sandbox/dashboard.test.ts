@@ -3,6 +3,8 @@
  * sign-in and its cookie, the form token on every post, one organisation's view, escaping, and an
  * approval that is the action endpoint's — same messages, same stored terms.
  */
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS, SessionStore } from '../../src/sandbox/dashboard/session.js';
 import { csrfOf, InjectBrowser, type SubmittedLoan, seedSubmittedLoan } from '../helpers/dashboard.js';
@@ -60,7 +62,7 @@ describe('signing in', () => {
     expect(form.setCookie[0]).toMatch(/HttpOnly/);
     expect(form.setCookie[0]).toMatch(/SameSite=Strict/);
     expect(form.setCookie[0]).toMatch(/Path=\/dashboard/);
-    const reply = await browser.post('/dashboard/sign-in', { _csrf: csrfOf(form.body), api_key: sandbox.org.api_key });
+    const reply = await browser.post('/dashboard/sign-in', { token: csrfOf(form.body), api_key: sandbox.org.api_key });
     expect(reply.status).toBe(303);
     expect(reply.location).toBe('/dashboard/loans');
     expect(browser.cookie).not.toBe(before);
@@ -82,7 +84,7 @@ describe('signing in', () => {
     const browser = await signedIn();
     const page = await browser.get('/dashboard/loans');
     const cookie = browser.cookie;
-    await browser.post('/dashboard/sign-out', { _csrf: csrfOf(page.body) });
+    await browser.post('/dashboard/sign-out', { token: csrfOf(page.body) });
     browser.cookie = cookie;
     expect((await browser.get('/dashboard/loans')).location).toBe('/dashboard/sign-in');
   });
@@ -163,7 +165,7 @@ describe('approving', () => {
     const browser = await signedIn();
     const csrf = csrfOf((await browser.get('/dashboard/loans')).body);
     const before = snapshot(sandbox.dbPath);
-    const reply = await browser.post(`/dashboard/loans/${othersLoan.loanId}/approve`, { ...TERMS, _csrf: csrf });
+    const reply = await browser.post(`/dashboard/loans/${othersLoan.loanId}/approve`, { ...TERMS, token: csrf });
     expect(reply.status).toBe(404);
     expect(snapshot(sandbox.dbPath)).toEqual(before);
   });
@@ -172,7 +174,7 @@ describe('approving', () => {
     const browser = await signedIn();
     const csrf = csrfOf((await browser.get(`/dashboard/loans/${loan.loanId}/approve`)).body);
     const bad = { ...TERMS, approved_amount: '60000' };
-    const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...bad, _csrf: csrf });
+    const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...bad, token: csrf });
     const api = await call(sandbox.app, 'approveLoanRequest', {
       key: sandbox.org.api_key,
       params: { id: loan.loanId },
@@ -190,7 +192,7 @@ describe('approving', () => {
   it('stores exactly the terms given, approved_by naming the dashboard sign-in', async () => {
     const browser = await signedIn();
     const form = await browser.get(`/dashboard/loans/${loan.loanId}/approve`);
-    const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...TERMS, _csrf: csrfOf(form.body) });
+    const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...TERMS, token: csrfOf(form.body) });
     expect(reply.status).toBe(303);
     const row = await loanRow(loan.loanId);
     expect(row).toMatchObject({ lender_status: 'approved', approved_by: 'First Lender (dashboard)' });
@@ -208,6 +210,33 @@ describe('approving', () => {
     expect(detail.body).toContain('Approved by First Lender (dashboard).');
   });
 
+  it("puts the approval in the organisation's request log, the form's token and the key hidden", async () => {
+    const browser = new InjectBrowser(sandbox.app);
+    const signIn = await browser.get('/dashboard/sign-in');
+    await browser.post('/dashboard/sign-in', { token: csrfOf(signIn.body), api_key: sandbox.org.api_key });
+    const form = await browser.get(`/dashboard/loans/${hostile.loanId}/approve`);
+    const csrf = csrfOf(form.body);
+    await browser.post(`/dashboard/loans/${hostile.loanId}/approve`, { ...TERMS, token: csrf });
+    const path = `/dashboard/loans/${hostile.loanId}/approve`;
+    let page = await browser.get('/dashboard/log');
+    for (let waited = 0; !page.body.includes(path) && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      page = await browser.get('/dashboard/log');
+    }
+    expect(page.body).toContain(path);
+    const log = new DatabaseSync(join(sandbox.dataDir, 'requests.db'), { readOnly: true });
+    try {
+      const bodies = log
+        .prepare('SELECT request_body FROM request_log')
+        .all()
+        .map((row) => String(row.request_body));
+      expect(bodies.join('\n')).not.toContain(csrf);
+      expect(bodies.join('\n')).not.toContain(sandbox.org.api_key);
+    } finally {
+      log.close();
+    }
+  });
+
   it('previews without script by posting the form (the token stays out of the URL), writing nothing', async () => {
     const browser = await signedIn();
     const form = await browser.get(`/dashboard/loans/${hostile.loanId}/approve`);
@@ -215,7 +244,7 @@ describe('approving', () => {
     const reply = await browser.post(`/dashboard/loans/${hostile.loanId}/approve`, {
       ...TERMS,
       intent: 'preview',
-      _csrf: csrfOf(form.body),
+      token: csrfOf(form.body),
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('6 instalments');

@@ -130,7 +130,7 @@ if (form && target) {
   let timer;
   const refresh = () => {
     const values = new URLSearchParams(new FormData(form));
-    values.delete('_csrf');
+    values.delete('token');
     fetch(form.dataset.preview + '?' + values, { credentials: 'same-origin' })
       .then((reply) => (reply.ok ? reply.text() : Promise.reject(reply.status)))
       .then((fragment) => { target.innerHTML = fragment; })

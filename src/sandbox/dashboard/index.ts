@@ -86,7 +86,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       const context = dashboardContext(options);
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
-        const given = (request.body as Record<string, unknown> | undefined)?._csrf;
+        const given = (request.body as Record<string, unknown> | undefined)?.token;
         if (!csrfMatches(context.sessionOf(request), given)) {
           return reply.code(403).type('text/html; charset=utf-8').send(refusal(FORGED));
         }

@@ -48,8 +48,9 @@ ${body}
 `.text;
 }
 
+/** The form's token; named `token` so the request log hides it as it hides keys (../log/entry.ts). */
 export function csrfField(csrf: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
+  return html`<input type="hidden" name="token" value="${csrf}">`;
 }
 
 /** A message above a page's content: `error` for a refusal, `ok` for a done write. */

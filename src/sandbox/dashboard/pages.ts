@@ -142,6 +142,8 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
     const who = caller(request, reply);
     const loan = who && loanOf(request, reply, who);
     if (!who || !loan) return reply;
+    // The approval goes in the organisation's request log, as the endpoint's would.
+    request.orgId = who.owner.org_id;
     const form = request.body as Form;
     // The Preview button (without script): the same page with the posted terms, nothing written.
     if (form.intent === 'preview') {
