@@ -11,9 +11,8 @@ import { delimiter, join } from 'node:path';
 import type { Deps, Env } from '../../deps.js';
 import { NetworkError } from '../../errors.js';
 import { SANDBOX_PROFILE } from '../common/sandbox-listening.js';
+import { DEFAULT_SANDBOX_URL } from '../common/sandbox-url.js';
 
-/** Where `loanctl sandbox start` listens unless told otherwise. */
-const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
 const CHECK_TIMEOUT_MS = 3000;
 
 export async function runSandboxOpen(deps: Deps): Promise<void> {
