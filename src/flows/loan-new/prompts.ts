@@ -3,9 +3,10 @@
  * every answer as it is typed with the flag's parser and the contract's schema (src/prompts/ask.ts),
  * and returns the body to send. Nothing here sends anything.
  */
-import { bodySchema } from '../../contract/field-schemas.js';
+import { bodySchema, fieldSchema } from '../../contract/field-schemas.js';
 import type { BodyKey, BodyOf } from '../../contract/fields.js';
 import { UsageError } from '../../errors.js';
+import { parserOf } from '../../input/field-parsers.js';
 import { parseAmount, parseEmail, parsePhone, parseText } from '../../input/values.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Choice, Prompter } from '../../prompts/prompter.js';
@@ -100,24 +101,26 @@ export function chooseNext(prompter: Prompter, remaining: readonly StepDef[], do
 export async function askStep(prompter: Prompter, step: StepDef, context: StepContext) {
   const body: Record<string, unknown> = {};
   for (const field of step.fields) {
+    const { def } = field;
     if (field.when && !field.when(body)) continue;
     if (field.fixed) {
-      body[field.key] = field.fixed(context);
+      body[def.name] = field.fixed(context);
       continue;
     }
-    if (field.confirm) {
-      body[field.key] = await prompter.confirm(field.label, { default: false });
+    const label = def.question ?? def.name;
+    if (def.kind === 'bool') {
+      body[def.name] = await prompter.confirm(label, { default: false });
       continue;
     }
     const value = await ask(prompter, {
-      label: field.label,
-      parse: field.parse ?? parseText,
-      schema: step.schema.shape[field.key],
-      hint: field.hint,
-      optional: field.optional ?? false,
+      label,
+      parse: parserOf(def),
+      schema: fieldSchema(def),
+      hint: def.hint,
+      optional: !def.required,
       default: field.default?.(context) || undefined,
     });
-    if (value !== undefined) body[field.key] = value;
+    if (value !== undefined) body[def.name] = value;
   }
-  return step.schema.parse(body);
+  return bodySchema(step.endpoint).parse(body);
 }

@@ -1,13 +1,11 @@
 /**
  * The optional steps of `loan new` (bank details, employment, business information, guarantors,
- * documents): their questions, in order, each with the parser its flag uses and the contract's
- * schema of its field, and how a step's result is described on the review screen.
+ * documents): their questions, in order — the contract's questions of the operation's fields
+ * (src/contract/fields.ts) with what only the flow knows (a default, a condition, a value it has) —
+ * and how a step's result is described on the review screen.
  */
-import type { z } from 'zod';
-import { bodySchema } from '../../contract/field-schemas.js';
+import { BODY_FIELDS, type FieldDef } from '../../contract/fields.js';
 import type { BankDetailsRecord, EmploymentRecord, GuarantorRecord } from '../../contract/schemas.js';
-import { UsageError } from '../../errors.js';
-import { normalisePhone, parseDate, parseEmail, parsePhone, parseText, parseWholeNumber } from '../../input/values.js';
 
 export const STEP_IDS = ['bank', 'employment', 'business', 'guarantor', 'document'] as const;
 export type StepId = (typeof STEP_IDS)[number];
@@ -18,20 +16,28 @@ export interface StepContext {
   orgId: number;
 }
 
+/**
+ * One question of a step: a field of the contract (its question, hint, parser, schema and whether
+ * it is required all come from src/contract/fields.ts; a `bool` field is a yes/no question), and
+ * what only the flow knows about it.
+ */
 export interface StepField {
-  key: string;
-  label: string;
-  /** Shown in the prompt after the label: `e.g. 058`. */
-  hint?: string;
-  /** A yes/no question (`registered`). */
-  confirm?: boolean;
-  parse?: (raw: string, source: string) => unknown;
-  optional?: boolean;
+  def: FieldDef;
   default?: (context: StepContext) => string | undefined;
   /** Asked only when this holds for the answers so far. */
   when?: (body: Record<string, unknown>) => boolean;
   /** Not asked: the flow knows it (the business's org id). */
   fixed?: (context: StepContext) => unknown;
+}
+
+export type StepKey = 'addBankDetails' | 'addEmployment' | 'addBusinessInfo' | 'addGuarantor' | 'uploadDocument';
+
+type Overrides = Readonly<Record<string, Omit<StepField, 'def'>>>;
+
+/** A step's questions: every field of its operation that the contract gives a question, in order. */
+function questions(key: StepKey, overrides: Overrides = {}): StepField[] {
+  const fields: readonly FieldDef[] = BODY_FIELDS[key];
+  return fields.filter((def) => def.question !== undefined).map((def) => ({ def, ...overrides[def.name] }));
 }
 
 export interface StepDef {
@@ -40,8 +46,7 @@ export interface StepDef {
   title: string;
   /** For sentences: "Added bank details to loan request 12." */
   what: string;
-  endpoint: 'addBankDetails' | 'addEmployment' | 'addBusinessInfo' | 'addGuarantor' | 'uploadDocument';
-  schema: z.ZodObject;
+  endpoint: StepKey;
   /** Offered until done once (the API keeps one employment, one business record). Others repeat. */
   once: boolean;
   /**
@@ -56,30 +61,6 @@ export interface StepDef {
   describe(body: Record<string, unknown>): string;
   /** The id of the record the reply created, where the reply shows it. */
   createdId?(data: unknown): number | undefined;
-}
-
-const text = parseText;
-const whole = parseWholeNumber;
-
-/** A manager's phone is any text to the API; a Nigerian number is sent in the +234 form. */
-const managerPhone = (raw: string, source: string) => normalisePhone(raw) ?? parseText(raw, source);
-
-/** `number_of_employees` is digits as text in the request (spec 2.6). */
-const employees = (raw: string, source: string) => String(parseWholeNumber(raw, source));
-
-/** The sandbox (and any sane API) wants an http(s) URL for a document's image. */
-export function parseHttpUrl(raw: string, source: string): string {
-  const value = raw.trim();
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${source} must be an http or https URL (got ${JSON.stringify(raw)}).`);
-  }
-  return value;
 }
 
 /** The newest record (highest id) of a list reply: the one just added. */
@@ -101,15 +82,9 @@ export const STEPS: readonly StepDef[] = [
     title: 'Bank details',
     what: 'bank details',
     endpoint: 'addBankDetails',
-    schema: bodySchema('addBankDetails'),
     once: true,
     shownBack: true,
-    fields: [
-      { key: 'code', label: 'Bank code', hint: 'e.g. 058', parse: text },
-      { key: 'account_name', label: 'Account name', parse: text, default: (context) => context.borrowerName },
-      { key: 'account_number', label: 'Account number', parse: text, optional: true },
-      { key: 'bank_name', label: 'Bank name', parse: text, optional: true },
-    ],
+    fields: questions('addBankDetails', { account_name: { default: (context) => context.borrowerName } }),
     describe: (body) => join(body.code, body.account_name, body.account_number, body.bank_name),
   },
   {
@@ -117,19 +92,9 @@ export const STEPS: readonly StepDef[] = [
     title: 'Employment',
     what: 'employment information',
     endpoint: 'addEmployment',
-    schema: bodySchema('addEmployment'),
     once: true,
     shownBack: true,
-    fields: [
-      { key: 'status', label: 'Employment status', hint: 'e.g. employed', parse: text },
-      { key: 'company_name', label: "Employer's name", parse: text },
-      { key: 'company_address', label: "Employer's address", parse: text },
-      { key: 'position', label: 'Position', parse: text },
-      { key: 'salary', label: 'Monthly salary', hint: 'whole number', parse: whole },
-      { key: 'manager', label: "Manager's name", parse: text },
-      { key: 'manager_phone', label: "Manager's phone", parse: managerPhone },
-      { key: 'manager_email', label: "Manager's e-mail", parse: parseEmail },
-    ],
+    fields: questions('addEmployment'),
     describe: (body) => join(`${body.position} at ${body.company_name}`, body.status),
     createdId: recordId,
   },
@@ -138,41 +103,12 @@ export const STEPS: readonly StepDef[] = [
     title: 'Business information',
     what: 'business information',
     endpoint: 'addBusinessInfo',
-    schema: bodySchema('addBusinessInfo'),
     once: true,
     shownBack: false,
-    fields: [
-      { key: 'name', label: 'Business name', parse: text },
-      { key: 'org_id', label: 'Organisation id', fixed: (context) => context.orgId },
-      { key: 'role', label: "Borrower's role in the business", hint: 'e.g. owner', parse: text },
-      { key: 'industry', label: 'Industry', hint: 'e.g. retail', parse: text },
-      { key: 'description', label: 'What the business does', parse: text },
-      { key: 'registered', label: 'Is the business registered?', confirm: true },
-      {
-        key: 'registration_number',
-        label: 'Registration number',
-        hint: 'e.g. RC123456',
-        parse: text,
-        optional: true,
-        when: (body) => body.registered === true,
-      },
-      { key: 'established_on', label: 'Established on', hint: 'yyyy-mm-dd', parse: parseDate, optional: true },
-      {
-        key: 'physical_location',
-        label: 'Physical location',
-        hint: 'an address, or "online"',
-        parse: text,
-        optional: true,
-      },
-      { key: 'number_of_employees', label: 'Number of employees', parse: employees, optional: true },
-      {
-        key: 'average_monthly_income',
-        label: 'Average monthly income',
-        hint: 'whole number',
-        parse: whole,
-        optional: true,
-      },
-    ],
+    fields: questions('addBusinessInfo', {
+      org_id: { fixed: (context) => context.orgId },
+      registration_number: { when: (body) => body.registered === true },
+    }),
     describe: (body) => join(`${body.name} (${body.industry})`, body.registered ? 'registered' : 'not registered'),
     createdId: recordId,
   },
@@ -181,17 +117,9 @@ export const STEPS: readonly StepDef[] = [
     title: 'Guarantor',
     what: 'a guarantor',
     endpoint: 'addGuarantor',
-    schema: bodySchema('addGuarantor'),
     once: false,
     shownBack: true,
-    fields: [
-      { key: 'firstname', label: "Guarantor's first name", parse: text },
-      { key: 'lastname', label: "Guarantor's last name", parse: text },
-      { key: 'gender', label: "Guarantor's gender", parse: text },
-      { key: 'relationship', label: 'Relationship to the borrower', hint: 'e.g. brother', parse: text },
-      { key: 'email', label: "Guarantor's e-mail", parse: parseEmail },
-      { key: 'phone', label: "Guarantor's phone", hint: 'e.g. 08012345678', parse: parsePhone },
-    ],
+    fields: questions('addGuarantor'),
     describe: (body) => join(`${body.firstname} ${body.lastname} (${body.relationship})`, body.phone),
     createdId: newestId,
   },
@@ -200,15 +128,9 @@ export const STEPS: readonly StepDef[] = [
     title: 'Document',
     what: 'a document',
     endpoint: 'uploadDocument',
-    schema: bodySchema('uploadDocument'),
     once: false,
     shownBack: false,
-    fields: [
-      { key: 'type', label: 'Document type', hint: 'e.g. passport, national-id', parse: text },
-      { key: 'title', label: 'Document title', parse: text },
-      { key: 'number', label: 'Number on the document', parse: text },
-      { key: 'document_url', label: "URL of the document's image", parse: parseHttpUrl },
-    ],
+    fields: questions('uploadDocument'),
     describe: (body) => join(`${body.type} ${body.number}`, body.title),
     createdId: newestId,
   },
