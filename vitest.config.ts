@@ -6,7 +6,7 @@ export const SHELL_TESTS = ['test/e2e/completion.test.ts'];
 /**
  * Tests whose point is a process (or other real outside parts) and that take seconds each: `loan
  * new` and confirmations in a real pseudo-terminal, bulk runs killed half-way, keys in a real
- * Secret Service, the real bin's exit codes under faults and private CAs (NODE_EXTRA_CA_CERTS is
+ * Secret Service, the dashboard in a real browser, the real bin's exit codes under faults and private CAs (NODE_EXTRA_CA_CERTS is
  * read at start-up), `sandbox start` and `--detach` as processes, the demo, several processes
  * writing profiles at once, Prism's validating proxy, and the borrower search at 101,000
  * borrowers. `npm run test:processes` (vitest.processes.config.ts), which CI runs after
@@ -26,6 +26,7 @@ export const PROCESS_TESTS = [
   'test/e2e/find-user.test.ts',
   'test/hardening/cli-faults.test.ts',
   'test/hardening/sandbox-crash.test.ts',
+  'test/e2e/dashboard-browser.test.ts',
 ];
 
 export default defineConfig({

@@ -3,9 +3,9 @@ import { PROCESS_TESTS } from './vitest.config.js';
 
 /**
  * `npm run test:processes`: the tests whose point is a real process and that take seconds each
- * (a pseudo-terminal, a bulk run killed half-way, the Secret Service), kept out of `npm test` so
+ * (a pseudo-terminal, a bulk run killed half-way, the Secret Service, chromium), kept out of `npm test` so
  * it stays within its time. CI runs it after `npm test`; run it when you change `loan new`,
- * confirmations, bulk resume or key storage. `npm run build` first (npm test does it).
+ * confirmations, bulk resume, key storage or the dashboard. `npm run build` first (npm test does it).
  */
 export default defineConfig({
   test: {

@@ -11,14 +11,14 @@ _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan cache completion help' ;;
     'profile') REPLY='add set list use show test move-key remove help' ;;
-    'sandbox') REPLY='start openapi status stop reset snapshot restore seed clock org product logs faults help' ;;
+    'sandbox') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults help' ;;
     'sandbox snapshot') REPLY='list' ;;
     'sandbox clock') REPLY='set advance reset' ;;
     'sandbox org') REPLY='create help' ;;
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -46,6 +46,7 @@ _loanctl_resolve() {
     'profile|remove') REPLY='remove' ;;
     'profile|help') REPLY='help' ;;
     'sandbox|start') REPLY='start' ;;
+    'sandbox|open') REPLY='open' ;;
     'sandbox|openapi') REPLY='openapi' ;;
     'sandbox|status') REPLY='status' ;;
     'sandbox|stop') REPLY='stop' ;;
@@ -85,6 +86,7 @@ _loanctl_resolve() {
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
+    'loan|wait') REPLY='wait' ;;
     'loan|progress') REPLY='progress' ;;
     'loan|tokenize') REPLY='tokenize' ;;
     'loan|upload-document') REPLY='upload-document' ;;
@@ -122,6 +124,7 @@ _loanctl_options() {
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox start') REPLY='--host --port --data-dir --json --no-profile --detach -h --help' ;;
+    'sandbox open') REPLY='-h --help' ;;
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox status') REPLY='--data-dir --json -h --help' ;;
     'sandbox stop') REPLY='--data-dir --json --timeout -h --help' ;;
@@ -158,6 +161,7 @@ _loanctl_options() {
     'loan show') REPLY='--product -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
+    'loan wait') REPLY='--product --until --interval -h --help' ;;
     'loan progress') REPLY='--product -h --help' ;;
     'loan tokenize') REPLY='--product -h --help' ;;
     'loan upload-document') REPLY='--product --type --title --number --url --data -h --help' ;;
@@ -282,6 +286,9 @@ _loanctl_option_values() {
     ('loan update|--purpose') REPLY='@none' ;;
     ('loan update|--data') REPLY='@none' ;;
     ('loan delete|--product') REPLY='@none' ;;
+    ('loan wait|--product') REPLY='@none' ;;
+    ('loan wait|--until') REPLY='@none' ;;
+    ('loan wait|--interval') REPLY='@none' ;;
     ('loan progress|--product') REPLY='@none' ;;
     ('loan tokenize|--product') REPLY='@none' ;;
     ('loan upload-document|--product') REPLY='@none' ;;
@@ -380,9 +387,9 @@ _loanctl_argument_values() {
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
     ('sandbox faults help|0') REPLY='add list clear' ;;
-    ('sandbox help|0') REPLY='start openapi status stop reset snapshot restore seed clock org product logs faults' ;;
+    ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;

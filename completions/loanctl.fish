@@ -30,6 +30,7 @@ function __loanctl_commands
         case 'sandbox'
             printf '%s\t%s\n' \
                 'start' 'Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)' \
+                'open' 'Open the sandbox'\''s lender dashboard in the browser (prints its URL where there is none)' \
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
                 'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
@@ -83,6 +84,7 @@ function __loanctl_commands
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
+                'wait' 'Wait until a loan request is submitted or approved (polls; exit 124 on --timeout)' \
                 'progress' 'Print the progress marker of a loan request' \
                 'tokenize' 'Tokenize the linker of a loan request' \
                 'upload-document' 'Attach an identity document (by URL) to a loan request' \
@@ -145,6 +147,8 @@ function __loanctl_resolve
             echo 'help'
         case 'sandbox|start'
             echo 'start'
+        case 'sandbox|open'
+            echo 'open'
         case 'sandbox|openapi'
             echo 'openapi'
         case 'sandbox|status'
@@ -223,6 +227,8 @@ function __loanctl_resolve
             echo 'update'
         case 'loan|delete'
             echo 'delete'
+        case 'loan|wait'
+            echo 'wait'
         case 'loan|progress'
             echo 'progress'
         case 'loan|tokenize'
@@ -349,6 +355,10 @@ function __loanctl_options
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
                 '--no-profile' 'do not write the CLI profile "sandbox" pointing at this server' \
                 '--detach' 'run in the background: print url, key, product id, pid and log file, then return' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox open'
+            printf '%s\t%s\n' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox openapi'
@@ -604,6 +614,13 @@ function __loanctl_options
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan wait'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--until' 'submitted (by the borrower) or approved (by a lender)' \
+                '--interval' 'first wait between checks, growing to 4 times it (default 5s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan progress'
@@ -973,6 +990,12 @@ function __loanctl_option_values
             echo '@none'
         case 'loan delete|--product'
             echo '@none'
+        case 'loan wait|--product'
+            echo '@none'
+        case 'loan wait|--until'
+            echo '@none'
+        case 'loan wait|--interval'
+            echo '@none'
         case 'loan progress|--product'
             echo '@none'
         case 'loan tokenize|--product'
@@ -1164,11 +1187,11 @@ function __loanctl_argument_values
         case 'sandbox faults help|0'
             echo 'add list clear'
         case 'sandbox help|0'
-            echo 'start openapi status stop reset snapshot restore seed clock org product logs faults'
+            echo 'start open openapi status stop reset snapshot restore seed clock org product logs faults'
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find show update delete progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

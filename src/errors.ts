@@ -11,6 +11,8 @@ export const ExitCode = {
   auth: 3,
   noAccess: 4,
   network: 5,
+  /** `loan wait`: the state was not reached within --timeout (the code of timeout(1)). */
+  waitTimeout: 124,
   cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -85,6 +87,13 @@ export class NoAccessError extends LoanctlError {
 export class NetworkError extends LoanctlError {
   constructor(message: string, hint?: string, options?: ErrorOptions) {
     super(message, ExitCode.network, hint, options);
+  }
+}
+
+/** `loan wait` gave up: the loan request did not reach the state within --timeout. */
+export class WaitTimeoutError extends LoanctlError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.waitTimeout, hint);
   }
 }
 

@@ -56,7 +56,7 @@ Examples:
   $ loanctl loan show 172 -o json
   $ loanctl api GET /api/v1/loan_request --query product-id=12 --query direction=DESC
 
-Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 network, 130 cancelled.
+Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 network, 124 loan wait timed out, 130 cancelled.
 Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT_ID, LOANCTL_CONFIG_DIR,
 LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     )

@@ -12,6 +12,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { databaseClock } from './control/clock.js';
+import { registerDashboard } from './dashboard/index.js';
+import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
@@ -111,8 +113,19 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       },
     });
   }
+  // The lender dashboard: its approval is `serve` with the signed-in caller, as the endpoint's is.
+  const operate = (def: EndpointDef, input: OperationInput, caller: KeyOwner) =>
+    retryWhileBusy(
+      () => serve(def, HANDLERS[def.key as EndpointKey] as never, input, repos, db, now, caller),
+      options.lockWaitMs,
+    );
+  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }
+
+/** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
+export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply
@@ -142,7 +155,7 @@ function routerError(error: FastifyError): Outcome {
 }
 
 /** The caller's organisation for the request's key, looked up on every request: new keys work at once. */
-function authenticate(request: FastifyRequest, repos: Repos): KeyOwner {
+function authenticate(request: OperationInput, repos: Repos): KeyOwner {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') throw fail(401, MESSAGES.keyMissing);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -165,13 +178,14 @@ function single(value: unknown): unknown {
 function serve(
   def: EndpointDef,
   handler: Handler<EndpointKey, unknown>,
-  request: FastifyRequest,
+  request: OperationInput,
   repos: Repos,
   db: SandboxDb,
   clock: () => Date,
+  signedIn?: KeyOwner,
 ): Outcome | Promise<Outcome> {
   try {
-    const caller = authenticate(request, repos);
+    const caller = signedIn ?? authenticate(request, repos);
     request.orgId = caller.org_id;
     const rawQuery = { ...(request.query as Record<string, unknown>) };
     const productIdText = single(rawQuery['product-id']);

@@ -15,6 +15,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import { BASE as DASHBOARD } from './dashboard/layout.js';
 import { envelope, MESSAGES } from './envelope.js';
 
 export interface Limits {
@@ -75,7 +76,8 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
   // API takes JSON only, on every method.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
-    if (!carriesBody(request.raw) || isJson(request.headers['content-type'])) return done();
+    // The dashboard's forms post form bodies: its own scope parses them (dashboard/index.ts).
+    if (!carriesBody(request.raw) || isJson(request.headers['content-type']) || inDashboard(request.url)) return done();
     reply
       .code(415)
       .header('connection', 'close')
@@ -88,6 +90,10 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
 function carriesBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function inDashboard(url: string): boolean {
+  return url === DASHBOARD || url.startsWith(`${DASHBOARD}/`) || url.startsWith(`${DASHBOARD}?`);
 }
 
 function isJson(contentType: string | undefined): boolean {

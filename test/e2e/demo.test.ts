@@ -146,6 +146,7 @@ describe('loanctl demo', () => {
       expect(stderr).toContain('Profile "sandbox" points at this sandbox');
       expect(stderr).toContain('loanctl --profile sandbox loan show 1');
       const { url, dataDir } = narrated(stderr);
+      expect(stderr).toContain(`The lender dashboard: ${url}/dashboard`);
 
       const config = JSON.parse(readFileSync(join(env.LOANCTL_CONFIG_DIR as string, 'config.json'), 'utf8'));
       expect(config.profiles.sandbox).toMatchObject({ baseUrl: url, productId: 1 });

@@ -160,6 +160,7 @@ describe('sandbox start', () => {
     for (const started of [withProfile, withoutProfile]) {
       expect(started.stderr.text).toMatch(/Bearer \$LOANCTL_API_KEY/);
       expect(started.stderr.text).not.toContain(key(started.stdout.text));
+      expect(started.stderr.text).toMatch(/^Dashboard: http:\/\/127\.0\.0\.1:\d+\/dashboard \(loanctl sandbox open;/m);
     }
   });
 

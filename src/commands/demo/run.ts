@@ -198,6 +198,7 @@ async function keepServing(
       style.command(`  ${p} loan show ${id}`),
       style.command(`  ${p} loan list`),
       `${style.command(`  ${p} loan new`)}     a loan request of your own, with questions`,
+      `The lender dashboard: ${url}/dashboard (${p} sandbox open); sign in with the profile's API key.`,
       'Press Ctrl-C to stop it.',
       '',
     ].join('\n'),

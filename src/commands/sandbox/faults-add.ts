@@ -6,7 +6,7 @@ import { resolveOutputSettings } from '../../output/settings.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import type { NewFault } from '../../sandbox/faults/store.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../common/duration.js';
 import { describeFault } from './faults-shared.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 

@@ -50,6 +50,15 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
     });
 
   sandbox
+    .command('open')
+    .description("Open the sandbox's lender dashboard in the browser (prints its URL where there is none)")
+    .addHelpText('after', examples('loanctl sandbox open', 'loanctl --base-url http://127.0.0.1:4011 sandbox open'))
+    .action(async () => {
+      const { runSandboxOpen } = await import('./open.js');
+      await runSandboxOpen(deps);
+    });
+
+  sandbox
     .command('openapi')
     .description("Print the API's OpenAPI 3.1 document (JSON), generated from loanctl's contract")
     .option('--server-url <url>', 'the server the document names (default: http://127.0.0.1:4010)')

@@ -14,7 +14,7 @@ import {
 } from '../../sandbox/log/query.js';
 import type { LogRow } from '../../sandbox/log/store.js';
 import { openLogForReading } from '../../sandbox/log/store.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../common/duration.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
 export interface SandboxLogsOptions {

@@ -4,9 +4,10 @@ import { UsageError } from '../../errors.js';
 import { openOutput } from '../../output/output.js';
 import { openApiDocument } from '../../sandbox/openapi.js';
 import { VERSION } from '../../version.js';
+import { DEFAULT_SANDBOX_URL } from '../common/sandbox-url.js';
 
 /** Where `loanctl sandbox start` listens by default. */
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_SERVER_URL = DEFAULT_SANDBOX_URL;
 
 export interface SandboxOpenapiOptions {
   serverUrl?: string;

@@ -157,6 +157,7 @@ function printBanner(info: SandboxListening, created: boolean, profile: WrittenP
     [
       `Data dir: ${info.dataDir} (demo credentials kept in ${join(info.dataDir, DEMO_CREDENTIALS_FILE)}, mode 0600)`,
       ...tryItLines(info, profile),
+      `Dashboard: ${info.url}/dashboard (loanctl sandbox open; sign in with the API key above)`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

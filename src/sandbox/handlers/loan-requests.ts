@@ -120,7 +120,7 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
         estimated_repayment: estimatedRepayment(repaymentTermsFromApproval(terms, ctx.now)),
         note: terms.note ?? '',
         approved_by_id: ctx.caller.key_id,
-        approved_by: `${ctx.caller.org_name} (API)`,
+        approved_by: `${ctx.caller.org_name} (${ctx.caller.via ?? 'API'})`,
         progress: PROGRESS.approved,
         now: ctx.stamp,
       });

@@ -10,6 +10,8 @@ export interface KeyOwner {
   key_id: number;
   org_id: number;
   org_name: string;
+  /** How the caller came: absent for the API, 'dashboard' for a dashboard sign-in (`approved_by`). */
+  via?: string;
 }
 
 /** Organisations and their API keys (kept only as SHA-256 digests). */

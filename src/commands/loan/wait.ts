@@ -1,0 +1,98 @@
+/**
+ * `loanctl loan wait ID --until submitted|approved`: polls the loan request until it reaches the
+ * state — the borrower submitted it, or a lender approved it (by `loan approve`, the API, or the
+ * sandbox's dashboard) — so a script can pick the flow up again. It only reads (the same look-up
+ * as `loan show`), so it works against the real service too.
+ *
+ * Polls back off from --interval to four times it; progress is one rewritten line on a terminal
+ * (stderr); nothing on stdout. Exit 0 when reached, 124 (as timeout(1)) when --timeout passes
+ * first, 130 on Ctrl-C, and the usual codes for what the API answers (4: no such loan request).
+ */
+import type { Deps } from '../../deps.js';
+import { findLoanRequest } from '../../domain/loan-requests.js';
+import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
+import { parseDuration } from '../common/duration.js';
+import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
+
+export const WAIT_STATES = {
+  submitted: { field: 'user_status', value: 'submitted' },
+  approved: { field: 'lender_status', value: 'approved' },
+} as const;
+type WaitState = keyof typeof WAIT_STATES;
+
+export interface LoanWaitOptions extends LoanIdOptions {
+  until?: string;
+  /** The whole wait, as typed (e.g. 10m); undefined for the default. */
+  timeout?: string;
+  interval?: string;
+}
+
+function parseState(raw: string | undefined): WaitState {
+  if (raw === undefined) {
+    throw new UsageError('Missing --until: say what to wait for.', 'Pass --until submitted or --until approved.');
+  }
+  if (!(raw in WAIT_STATES)) {
+    throw new UsageError(
+      `--until: "${raw}" is not a state to wait for.`,
+      'Pass --until submitted or --until approved.',
+    );
+  }
+  return raw as WaitState;
+}
+
+function positive(ms: number, flag: string): number {
+  if (ms <= 0) throw new UsageError(`${flag} must be more than 0, e.g. ${flag} 10s.`);
+  return ms;
+}
+
+function seconds(ms: number): string {
+  const total = Math.round(ms / 1000);
+  return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
+}
+
+export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise<void> {
+  const id = loanId(options.id);
+  const until = parseState(options.until);
+  const limit = positive(parseDuration(options.timeout ?? '10m', '--timeout'), '--timeout');
+  const interval = positive(parseDuration(options.interval ?? '5s', '--interval'), '--interval');
+  const productId = await resolveProduct(options, deps);
+  const api = await deps.api();
+  const { field, value } = WAIT_STATES[until];
+  const started = deps.now().getTime();
+  const tty = deps.io.stderr.isTTY === true;
+  const cancel = new AbortController();
+  const interrupt = () => cancel.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const loan = await findLoanRequest(api, productId, id);
+      const current = String(loan[field]);
+      const elapsed = deps.now().getTime() - started;
+      if (current === value) {
+        if (tty) deps.io.stderr.write('\r\x1b[K');
+        notice(deps, `Loan request ${id} is ${until} (after ${seconds(elapsed)}).`);
+        return;
+      }
+      if (elapsed >= limit) {
+        if (tty) deps.io.stderr.write('\n');
+        throw new WaitTimeoutError(
+          `Loan request ${id} is not ${until} after ${seconds(limit)} (${field}: ${current}).`,
+          'Wait longer with --timeout, e.g. --timeout 30m.',
+        );
+      }
+      const delay = Math.min(interval * 1.5 ** attempt, interval * 4, limit - elapsed);
+      if (tty) {
+        deps.io.stderr.write(
+          `\r\x1b[KWaiting for loan request ${id} to be ${until}: ${field} ${current}, ${seconds(elapsed)} of ${seconds(limit)}`,
+        );
+      }
+      await deps.sleep(delay, cancel.signal);
+      if (cancel.signal.aborted) {
+        if (tty) deps.io.stderr.write('\n');
+        throw new CancelledError(`Stopped waiting for loan request ${id} (Ctrl-C).`);
+      }
+    }
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+}

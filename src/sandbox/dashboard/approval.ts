@@ -1,0 +1,146 @@
+/**
+ * The approval form: the fields of the contract's approval body (src/contract/bodies/approval.ts),
+ * read from the posted form into the same typed body the action endpoint receives, and a preview
+ * of the repayment schedule those terms give (src/repayment, the arithmetic the endpoint stores
+ * `estimated_repayment` from).
+ */
+import { bodySchema } from '../../contract/field-schemas.js';
+import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
+import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../contract/vocabulary.js';
+import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
+import type { LoanRequestRow } from '../repos/index.js';
+import { describeIssues, invalidFieldsMessage } from '../validation.js';
+import { type Html, html } from './html.js';
+import { BASE, csrfField } from './layout.js';
+
+export type Form = Record<string, string | undefined>;
+const NUMERIC = new Set(['money', 'rate', 'count', 'whole']);
+
+/**
+ * The posted form as the approval body: numbers where the field is a number (text that is not one
+ * stays text, for the schema to name), a checkbox as true/false, empty optional fields left out.
+ */
+export function approvalBodyFromForm(form: Form): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of BODY_FIELDS.approveLoanRequest) {
+    const text = form[field.name]?.trim() ?? '';
+    if (field.kind === 'bool') body[field.name] = text !== '';
+    else if (text === '') continue;
+    else if (NUMERIC.has(field.kind)) body[field.name] = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    else body[field.name] = form[field.name];
+  }
+  return body;
+}
+
+/** The form's values for a loan request: what was posted, else its stored terms, else the amount asked for. */
+export function formValues(loan: LoanRequestRow, posted?: Form): Form {
+  if (posted) return posted;
+  if (loan.lender_status === 'approved') {
+    return {
+      approved_amount: String(loan.approved_amount),
+      rate: String(loan.rate),
+      tenure: String(loan.tenure),
+      tenured_in: loan.tenured_in,
+      rate_type: loan.rate_type,
+      frequency: loan.frequency,
+      grace_period: String(loan.grace_period),
+      exclude_weekends: loan.exclude_weekends ? 'on' : undefined,
+      note: loan.note,
+    };
+  }
+  return {
+    approved_amount: String(loan.amount),
+    tenured_in: 'months',
+    rate_type: 'simple-interest',
+    frequency: 'monthly',
+  };
+}
+
+function select(name: string, label: string, choices: readonly string[], value: string | undefined): Html {
+  return html`<label>${label}<select name="${name}" id="${name}">${choices.map(
+    (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${shown(choice)}</option>`,
+  )}</select></label>`;
+}
+
+/** `weekely` is the API's spelling; the operator reads `weekly` (the value sent stays the API's). */
+function shown(choice: string): string {
+  return choice === 'weekely' ? 'weekly' : choice;
+}
+
+function numberField(name: string, label: string, value: string | undefined, hint: string | Html, step = 'any'): Html {
+  return html`<label>${label}<input type="number" inputmode="decimal" step="${step}" min="0" name="${name}" id="${name}" value="${value ?? ''}"><span class="hint">${hint}</span></label>`;
+}
+
+export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): Html {
+  const unit = values.tenured_in ?? 'months';
+  return html`<form method="post" action="${BASE}/loans/${loan.id}/approve" class="grid" id="approval" data-preview="${BASE}/loans/${loan.id}/preview">
+  ${csrfField(csrf)}
+  ${numberField('approved_amount', 'Approved amount', values.approved_amount, `at most ${loan.amount}`, '0.01')}
+  ${numberField('rate', 'Rate', values.rate, html`% per <span id="rate-unit">${unit.replace(/s$/, '')}</span> (fixed-amount: the interest in currency)`)}
+  ${numberField('tenure', 'Tenure', values.tenure, 'whole number of units', '1')}
+  ${select('tenured_in', 'Tenure unit', TENURED_IN, values.tenured_in)}
+  ${select('rate_type', 'Rate type', RATE_TYPES, values.rate_type)}
+  ${select('frequency', 'Repayment frequency', FREQUENCIES, values.frequency)}
+  ${numberField('grace_period', 'Grace period (days)', values.grace_period, 'days before the first instalment', '1')}
+  <label class="check"><input type="checkbox" name="exclude_weekends" id="exclude_weekends"${values.exclude_weekends ? html` checked` : ''}>Move due dates off weekends</label>
+  <label>Note<textarea name="note" id="note" rows="2">${values.note ?? ''}</textarea></label>
+  <div><button type="submit" id="approve" name="intent" value="approve">Approve</button> <button type="submit" id="show-preview" name="intent" value="preview">Preview</button></div>
+</form>`;
+}
+
+const PREVIEW_ROWS = 24;
+
+/** The schedule the form's terms give (starting `start`), or what is wrong with them. */
+export function schedulePreview(form: Form, start: Date): Html {
+  const raw = approvalBodyFromForm(form);
+  const parsed = bodySchema('approveLoanRequest').safeParse(raw);
+  if (!parsed.success) {
+    return html`<p class="hint">${invalidFieldsMessage(describeIssues(parsed.error.issues, raw, 'body'))}</p>`;
+  }
+  try {
+    const schedule = buildSchedule(repaymentTermsFromApproval(parsed.data as BodyOf<'approveLoanRequest'>, start));
+    const more = schedule.instalments.length - PREVIEW_ROWS;
+    return html`<p>Total repayment <strong>${money(schedule.total_repayment)}</strong> (interest ${money(schedule.total_interest)}), ${schedule.instalments.length} instalments, the last on ${schedule.maturity_date}.</p>
+<div class="table"><table><thead><tr><th>#</th><th>Due</th><th class="num">Principal</th><th class="num">Interest</th><th class="num">Total</th><th class="num">Balance</th></tr></thead><tbody>
+${schedule.instalments
+  .slice(0, PREVIEW_ROWS)
+  .map(
+    (row) =>
+      html`<tr><td>${row.number}</td><td>${row.due_date}</td><td class="num">${money(row.principal)}</td><td class="num">${money(row.interest)}</td><td class="num">${money(row.total)}</td><td class="num">${money(row.balance)}</td></tr>`,
+  )}</tbody></table></div>${more > 0 ? html`<p class="hint">and ${more} more instalments</p>` : ''}`;
+  } catch (error) {
+    if (error instanceof RepaymentTermsError) return html`<p class="hint">${error.problems.join('; ')}</p>`;
+    throw error;
+  }
+}
+
+export function money(value: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/**
+ * The live preview: when a field changes, the preview fragment is fetched for the form's values
+ * and put in place of the last one (the Preview button posts the form to show it without script). Served as a
+ * file so the pages' Content-Security-Policy can forbid inline script.
+ */
+export const PREVIEW_SCRIPT = `
+const form = document.getElementById('approval');
+const target = document.getElementById('preview');
+if (form && target) {
+  let timer;
+  const refresh = () => {
+    const values = new URLSearchParams(new FormData(form));
+    values.delete('token');
+    fetch(form.dataset.preview + '?' + values, { credentials: 'same-origin' })
+      .then((reply) => (reply.ok ? reply.text() : Promise.reject(reply.status)))
+      .then((fragment) => { target.innerHTML = fragment; })
+      .catch(() => {});
+  };
+  form.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
+  form.addEventListener('change', refresh);
+  // The rate is per tenure unit: its label follows the unit chosen.
+  const unit = document.getElementById('rate-unit');
+  const tenuredIn = document.getElementById('tenured_in');
+  tenuredIn.addEventListener('change', () => { unit.textContent = tenuredIn.value.replace(/s$/, ''); });
+}
+`;

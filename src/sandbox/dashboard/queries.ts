@@ -1,0 +1,89 @@
+/**
+ * The dashboard's list reads, each bound to the caller's organisation in its SQL (as every
+ * repository read of the API is): an organisation sees only its own borrowers and loan requests.
+ * Lists go across the organisation's products, the approval queue first.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { LoanRequestRow, UserRow } from '../repos/index.js';
+
+export const PAGE_SIZE = 20;
+
+export interface LoanFilters {
+  status?: string;
+  lender_status?: string;
+  user_status?: string;
+}
+
+/** The values each filter offers (the ones the sandbox writes). */
+export const FILTER_VALUES: Readonly<Record<keyof LoanFilters, readonly string[]>> = {
+  status: ['saved', 'pending'],
+  lender_status: ['saved', 'approved'],
+  user_status: ['saved', 'submitted'],
+};
+
+/** A page of rows and whether another follows. */
+export interface Page<T> {
+  rows: T[];
+  hasNext: boolean;
+}
+
+export class DashboardQueries {
+  private readonly borrowers: StatementSync;
+  private readonly loans: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.borrowers = db.prepare(
+      `SELECT id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at
+         FROM users
+        WHERE org_id = :org_id AND (:email = '' OR instr(lower(email), lower(:email)) > 0)
+        ORDER BY id DESC LIMIT :limit OFFSET :offset`,
+    );
+    this.loans = db.prepare(
+      `SELECT lr.*, p.name AS product_name, p.slug AS product_slug, o.name AS lender_name,
+              u.firstname || ' ' || u.lastname AS fullname
+         FROM loan_requests lr
+         JOIN products p ON p.id = lr.product_id
+         JOIN organisations o ON o.id = lr.org_id
+         JOIN users u ON u.id = lr.user_id
+        WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL
+          AND (:status = '' OR lr.status = :status)
+          AND (:lender_status = '' OR lr.lender_status = :lender_status)
+          AND (:user_status = '' OR lr.user_status = :user_status)
+        ORDER BY CASE WHEN lr.user_status = 'submitted' AND lr.lender_status <> 'approved' THEN 0 ELSE 1 END,
+                 lr.id DESC
+        LIMIT :limit OFFSET :offset`,
+    );
+  }
+
+  /** Borrowers whose e-mail contains `email` (any case; all when empty), newest first. */
+  borrowerPage(orgId: number, email: string, page: number): Page<UserRow> {
+    const rows = this.borrowers.all({ org_id: orgId, email, ...window(page) }) as unknown as UserRow[];
+    return paged(rows);
+  }
+
+  /** Loan requests matching the filters: submitted and not yet approved first, then newest first. */
+  loanPage(orgId: number, filters: LoanFilters, page: number): Page<LoanRequestRow> {
+    const rows = this.loans.all({
+      org_id: orgId,
+      status: filters.status ?? '',
+      lender_status: filters.lender_status ?? '',
+      user_status: filters.user_status ?? '',
+      ...window(page),
+    }) as unknown as LoanRequestRow[];
+    return paged(rows);
+  }
+}
+
+/** One more row than a page, to know whether another page follows. */
+function window(page: number) {
+  return { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
+}
+
+function paged<T>(rows: T[]): Page<T> {
+  return { rows: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
+}
+
+/** Whether a loan request waits for the lender: submitted, not yet approved. */
+export function inQueue(row: Pick<LoanRequestRow, 'user_status' | 'lender_status'>): boolean {
+  return row.user_status === 'submitted' && row.lender_status !== 'approved';
+}

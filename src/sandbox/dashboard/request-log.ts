@@ -1,0 +1,51 @@
+/**
+ * The request log page's source: the organisation's newest entries of the sandbox's request log
+ * (../log/, the file `loanctl sandbox logs` reads), bodies left out. The file is opened for each
+ * page view and closed again: it may not exist yet when the sandbox starts, and the server's
+ * writer owns it.
+ */
+import { dirname } from 'node:path';
+import { openLogForReading } from '../log/store.js';
+import type { RequestLogEntry, RequestLogSource } from './lists.js';
+
+interface Row {
+  time: string;
+  method: string;
+  path: string;
+  query: string;
+  http: number;
+  status: string | null;
+  ms: number;
+  why: string | null;
+}
+
+/** The reader of the log beside `dbPath`; undefined for a database kept in memory (no log then). */
+export function requestLogReader(dbPath: string): RequestLogSource | undefined {
+  if (dbPath === ':memory:') return undefined;
+  return (orgId, limit) => {
+    const db = openLogForReading(dirname(dbPath));
+    if (!db) return [];
+    try {
+      const rows = db
+        .prepare(
+          `SELECT time, method, path, query, http, status, ms, why FROM request_log
+            WHERE org_id = ? ORDER BY id DESC LIMIT ?`,
+        )
+        .all(orgId, limit) as unknown as Row[];
+      return rows.map(entryOf);
+    } finally {
+      db.close();
+    }
+  };
+}
+
+function entryOf(row: Row): RequestLogEntry {
+  return {
+    at: row.time,
+    method: row.method,
+    path: row.query === '' ? row.path : `${row.path}?${row.query}`,
+    status: row.http,
+    outcome: row.why ?? row.status ?? '',
+    ms: Math.round(row.ms),
+  };
+}
