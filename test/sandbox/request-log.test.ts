@@ -3,30 +3,19 @@
  * refused), what it hides (passwords, the key), how `loanctl sandbox logs` filters and prints it,
  * that it stays bounded, and `--follow`.
  */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { createDeps } from '../../src/deps.js';
+import type { LogRow } from '../../src/sandbox/log/store.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 import { call, openSandbox, seedLoanRequest, type TestSandbox, userBody } from '../helpers/sandbox.js';
 
-interface Entry {
-  id: number;
-  time: string;
-  org_id: number | null;
-  method: string;
-  path: string;
-  query: string;
-  http: number;
-  status: string | null;
-  ms: number;
-  why: string | null;
-  request_body: string | null;
-  reply_body: string | null;
-}
+type Entry = LogRow;
 
 let sandbox: TestSandbox;
 const PASSWORD = 'correct horse battery staple';
