@@ -5,7 +5,15 @@
  */
 
 import type { Settings } from '../config/settings.js';
-import { fillPath, type HttpMethod, type OperationDef, type OperationKey, operation } from '../contract/operations.js';
+import {
+  carriesBody,
+  fillPath,
+  type HttpMethod,
+  type OperationDef,
+  type OperationKey,
+  operation,
+} from '../contract/operations.js';
+import { queryIssues } from '../contract/query-check.js';
 import { inputError, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { CallOptions, Query } from './api-client.js';
@@ -72,14 +80,13 @@ export async function prepareCall<K extends OperationKey>(
   const extra: Query = Object.fromEntries(
     Object.entries(given).filter(([, value]) => value !== undefined && value !== null),
   );
-  // zod loads here, with this operation's schemas only (bench/README.md).
-  const schemas = (await requestSchemasModule()).requestSchemas(key);
-  const checked = schemas.query.safeParse(stringify(extra));
-  if (!checked.success) throw inputError(checked.error.issues, { what: 'Invalid query', fromData: false });
+  const issues = queryIssues(def.query, stringify(extra));
+  if (issues.length > 0) throw inputError(issues, { what: 'Invalid query', fromData: false });
   Object.assign(query, extra);
   let body: unknown;
-  if (schemas.body) {
-    const parsed = schemas.body.safeParse(callOptions.body ?? {});
+  if (carriesBody(key)) {
+    // zod loads here, for the operations that send a body, with that body's schema only (bench/README.md).
+    const parsed = (await bodySchemasModule()).bodySchema(key).safeParse(callOptions.body ?? {});
     if (!parsed.success) throw inputError(parsed.error.issues);
     // Send what was validated: zod strips unknown keys and trims where the schema says so.
     body = parsed.data;
@@ -112,16 +119,16 @@ function productIdOf(settings: Settings, callOptions: Pick<CallOptions, 'product
   return productId;
 }
 
-let requestsLoaded: Promise<typeof import('../contract/requests.js')> | undefined;
+let bodiesLoaded: Promise<typeof import('../contract/field-schemas.js')> | undefined;
 let endpointsLoaded: Promise<typeof import('../contract/endpoints.js')> | undefined;
 /**
- * The contract's zod schemas, loaded on first use: an operation's query and body schemas on its
- * first call, every reply schema only under --debug. The promise is kept, because each `import()`
- * of a loaded module still resolves it again (~20 µs a row of a bulk run).
+ * The contract's zod schemas, loaded on first use: a body's schema on the first call that sends
+ * one, every reply schema only under --debug. The promise is kept, because each `import()` of a
+ * loaded module still resolves it again (~20 µs a row of a bulk run).
  */
-function requestSchemasModule() {
-  requestsLoaded ??= import('../contract/requests.js');
-  return requestsLoaded;
+function bodySchemasModule() {
+  bodiesLoaded ??= import('../contract/field-schemas.js');
+  return bodiesLoaded;
 }
 export function contractSchemas() {
   endpointsLoaded ??= import('../contract/endpoints.js');

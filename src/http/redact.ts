@@ -17,13 +17,43 @@ const MIN_BASE64_KEY = 12;
 const HIDDEN = '***';
 
 let cached: { key: string; pattern: RegExp } | undefined;
+let cachedForms: { key: string; forms: string[] } | undefined;
 
 /** `text` with every form of `key` (see above) replaced by `***`. */
 export function redactText(text: string, key: string | undefined): string {
-  if (!key || key.length < 4 || text === '') return text;
+  if (!key || key.length < 4 || text === '' || !mayReveal(text, key)) return text;
   const pattern = patternFor(key);
   pattern.lastIndex = 0;
   return pattern.test(text) ? text.replace(pattern, HIDDEN) : text;
+}
+
+/**
+ * A quick check that never misses: with every escape of `characterForms` decoded (twice, for a
+ * backslash written escaped) and case folded, a text that holds a form of the key holds the form
+ * itself. Only such a text meets the full pattern, which is large: compiling it takes ~100 ms,
+ * most of a command's start-up, and most replies never mention the key.
+ */
+function mayReveal(text: string, key: string): boolean {
+  if (cachedForms?.key !== key) cachedForms = { key, forms: formsOf(key).map((form) => form.toLowerCase()) };
+  const once = decodeEscapes(text);
+  const variants = [text, once, decodeEscapes(once)].map((variant) => variant.toLowerCase());
+  return cachedForms.forms.some((form) => variants.some((variant) => variant.includes(form)));
+}
+
+const ESCAPE = /\\u([0-9a-f]{4})|\\([/"\\])|%([0-9a-f]{2})|&#x0*([0-9a-f]+);|&#0*([0-9]+);/gi;
+
+/** `text` with the JSON, URL and HTML escapes of `characterForms` written as their characters. */
+function decodeEscapes(text: string): string {
+  return text.replace(ESCAPE, (_match, json, escaped, percent, hex, decimal) => {
+    if (escaped !== undefined) return escaped;
+    const code = Number.parseInt(json ?? percent ?? hex ?? decimal, (json ?? percent ?? hex) ? 16 : 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
+}
+
+/** The key, and where it is long enough its base64 cores: what the pattern looks for, in any escape. */
+function formsOf(key: string): string[] {
+  return [key, ...(key.length >= MIN_BASE64_KEY ? base64Cores(key) : [])];
 }
 
 /** True when `text` holds `key` in one of its forms. */
@@ -33,7 +63,7 @@ export function revealsKey(text: string, key: string | undefined): boolean {
 
 function patternFor(key: string): RegExp {
   if (cached?.key === key) return cached.pattern;
-  const forms = [key, ...(key.length >= MIN_BASE64_KEY ? base64Cores(key) : [])];
+  const forms = formsOf(key);
   // Longest first: where two forms overlap, the whole of the longer one goes.
   const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(unique.map((form) => [...form].map(characterForms).join('')).join('|'), 'gi');

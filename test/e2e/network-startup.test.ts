@@ -1,9 +1,10 @@
 /**
  * What a network command loads (issue #5, start-up): `loanctl user exists` — the call scripts make
  * most — runs on Node's own node:http and never loads undici (neither the package nor Node's
- * internal copy behind `fetch`) or TLS. It loads zod for its own query's schema, built from the
- * contract's description on first use, and never the reply schemas of the whole contract
- * (src/contract/schemas.ts). Timings are in `npm run bench`, not here.
+ * internal copy behind `fetch`), TLS or zod's runtime: its query is checked by
+ * src/contract/query-check.ts, with zod's own e-mail pattern (the 10 KB `regexes` module) and no
+ * schema. Commands that send a body build that body's zod schema from the contract. Timings are in
+ * `npm run bench`, not here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { borrower } from '../helpers/cli.js';
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('network command start-up', () => {
-  it('user exists answers over node:http with its own query schema only: no reply schemas, undici or TLS', async () => {
+  it('user exists answers over node:http without the zod runtime, a schema, undici or TLS', async () => {
     const { stdout, exitCode, loaded } = await loadedBy([
       'user',
       'exists',
@@ -34,9 +35,11 @@ describe('network command start-up', () => {
     expect(exitCode).toBe(0);
     expect(stdout.trim()).toBe('false');
     expect(loaded.packages).toContain('commander');
-    expect(loaded.sources).toContain('src/contract/requests.ts');
-    expect(loaded.sources).not.toContain('src/contract/schemas.ts');
-    expect(loaded.sources).not.toContain('src/contract/endpoints.ts');
+    expect(loaded.sources).toContain('src/contract/query-check.ts');
+    for (const schemas of ['requests', 'field-schemas', 'schemas', 'endpoints']) {
+      expect(loaded.sources).not.toContain(`src/contract/${schemas}.ts`);
+    }
+    expect([...loaded.packageFiles].filter((file) => file.startsWith('zod/'))).toEqual(['zod/v4/core/regexes.js']);
     expect(loaded.packages).not.toContain('undici');
     // The proxy library of older Nodes loads only when a proxy applies (src/http/transport.ts).
     expect(loaded.packages).not.toContain('https-proxy-agent');

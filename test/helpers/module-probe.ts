@@ -25,6 +25,8 @@ export interface Loaded {
   builtins: string[];
   /** loanctl's own source files bundled into the chunks that were loaded, e.g. `src/contract/schemas.ts`. */
   sources: Set<string>;
+  /** The npm packages' files bundled into them, from the package name on: `zod/v4/core/regexes.js`. */
+  packageFiles: Set<string>;
 }
 
 export async function loadedBy(
@@ -46,12 +48,15 @@ export async function loadedBy(
   const { urls, builtins } = JSON.parse(line.slice('PROBE '.length)) as { urls: string[]; builtins: string[] };
   const packages = new Set<string>();
   const sources = new Set<string>();
+  const packageFiles = new Set<string>();
   const files = urls.filter((entry) => entry.startsWith('file:') && entry.includes('/dist/'));
   for (const url of files) {
     const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
     for (const source of map.sources) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
       if (name) packages.add(name);
+      const inPackage = /node_modules\/(.*)$/.exec(source)?.[1];
+      if (inPackage) packageFiles.add(inPackage);
       const own = /(?:^|\/)(src\/.*\.ts)$/.exec(source)?.[1];
       if (own && !source.includes('node_modules')) sources.add(own);
     }
@@ -59,6 +64,6 @@ export async function loadedBy(
   return {
     stdout: String(result.stdout),
     exitCode: result.exitCode ?? -1,
-    loaded: { files, packages, builtins, sources },
+    loaded: { files, packages, builtins, sources, packageFiles },
   };
 }

@@ -2,6 +2,7 @@
  * The key's redaction (src/http/redact.ts): every encoding a server may echo the key in is hidden,
  * whatever surrounds it, and text without the key is left exactly as it was.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/http/redact.js';
 
@@ -52,5 +53,44 @@ describe('redactText', () => {
   it('leaves text without the key exactly as it was', () => {
     const text = '{"status":"success","message":"ok","data":[{"id":1,"note":"sk_live_other \\u00e9 %2F"}]}';
     expect(redactText(text, KEY)).toBe(text);
+  });
+});
+
+describe('the quick check before the full pattern', () => {
+  /** Each character of `text` in one of the forms the pattern knows, chosen by `pick`. */
+  const mixed = (text: string, pick: readonly number[]) =>
+    [...text]
+      .map((c, i) => {
+        const code = c.charCodeAt(0);
+        switch ((pick[i % pick.length] ?? 0) % 6) {
+          case 1:
+            return `\\u${code.toString(16).padStart(4, '0')}`;
+          case 2:
+            return `%${code.toString(16).padStart(2, '0').toUpperCase()}`;
+          case 3:
+            return `&#x00${code.toString(16)};`;
+          case 4:
+            return `&#${code};`;
+          case 5:
+            return c === '/' ? '\\/' : c.toUpperCase();
+          default:
+            return c;
+        }
+      })
+      .join('');
+
+  it('misses no mixture of forms, character by character, in the key or its base64', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom(KEY, Buffer.from(`Bearer ${KEY}`).toString('base64')),
+        fc.string({ maxLength: 20 }),
+        (pick, form, around) => {
+          const out = redactText(`${around}${mixed(form, pick)}${around}`, KEY);
+          expect(out).toContain('***');
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
