@@ -1,10 +1,10 @@
 /**
- * An operation's query checked against its description (./operations.ts) without loading zod's
- * runtime: the client checks every query it sends, and a command that sends no body (`loanctl
- * user exists`, a script's most frequent call) must not pay for zod (bench/README.md, start-up).
- * The rules are the ones the zod query schemas of ./requests.ts apply, from the same sources:
- * zod's own e-mail pattern (its `regexes` module, 10 KB, without the runtime), and the date and
- * whole-number predicates of ./vocabulary.ts and ./ranges.ts.
+ * An operation's query checked against its description (./operations.ts) without building a zod
+ * schema: the client checks every query it sends, and a command that sends no body (`loanctl user
+ * exists`, a script's most frequent call) must not pay for zod's schema API (bench/README.md,
+ * start-up). The rules are the ones the zod query schemas of ./requests.ts apply, from the same
+ * sources: zod's own e-mail pattern (its core's `regexes`; the bundle's chunk of zod's core comes
+ * with it), and the date and whole-number predicates of ./vocabulary.ts and ./ranges.ts.
  */
 import { regexes } from 'zod/v4/core';
 import type { QueryParam, QuerySpec } from './operations.js';
