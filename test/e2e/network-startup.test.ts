@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('network command start-up', () => {
-  it('user exists answers over node:http without a schema, zod\'s schema API, undici or TLS', async () => {
+  it("user exists answers over node:http without a schema, zod's schema API, undici or TLS", async () => {
     const { stdout, exitCode, loaded } = await loadedBy([
       'user',
       'exists',
