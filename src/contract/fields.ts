@@ -125,6 +125,11 @@ export function flagName(field: FieldDef): string {
   return field.flag ?? field.name.replaceAll('_', '-');
 }
 
+/** `--account-name` → `accountName`: the key commander keeps a flag's value under. */
+export function optionKeyOf(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
 /** `--account-name`, or for a switch `--registered or --no-registered` (for messages). */
 export function flagOf(field: FieldDef): string {
   const flag = `--${flagName(field)}`;

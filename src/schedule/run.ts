@@ -18,6 +18,7 @@ import {
   parseWholeNumber,
 } from '../input/values.js';
 import { buildSchedule, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
+import { SCHEDULE_FLAGS } from './flags.js';
 import { renderSchedule } from './render.js';
 
 /** The repayment terms' flags as commander parses them (the approval's fields, src/contract/fields.ts). */
@@ -39,19 +40,6 @@ export interface LoanScheduleOptions extends RepaymentTermFlags {
 export const SCHEDULE_EXAMPLE =
   'loanctl loan schedule --amount 100000 --rate 5 --tenure 3 --tenured-in months --rate-type simple-interest --frequency monthly';
 
-/** The flag of each RepaymentTerms field, for messages. */
-const FLAG_OF: Record<string, string> = {
-  principal: '--amount',
-  rate: '--rate',
-  tenure: '--tenure',
-  tenured_in: '--tenured-in',
-  rate_type: '--rate-type',
-  frequency: '--frequency',
-  grace_period: '--grace-period',
-  exclude_weekends: '--exclude-weekends',
-  start: '--start',
-};
-
 export async function runLoanSchedule(options: LoanScheduleOptions, deps: Deps): Promise<void> {
   const terms = scheduleTerms(options, deps.now());
   await renderSchedule(buildSchedule(terms), terms, deps);
@@ -70,7 +58,7 @@ export function scheduleTerms(options: LoanScheduleOptions, now: Date): Repaymen
     parse: (raw: string, flag: string) => T,
     required = true,
   ) => {
-    const flag = FLAG_OF[field] as string;
+    const flag = SCHEDULE_FLAGS[field] as string;
     if (raw === undefined) {
       if (required) problems.set(field, `${flag} is required`);
       return undefined;
@@ -101,15 +89,15 @@ export function scheduleTerms(options: LoanScheduleOptions, now: Date): Repaymen
   for (const problem of validateRepaymentTerms(candidate)) {
     const [field = '', what = problem] = problem.split(/: (.*)/s);
     if (problems.has(field)) continue;
-    problems.set(field, FLAG_OF[field] ? `${FLAG_OF[field]} ${what}` : problem);
+    problems.set(field, SCHEDULE_FLAGS[field] ? `${SCHEDULE_FLAGS[field]} ${what}` : problem);
   }
 
   if (problems.size > 0) {
     // In the order of the flags, so the line reads like the command.
-    const ordered = Object.keys(FLAG_OF)
+    const ordered = Object.keys(SCHEDULE_FLAGS)
       .filter((field) => problems.has(field))
       .map((field) => problems.get(field) as string);
-    for (const [field, message] of problems) if (!(field in FLAG_OF)) ordered.push(message);
+    for (const [field, message] of problems) if (!(field in SCHEDULE_FLAGS)) ordered.push(message);
     throw new UsageError(`Invalid repayment terms: ${ordered.join('; ')}.`, `For example: ${SCHEDULE_EXAMPLE}`);
   }
   return candidate as unknown as RepaymentTerms;

@@ -4,6 +4,8 @@
  * it comes from `--frequency` (default monthly, said on stderr when assumed). The other term flags
  * do not mix with an ID: the stored terms are the point.
  */
+
+import { optionKeyOf } from '../contract/fields.js';
 import { type Frequency, isSetTimestamp, RATE_TYPES, TENURED_IN } from '../contract/vocabulary.js';
 import type { Deps } from '../deps.js';
 import { findLoanRequest } from '../domain/loan-requests.js';
@@ -11,26 +13,19 @@ import { UsageError } from '../errors.js';
 import { parseFrequency } from '../input/values.js';
 import { notice } from '../output/notice.js';
 import { buildSchedule, type RepaymentTerms } from '../repayment/index.js';
+import { SCHEDULE_FLAGS } from './flags.js';
 import { renderSchedule } from './render.js';
 import type { LoanScheduleOptions } from './run.js';
 
 export const DEFAULT_STORED_FREQUENCY = 'monthly';
 
-/** Flags that set terms by hand, refused next to an ID (their option keys and spellings). */
-const HAND_TERMS: ReadonlyArray<[keyof LoanScheduleOptions, string]> = [
-  ['amount', '--amount'],
-  ['rate', '--rate'],
-  ['tenure', '--tenure'],
-  ['tenuredIn', '--tenured-in'],
-  ['rateType', '--rate-type'],
-  ['gracePeriod', '--grace-period'],
-  ['excludeWeekends', '--exclude-weekends'],
-  ['start', '--start'],
-];
+/** Flags that set terms by hand, refused next to an ID: every schedule flag but --frequency. */
+const HAND_TERMS = Object.values(SCHEDULE_FLAGS).filter((flag) => flag !== '--frequency');
 
 /** Checks the flags that go with an ID (exit 2 before anything is read). Returns the frequency to use. */
 export function storedScheduleFrequency(id: number, options: LoanScheduleOptions): Frequency {
-  const handTerms = HAND_TERMS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  const given = new Set(Object.entries(options).flatMap(([key, value]) => (value === undefined ? [] : [key])));
+  const handTerms = HAND_TERMS.filter((flag) => given.has(optionKeyOf(flag)));
   if (handTerms.length > 0) {
     throw new UsageError(
       `loan schedule ${id} uses the terms stored with the loan request; leave out ${handTerms.join(', ')}.`,

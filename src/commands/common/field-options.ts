@@ -13,6 +13,7 @@ import {
   type FieldsOf,
   flagName,
   flagOf,
+  optionKeyOf,
 } from '../../contract/fields.js';
 import type { FieldSpec } from '../../input/body.js';
 import { parserOf } from '../../input/field-parsers.js';
@@ -36,9 +37,9 @@ export type FieldOptions<K extends BodyKey> = {
 /** Fields of an operation by name, for commands that take only some of them as flags. */
 export type FieldName<K extends BodyKey> = FieldsOf<K>[number]['name'];
 
-/** `--account-name` → `accountName`: the key commander stores the flag's value under. */
+/** The key commander keeps a field's flag under (`accountName`). */
 export function optionKey(field: FieldDef): string {
-  return flagName(field).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return optionKeyOf(flagName(field));
 }
 
 /** The name of a flag's value in `--help` when the table gives none. */

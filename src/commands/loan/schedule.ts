@@ -5,11 +5,9 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import { SCHEDULE_TERMS } from '../../schedule/flags.js';
 import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
-
-/** The repayment terms of `loan approve` that a schedule needs (all but the amount approved and the note). */
-const TERMS = ['rate', 'tenure', 'tenured_in', 'rate_type', 'frequency', 'grace_period', 'exclude_weekends'] as const;
 
 export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
   addFieldOptions(
@@ -18,7 +16,7 @@ export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
       .description('Compute a repayment schedule offline: every instalment and the totals (no API key needed)')
       .option('--amount <n>', 'principal: the amount approved, more than 0 (100000, 100,000 or 1250.50)'),
     'approveLoanRequest',
-    TERMS,
+    SCHEDULE_TERMS,
   )
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
     // Issue 12: the schedule of an approved loan request, from the terms the API stored.
