@@ -101,7 +101,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
       // microtask turn.
       handler: (request, reply) => {
-        const outcome = retryWhileBusy(() => serve(def, handler, request, repos, db, now), options.lockWaitMs);
+        const answer = () => serve(def, handler, request, repos, db, now);
+        const outcome = retryWhileBusy(() => (def.method === 'GET' ? db.read(answer) : answer()), options.lockWaitMs);
         if (outcome instanceof Promise) {
           return outcome.then((settled) => {
             send(reply, settled);
@@ -207,8 +208,9 @@ function serve(
     // write meanwhile), so it reads inside its own transaction.
     const reading = def.method === 'GET';
     const finish = (prepared: unknown): Outcome => {
-      const now = clock();
       const work = (): Outcome => {
+        // Read inside the request's transaction: a read outside one starts its own.
+        const now = clock();
         const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
         // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
         const denied = () => noAccess(noAccessMessage(def));

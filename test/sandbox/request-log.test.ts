@@ -10,8 +10,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { createDeps } from '../../src/deps.js';
+import { buildSandbox } from '../../src/sandbox/app.js';
+import { dbPathFor } from '../../src/sandbox/db.js';
 import type { LogRow } from '../../src/sandbox/log/store.js';
 import { fakeIo } from '../helpers/fake-io.js';
+import { holdWriteLock, releaseWriteLock } from '../helpers/lock-holder.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 import { call, openSandbox, seedLoanRequest, type TestSandbox, userBody } from '../helpers/sandbox.js';
 
@@ -164,6 +167,36 @@ describe('bounded on disk', () => {
       expect(rows.at(-1)?.query).toBe('pages=40');
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('another process holds the log file', () => {
+  it('keeps answering, says so once, drops what it cannot write, and logs again once the lock is gone', async () => {
+    const errors: unknown[] = [];
+    const other = await openSandbox({ observe: { requestLog: false } });
+    const app = await buildSandbox({
+      dbPath: dbPathFor(other.dataDir),
+      requestLog: { flushMs: 0 },
+      onError: (error) => errors.push(error),
+    });
+    const holder = await holdWriteLock(join(other.dataDir, 'requests.db'));
+    try {
+      const list = (pages: number) => call(app, 'listUsers', { key: other.org.api_key, query: { pages } });
+      for (const pages of [1, 2, 3]) expect((await list(pages)).json.status).toBe('success');
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(/locked/);
+
+      await releaseWriteLock(holder);
+      await list(4);
+      const db = new DatabaseSync(join(other.dataDir, 'requests.db'), { readOnly: true });
+      const rows = db.prepare('SELECT query FROM request_log ORDER BY id').all() as Array<{ query: string }>;
+      db.close();
+      expect(rows.map((row) => row.query)).toEqual(['pages=4']);
+    } finally {
+      holder.kill();
+      await app.close();
+      await other.close();
     }
   });
 });

@@ -3,8 +3,7 @@
  * reads are answered meanwhile, a write waits for the lock without stalling the server, and one
  * that cannot get it within the bound is answered with the 503 envelope and changes nothing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -12,16 +11,8 @@ import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { BUSY_MESSAGE } from '../../src/sandbox/busy.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
+import { holdWriteLock as holdLock, releaseWriteLock as release } from '../helpers/lock-holder.js';
 import { type CallResult, call, type Org, seedLoanRequest, snapshot, tempDir } from '../helpers/sandbox.js';
-
-/** A second process that takes the write lock and keeps it until told `release`. */
-const LOCK_HOLDER = `
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1]);
-db.exec('BEGIN IMMEDIATE');
-process.stdout.write('locked\\n');
-process.stdin.on('data', () => { db.exec('COMMIT'); process.stdout.write('released\\n'); });
-`;
 
 let dataDir: string;
 let app: FastifyInstance;
@@ -39,17 +30,8 @@ async function open(lockWaitMs: number): Promise<void> {
 }
 
 async function holdWriteLock(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', LOCK_HOLDER, dbPathFor(dataDir)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  holder = child;
-  await once(child.stdout as NodeJS.ReadableStream, 'data');
-  return child;
-}
-
-async function release(child: ChildProcess): Promise<void> {
-  child.stdin?.write('release\n');
-  await once(child.stdout as NodeJS.ReadableStream, 'data');
+  holder = await holdLock(dbPathFor(dataDir));
+  return holder;
 }
 
 beforeEach(() => {

@@ -60,10 +60,20 @@ function cut(text: string): string {
   return text.length <= BODY_LIMIT ? text : `${text.slice(0, BODY_LIMIT)}… (${text.length} characters in all)`;
 }
 
+/**
+ * The envelope's status and message, read from the head of the reply: every envelope the sandbox
+ * sends begins with them (envelope.ts), so a page of 20 loan requests is not parsed again only to
+ * learn its status. Any other JSON reply is parsed whole.
+ */
+const ENVELOPE_HEAD = /^\{"status":("(?:[^"\\]|\\.)*"),"message":("(?:[^"\\]|\\.)*")/;
+
 function parseEnvelope(text: string | undefined): { status?: string; message?: string } | undefined {
   if (text === undefined || !text.startsWith('{')) return undefined;
   try {
-    const parsed = JSON.parse(text) as { status?: unknown; message?: unknown };
+    const head = ENVELOPE_HEAD.exec(text);
+    const parsed: { status?: unknown; message?: unknown } = head
+      ? { status: JSON.parse(head[1] as string), message: JSON.parse(head[2] as string) }
+      : JSON.parse(text);
     return {
       ...(typeof parsed.status === 'string' && { status: parsed.status }),
       ...(typeof parsed.message === 'string' && { message: parsed.message }),

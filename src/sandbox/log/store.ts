@@ -66,7 +66,9 @@ export function logPathFor(dataDir: string): string {
 export function openLogForWriting(path: string): DatabaseSync {
   makeDir(dirname(path), 0o700);
   closeSync(openSync(path, 'a', 0o600));
-  const db = new DatabaseSync(path, { timeout: 50 });
+  // No busy wait: a request never stalls on another process's lock of the log (writer.ts drops
+  // the entry instead and says so once).
+  const db = new DatabaseSync(path, { timeout: 0 });
   db.exec('PRAGMA journal_mode = WAL');
   // Losing the last entries on a power cut is fine for a log; a sync per batch is not needed.
   db.exec('PRAGMA synchronous = OFF');
@@ -83,10 +85,17 @@ export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   return db;
 }
 
+/**
+ * Appends entries inside one open transaction, committed by `commit()`: each entry is written as
+ * it comes (SQLite copies it, so a served reply is not kept alive in memory until the next batch),
+ * and the disk sees one commit a batch.
+ */
 export class LogAppender {
   private readonly insert: StatementSync;
   private readonly prune: StatementSync;
   private sincePrune = 0;
+  /** Entries written since the last commit. */
+  pending = 0;
 
   constructor(
     private readonly db: DatabaseSync,
@@ -99,20 +108,32 @@ export class LogAppender {
     this.prune = db.prepare('DELETE FROM request_log WHERE id <= (SELECT max(id) FROM request_log) - ?');
   }
 
-  /** Writes `rows` in one transaction, then prunes when due. */
-  append(rows: readonly NewLogRow[]): void {
-    this.db.exec('BEGIN IMMEDIATE');
+  /** Writes `row`, opening the batch's transaction if none is open. */
+  append(row: NewLogRow): void {
+    if (!this.db.isTransaction) this.db.exec('BEGIN IMMEDIATE');
+    this.insert.run(row as unknown as Record<string, string | number | null>);
+    this.pending++;
+  }
+
+  /** Prunes when due and commits the batch. */
+  commit(): void {
+    if (!this.db.isTransaction) return;
     try {
-      for (const row of rows) this.insert.run({ ...row });
-      this.sincePrune += rows.length;
+      this.sincePrune += this.pending;
       if (this.sincePrune >= Math.min(PRUNE_EVERY, this.maxRows)) {
         this.prune.run(this.maxRows);
         this.sincePrune = 0;
       }
       this.db.exec('COMMIT');
-    } catch (error) {
+    } finally {
+      this.pending = 0;
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw error;
     }
+  }
+
+  /** Drops the open batch (after a failed write). */
+  rollback(): void {
+    this.pending = 0;
+    if (this.db.isTransaction) this.db.exec('ROLLBACK');
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The server's side of the request log: entries are queued in memory while requests are served
- * and written in batches, on a timer or when the queue is full, so a request never waits for the
- * disk. A write that fails (the log's disk is full, another process holds its lock) is reported
- * once and its batch dropped: the API keeps serving.
+ * The server's side of the request log: each entry is written as its reply is sent, into a
+ * transaction committed on a timer or when the batch is full, so a request never waits for the
+ * disk's sync. A write that fails (the log's disk is full, another process holds its lock) is
+ * reported once and its batch dropped: the API keeps serving.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { type Captured, toRow } from './entry.js';
@@ -10,16 +10,15 @@ import { LogAppender } from './store.js';
 
 export interface LogWriterOptions {
   maxRows: number;
-  /** How long an entry may wait in memory before it is written (ms); 0: at once, as its reply is sent. */
+  /** How long a written entry may wait for its commit (ms); 0: committed at once, as its reply is sent. */
   flushMs: number;
   onError: (error: unknown) => void;
 }
 
-/** A full queue is written at once, whatever the timer. */
+/** A batch of this many entries is committed at once, whatever the timer. */
 const BATCH_SIZE = 500;
 
 export class RequestLogWriter {
-  private queue: Captured[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly appender: LogAppender;
   private reported = false;
@@ -32,31 +31,34 @@ export class RequestLogWriter {
   }
 
   push(entry: Captured): void {
-    this.queue.push(entry);
-    if (this.queue.length >= BATCH_SIZE || this.options.flushMs === 0) this.flush();
-    else if (!this.timer) {
+    this.attempt(() => this.appender.append(toRow(entry)));
+    if (this.appender.pending >= BATCH_SIZE || this.options.flushMs === 0) this.flush();
+    else if (!this.timer && this.appender.pending > 0) {
       this.timer = setTimeout(() => this.flush(), this.options.flushMs);
       this.timer.unref();
     }
   }
 
-  /** Writes every queued entry now. */
+  /** Commits every entry written so far. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    try {
-      this.appender.append(batch.map(toRow));
-    } catch (error) {
-      if (!this.reported) this.options.onError(error);
-      this.reported = true;
-    }
+    this.attempt(() => this.appender.commit());
   }
 
   close(): void {
     this.flush();
     if (this.db.isOpen) this.db.close();
+  }
+
+  /** Runs a write; a failure drops the open batch and is reported once: the API keeps serving. */
+  private attempt(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.appender.rollback();
+      if (!this.reported) this.options.onError(error);
+      this.reported = true;
+    }
   }
 }
