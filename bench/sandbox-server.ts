@@ -3,6 +3,10 @@
  * what only the benchmarks need:
  *   - `GET /__bench/empty`: the cheapest reply the same Fastify server can give, the yardstick of
  *     the throughput ratios (registered here, never in production code);
+ *   - `GET /__bench/page`: the newest page of the demo product's loan requests, the very bytes
+ *     the API sent for it at start-up, replayed from memory through the same server and hooks
+ *     (the request log included): what the list GET would cost with no database and no
+ *     serialisation, the ceiling of bench/versus.mjs's GET figure;
  *   - `--seed-loans N`: N loan requests written straight through the repositories in one
  *     transaction (seconds, where N HTTP calls would take minutes);
  *   - `--seed-users N`: N more borrowers of the demo organisation, the same way;
@@ -123,12 +127,19 @@ if (seedUsers > 0) seedBorrowers(seedUsers);
 if (values['export-json']) exportJson(values['export-json']);
 
 const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
+let listPage = '';
+app.get('/__bench/page', (_request, reply) => {
+  reply.type('application/json; charset=utf-8').send(listPage);
+});
 app.get('/__bench/empty', (_request, reply) => {
   reply.type('application/json; charset=utf-8').send('{}');
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
+listPage = await fetch(`http://127.0.0.1:${port}/api/v1/loan_request?product-id=${demo.product_id}&direction=DESC`, {
+  headers: { authorization: `Bearer ${demo.api_key}` },
+}).then((response) => response.text());
 process.stdout.write(
   `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans, users: seedUsers })}\n`,
 );

@@ -17,8 +17,11 @@
 //
 // Rounds of slices as in throughput.mjs (the sandbox's and Prism's 0.5 s, json-server's 16
 // requests, see JSON_SERVER_SLICE): in each round the three GET slices back to back, in a rotating
-// order, then the three POST slices the same way; a ratio is the median over the rounds of the
-// sandbox's slice against the same round's faster peer slice.
+// order and then the ceiling's, then the three POST slices the same way; a ratio is the median
+// over the rounds of the sandbox's slice against the same round's faster peer slice.
+// The ceiling (reported, no goal): the same page's bytes replayed from memory by the same server,
+// through the same hooks and request log (GET /__bench/page): what no database and no
+// serialisation would reach, so the distance between it and the sandbox is the page's own cost.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -152,6 +155,8 @@ export async function versus({ quick }) {
         ...JSON_SERVER_SLICE,
       },
       'prism GET': { url: `${prism.url}${listPath}`, method: 'GET', headers: auth },
+      // The same page's bytes replayed from memory by the same server (bench/sandbox-server.ts).
+      'ceiling GET': { url: `${sandbox.url}/__bench/page`, method: 'GET', headers: auth },
       'sandbox POST': { url: `${sandbox.url}/api/v1/user`, ...postUser, requests: newUserRequests() },
       'json-server POST': {
         url: `${jsonServer.url}/users`,
@@ -174,7 +179,7 @@ export async function versus({ quick }) {
 
     const settle = (name) =>
       settled(
-        name.startsWith('sandbox')
+        name.startsWith('sandbox') || name.startsWith('ceiling')
           ? `${sandbox.url}/__bench/empty`
           : name.startsWith('prism')
             ? targets['prism GET'].url
@@ -192,7 +197,7 @@ export async function versus({ quick }) {
       const shift = round % servers.length;
       const order = [...servers.slice(shift), ...servers.slice(0, shift)];
       for (const kind of ['GET', 'POST']) {
-        for (const server of order) {
+        for (const server of kind === 'GET' ? [...order, 'ceiling'] : order) {
           const name = `${server} ${kind}`;
           samples[name].push(await slice(name, targets[name], CONNECTIONS, seconds));
           await settle(name);
@@ -218,10 +223,12 @@ export async function versus({ quick }) {
       const peer = (name, round) => samples[`${name} ${kind}`][round].rps;
       const ratioTo = (rate) => median(ours.map((value, round) => value / rate(round)));
       const what = kind === 'GET' ? 'GET 20 of 10,000 loan requests' : 'POST a new user';
-      const fastest = ratioTo((round) => Math.max(...PEERS.map((name) => peer(name, round))));
+      const faster = (round) => Math.max(...PEERS.map((name) => peer(name, round)));
+      const fastest = ratioTo(faster);
       lines.push(
         `  ${what}: ${PEERS.map((name) => `${ratioTo((round) => peer(name, round)).toFixed(1)} x ${PEER_NAMES[name]}`).join(', ')}`,
       );
+      const ceiling = samples[`ceiling ${kind}`]?.map((s) => s.rps);
       return [
         {
           figure: `${what}: sandbox / faster of ${PEERS.map((name) => PEER_NAMES[name]).join(' and ')}, ${CONNECTIONS} conn`,
@@ -229,6 +236,17 @@ export async function versus({ quick }) {
           goalText: '≥ 5 x',
           holds: fastest >= 5,
         },
+        // What the same server reaches with no database and no serialisation: the goal's ceiling.
+        ...(ceiling
+          ? [
+              {
+                figure: `  the same page's bytes from memory (same server, hooks and request log) / faster peer`,
+                measured: `${median(ceiling.map((value, round) => value / faster(round))).toFixed(1)} x (${Math.round(median(ceiling))} req/s)`,
+                goalText: '— (reported)',
+                holds: null,
+              },
+            ]
+          : []),
       ];
     });
     return { lines, figures };
