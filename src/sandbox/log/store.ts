@@ -115,20 +115,16 @@ export class LogAppender {
     this.pending++;
   }
 
-  /** Prunes when due and commits the batch. */
+  /** Prunes when due and commits the batch; when this throws, `rollback()` drops the batch. */
   commit(): void {
     if (!this.db.isTransaction) return;
-    try {
-      this.sincePrune += this.pending;
-      if (this.sincePrune >= Math.min(PRUNE_EVERY, this.maxRows)) {
-        this.prune.run(this.maxRows);
-        this.sincePrune = 0;
-      }
-      this.db.exec('COMMIT');
-    } finally {
-      this.pending = 0;
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+    this.sincePrune += this.pending;
+    if (this.sincePrune >= Math.min(PRUNE_EVERY, this.maxRows)) {
+      this.prune.run(this.maxRows);
+      this.sincePrune = 0;
     }
+    this.db.exec('COMMIT');
+    this.pending = 0;
   }
 
   /** Drops the open batch (after a failed write). */
