@@ -36,32 +36,10 @@ const lastJsonLine = (stderr: string) => JSON.parse(stderr.trim().split('\n').at
 
 describe('--quiet', () => {
   it('drops notices and hints: stderr stays empty, the data is on stdout', async () => {
-    const loud = await sandbox.run([
-      'loan',
-      'create',
-      '--user',
-      email,
-      '--amount',
-      '5000',
-      '--purpose',
-      'Stock',
-      '-o',
-      'json',
-    ]);
+    const create = ['loan', 'create', '--user', email, '--amount', '5000', '--purpose', 'Stock', '-o', 'json'];
+    const loud = await sandbox.run(create);
     expect(loud.stderr).toContain('is user');
-    const quiet = await sandbox.run([
-      'loan',
-      'create',
-      '--user',
-      email,
-      '--amount',
-      '5000',
-      '--purpose',
-      'Stock',
-      '-o',
-      'json',
-      '--quiet',
-    ]);
+    const quiet = await sandbox.run([...create, '--quiet']);
     expect(quiet.exitCode).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(quiet.json<{ amount: number }>().amount).toBe(5000);
