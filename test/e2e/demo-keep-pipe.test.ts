@@ -4,32 +4,22 @@
  * (and the sandbox key in it) although the closed pipe ends the process early (EPIPE).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
+import { assertBuilt, BIN, ROOT, spawnHome } from '../helpers/cli.js';
 
 let home: string;
 let env: Record<string, string>;
+let removeHome: () => void;
 
 beforeEach(() => {
   assertBuilt();
-  home = mkdtempSync(join(tmpdir(), 'loanctl-e2e-demo-keep-'));
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    LOANCTL_CONFIG_DIR: join(home, 'config'),
-    TMPDIR: home,
-    NO_COLOR: '1',
-    TZ: 'UTC',
-  };
+  ({ home, env, remove: removeHome } = spawnHome('loanctl-e2e-demo-keep-'));
 });
 
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true });
-});
+afterEach(() => removeHome());
 
 const demoDirs = () => readdirSync(home).filter((name) => name.startsWith('loanctl-demo-'));
 

@@ -3,32 +3,22 @@
  * the JSON a script gets, that nothing is left listening or on disk, and `--keep` with the
  * `sandbox` profile answering `loan show`, then Ctrl-C.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
+import { assertBuilt, BIN, ROOT, spawnHome } from '../helpers/cli.js';
 
 let home: string;
 let env: Record<string, string>;
+let removeHome: () => void;
 
 beforeEach(() => {
   assertBuilt();
-  home = mkdtempSync(join(tmpdir(), 'loanctl-e2e-demo-'));
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    LOANCTL_CONFIG_DIR: join(home, 'config'),
-    TMPDIR: home,
-    NO_COLOR: '1',
-    TZ: 'UTC',
-  };
+  ({ home, env, remove: removeHome } = spawnHome('loanctl-e2e-demo-'));
 });
 
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true });
-});
+afterEach(() => removeHome());
 
 function loanctl(args: string[], extra: { input?: string } = {}) {
   return execa(process.execPath, [BIN, ...args], {

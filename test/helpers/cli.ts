@@ -3,7 +3,8 @@
  * (vitest runs on Node 24), where a process is the point; most command tests run in-process
  * (./run-cli.ts). `npm run build` must have run first (`npm test` does it before vitest).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 
@@ -14,6 +15,26 @@ export function assertBuilt(): void {
   if (!existsSync(join(ROOT, 'dist/loanctl.js'))) {
     throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does) before the e2e tests.');
   }
+}
+
+/**
+ * A throwaway home for a spawned CLI, and the environment that keeps it there: config, temporary
+ * files (a demo's data dir) and nothing of the machine's own settings. `remove()` deletes it.
+ */
+export function spawnHome(prefix: string): { home: string; env: Record<string, string>; remove: () => void } {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    home,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      LOANCTL_CONFIG_DIR: join(home, 'config'),
+      TMPDIR: home,
+      NO_COLOR: '1',
+      TZ: 'UTC',
+    },
+    remove: () => rmSync(home, { recursive: true, force: true }),
+  };
 }
 
 export interface RunResult {
