@@ -4,6 +4,7 @@
  * Lists go across the organisation's products, the approval queue first.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 
 export const PAGE_SIZE = 20;
@@ -36,7 +37,7 @@ export class DashboardQueries {
       `SELECT id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at
          FROM users
         WHERE org_id = :org_id AND (:email = '' OR instr(lower(email), lower(:email)) > 0)
-        ORDER BY id DESC LIMIT :limit OFFSET :offset`,
+        ORDER BY id DESC ${LIMIT_PARAM} OFFSET :offset`,
     );
     this.loans = db.prepare(
       `SELECT lr.*, p.name AS product_name, p.slug AS product_slug, o.name AS lender_name,
@@ -51,7 +52,7 @@ export class DashboardQueries {
           AND (:user_status = '' OR lr.user_status = :user_status)
         ORDER BY CASE WHEN lr.user_status = 'submitted' AND lr.lender_status <> 'approved' THEN 0 ELSE 1 END,
                  lr.id DESC
-        LIMIT :limit OFFSET :offset`,
+        ${LIMIT_PARAM} OFFSET :offset`,
     );
   }
 

@@ -5,6 +5,7 @@
  * writer owns it.
  */
 import { dirname } from 'node:path';
+import { LIMIT_PARAM } from '../db.js';
 import { openLogForReading } from '../log/store.js';
 import type { RequestLogEntry, RequestLogSource } from './lists.js';
 
@@ -29,9 +30,9 @@ export function requestLogReader(dbPath: string): RequestLogSource | undefined {
       const rows = db
         .prepare(
           `SELECT time, method, path, query, http, status, ms, why FROM request_log
-            WHERE org_id = ? ORDER BY id DESC LIMIT ?`,
+            WHERE org_id = :org_id ORDER BY id DESC ${LIMIT_PARAM}`,
         )
-        .all(orgId, limit) as unknown as Row[];
+        .all({ org_id: orgId, limit }) as unknown as Row[];
       return rows.map(entryOf);
     } finally {
       db.close();

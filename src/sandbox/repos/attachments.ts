@@ -4,6 +4,7 @@
  * is scoped by the loan request that the caller was already found to own.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { prepareRows, type RowStatement } from './rows.js';
 
 interface Owned {
   org_id: number;
@@ -87,16 +88,16 @@ type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'> & { now: string
 
 export class AttachmentsRepo {
   private readonly insertBank: StatementSync;
-  private readonly bankByLr: StatementSync;
+  private readonly bankByLr: RowStatement<BankDetailsRow>;
   private readonly setLinker: StatementSync;
   private readonly upsertBusiness: StatementSync;
-  private readonly businessByLr: StatementSync;
+  private readonly businessByLr: RowStatement<BusinessRow>;
   private readonly insertEmployment: StatementSync;
-  private readonly employmentByLr: StatementSync;
+  private readonly employmentByLr: RowStatement<EmploymentRow>;
   private readonly insertGuarantor: StatementSync;
-  private readonly guarantorsByLr: StatementSync;
+  private readonly guarantorsByLr: RowStatement<GuarantorRow>;
   private readonly insertDocument: StatementSync;
-  private readonly documentsByLr: StatementSync;
+  private readonly documentsByLr: RowStatement<DocumentRow>;
   private readonly supportCount: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -105,7 +106,7 @@ export class AttachmentsRepo {
                                  created_at, updated_at)
        VALUES (:org_id, :user_id, :loan_request_id, :code, :account_number, :account_name, :bank_name, :now, :now)`,
     );
-    this.bankByLr = db.prepare('SELECT * FROM bank_details WHERE loan_request_id = ? ORDER BY id');
+    this.bankByLr = prepareRows(db, 'SELECT * FROM bank_details WHERE loan_request_id = ? ORDER BY id');
     this.setLinker = db.prepare('UPDATE bank_details SET linker_id = :linker_id, updated_at = :now WHERE id = :id');
     this.upsertBusiness = db.prepare(
       `INSERT INTO business_info (org_id, user_id, loan_request_id, name, role, industry, description, registered,
@@ -131,7 +132,7 @@ export class AttachmentsRepo {
           monthly_ads_cost = excluded.monthly_ads_cost, monthly_marketing_cost = excluded.monthly_marketing_cost,
           updated_at = excluded.updated_at`,
     );
-    this.businessByLr = db.prepare('SELECT * FROM business_info WHERE loan_request_id = ?');
+    this.businessByLr = prepareRows(db, 'SELECT * FROM business_info WHERE loan_request_id = ?');
     this.insertEmployment = db.prepare(
       `INSERT INTO employment (org_id, user_id, loan_request_id, status, company_name, company_address, position, salary,
                                manager, manager_phone, manager_email, created_at, updated_at)
@@ -139,19 +140,19 @@ export class AttachmentsRepo {
                :manager, :manager_phone, :manager_email, :now, :now)
        ON CONFLICT (loan_request_id) DO NOTHING`,
     );
-    this.employmentByLr = db.prepare('SELECT * FROM employment WHERE loan_request_id = ?');
+    this.employmentByLr = prepareRows(db, 'SELECT * FROM employment WHERE loan_request_id = ?');
     this.insertGuarantor = db.prepare(
       `INSERT INTO guarantors (org_id, user_id, loan_request_id, firstname, lastname, gender, relationship, email, phone,
                                created_at, updated_at)
        VALUES (:org_id, :user_id, :loan_request_id, :firstname, :lastname, :gender, :relationship, :email, :phone,
                :now, :now)`,
     );
-    this.guarantorsByLr = db.prepare('SELECT * FROM guarantors WHERE loan_request_id = ? ORDER BY id');
+    this.guarantorsByLr = prepareRows(db, 'SELECT * FROM guarantors WHERE loan_request_id = ? ORDER BY id');
     this.insertDocument = db.prepare(
       `INSERT INTO documents (org_id, user_id, loan_request_id, type, title, reference, number, document_url, created_at)
        VALUES (:org_id, :user_id, :loan_request_id, :type, :title, :reference, :number, :document_url, :now)`,
     );
-    this.documentsByLr = db.prepare('SELECT * FROM documents WHERE loan_request_id = ? ORDER BY id');
+    this.documentsByLr = prepareRows(db, 'SELECT * FROM documents WHERE loan_request_id = ? ORDER BY id');
     this.supportCount = db.prepare(
       `SELECT (SELECT count(*) FROM bank_details WHERE loan_request_id = :id)
             + (SELECT count(*) FROM business_info WHERE loan_request_id = :id)
@@ -166,7 +167,7 @@ export class AttachmentsRepo {
   }
 
   bankDetails(loanRequestId: number): BankDetailsRow[] {
-    return this.bankByLr.all(loanRequestId) as unknown as BankDetailsRow[];
+    return this.bankByLr.all(loanRequestId);
   }
 
   setLinkerId(bankDetailsId: number, linkerId: string, now: string): void {
@@ -179,7 +180,7 @@ export class AttachmentsRepo {
   }
 
   business(loanRequestId: number): BusinessRow | undefined {
-    return this.businessByLr.get(loanRequestId) as BusinessRow | undefined;
+    return this.businessByLr.get(loanRequestId);
   }
 
   /** Adds the employment record; false when the loan request already has one. */
@@ -188,7 +189,7 @@ export class AttachmentsRepo {
   }
 
   employment(loanRequestId: number): EmploymentRow | undefined {
-    return this.employmentByLr.get(loanRequestId) as EmploymentRow | undefined;
+    return this.employmentByLr.get(loanRequestId);
   }
 
   addGuarantor(row: Insert<GuarantorRow>): void {
@@ -196,7 +197,7 @@ export class AttachmentsRepo {
   }
 
   guarantors(loanRequestId: number): GuarantorRow[] {
-    return this.guarantorsByLr.all(loanRequestId) as unknown as GuarantorRow[];
+    return this.guarantorsByLr.all(loanRequestId);
   }
 
   addDocument(row: Omit<DocumentRow, 'id' | 'created_at'> & { now: string }): void {
@@ -204,7 +205,7 @@ export class AttachmentsRepo {
   }
 
   documents(loanRequestId: number): DocumentRow[] {
-    return this.documentsByLr.all(loanRequestId) as unknown as DocumentRow[];
+    return this.documentsByLr.all(loanRequestId);
   }
 
   /** How many pieces of supporting information the loan request has, of every kind. */

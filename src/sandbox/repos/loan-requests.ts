@@ -1,4 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LIMIT_PARAM } from '../db.js';
+import { prepareRows, type RowStatement } from './rows.js';
 
 /** A loan request joined with the names the API returns alongside it. */
 export interface LoanRequestRow {
@@ -80,9 +82,9 @@ const VIEW = `
 
 export class LoanRequestsRepo {
   private readonly insert: StatementSync;
-  private readonly byOrgAndId: StatementSync;
-  private readonly pageAsc: StatementSync;
-  private readonly pageDesc: StatementSync;
+  private readonly byOrgAndId: RowStatement<LoanRequestRow>;
+  private readonly pageAsc: RowStatement<LoanRequestRow>;
+  private readonly pageDesc: RowStatement<LoanRequestRow>;
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
@@ -97,10 +99,10 @@ export class LoanRequestsRepo {
        VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, 'saved', 'saved', 'saved', 1, 'setup',
                :now, :now)`,
     );
-    this.byOrgAndId = db.prepare(`${VIEW} WHERE lr.org_id = ? AND lr.id = ? AND lr.deleted_at IS NULL`);
+    this.byOrgAndId = prepareRows(db, `${VIEW} WHERE lr.org_id = ? AND lr.id = ? AND lr.deleted_at IS NULL`);
     const page = `${VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
-    this.pageAsc = db.prepare(`${page} AND lr.id > :cursor ORDER BY lr.id ASC LIMIT :limit`);
-    this.pageDesc = db.prepare(`${page} AND lr.id < :cursor ORDER BY lr.id DESC LIMIT :limit`);
+    this.pageAsc = prepareRows(db, `${page} AND lr.id > :cursor ORDER BY lr.id ASC ${LIMIT_PARAM}`);
+    this.pageDesc = prepareRows(db, `${page} AND lr.id < :cursor ORDER BY lr.id DESC ${LIMIT_PARAM}`);
     this.setPurpose = db.prepare('UPDATE loan_requests SET purpose = :purpose, updated_at = :now WHERE id = :id');
     this.setDeleted = db.prepare(
       'UPDATE loan_requests SET deleted_at = :now, active = 0, updated_at = :now WHERE id = :id',
@@ -134,7 +136,7 @@ export class LoanRequestsRepo {
 
   /** The loan request, only when it belongs to the organisation and is not deleted. */
   findInOrg(orgId: number, id: number): LoanRequestRow | undefined {
-    return this.byOrgAndId.get(orgId, id) as LoanRequestRow | undefined;
+    return this.byOrgAndId.get(orgId, id);
   }
 
   /** Up to `limit` loan requests of a product after `cursor` in id order (ASC: id > cursor, DESC: id < cursor). */

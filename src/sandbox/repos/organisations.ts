@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { prepareRows, type RowStatement } from './rows.js';
 
 export interface OrganisationRow {
   id: number;
@@ -17,17 +18,18 @@ export interface KeyOwner {
 /** Organisations and their API keys (kept only as SHA-256 digests). */
 export class OrganisationsRepo {
   private readonly insertOrg: StatementSync;
-  private readonly byId: StatementSync;
+  private readonly byId: RowStatement<OrganisationRow>;
   private readonly insertKey: StatementSync;
-  private readonly ownerByHash: StatementSync;
+  private readonly ownerByHash: RowStatement<KeyOwner>;
 
   constructor(db: DatabaseSync) {
     this.insertOrg = db.prepare('INSERT INTO organisations (name, created_at) VALUES (:name, :now)');
-    this.byId = db.prepare('SELECT id, name, created_at FROM organisations WHERE id = ?');
+    this.byId = prepareRows(db, 'SELECT id, name, created_at FROM organisations WHERE id = ?');
     this.insertKey = db.prepare(
       'INSERT INTO api_keys (org_id, key_hash, created_at) VALUES (:org_id, :key_hash, :now)',
     );
-    this.ownerByHash = db.prepare(
+    this.ownerByHash = prepareRows(
+      db,
       `SELECT k.id AS key_id, o.id AS org_id, o.name AS org_name
          FROM api_keys k JOIN organisations o ON o.id = k.org_id
         WHERE k.key_hash = ?`,
@@ -39,7 +41,7 @@ export class OrganisationsRepo {
   }
 
   find(id: number): OrganisationRow | undefined {
-    return this.byId.get(id) as OrganisationRow | undefined;
+    return this.byId.get(id);
   }
 
   addKey(orgId: number, keyHash: string, now: string): number {
@@ -48,6 +50,6 @@ export class OrganisationsRepo {
 
   /** Who owns the key with this digest; looked up on every request, so new keys work at once. */
   keyOwner(keyHash: string): KeyOwner | undefined {
-    return this.ownerByHash.get(keyHash) as KeyOwner | undefined;
+    return this.ownerByHash.get(keyHash);
   }
 }

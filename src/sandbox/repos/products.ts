@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { prepareRows, type RowStatement } from './rows.js';
 
 export interface ProductRow {
   id: number;
@@ -10,14 +11,17 @@ export interface ProductRow {
 
 export class ProductsRepo {
   private readonly insert: StatementSync;
-  private readonly byOrgAndId: StatementSync;
+  private readonly byOrgAndId: RowStatement<ProductRow>;
   private readonly bySlug: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
       'INSERT INTO products (org_id, name, slug, created_at) VALUES (:org_id, :name, :slug, :now)',
     );
-    this.byOrgAndId = db.prepare('SELECT id, org_id, name, slug, created_at FROM products WHERE org_id = ? AND id = ?');
+    this.byOrgAndId = prepareRows(
+      db,
+      'SELECT id, org_id, name, slug, created_at FROM products WHERE org_id = ? AND id = ?',
+    );
     this.bySlug = db.prepare('SELECT id FROM products WHERE org_id = ? AND slug = ?');
   }
 
@@ -27,7 +31,7 @@ export class ProductsRepo {
 
   /** The product, only when it belongs to the organisation. */
   findForOrg(orgId: number, id: number): ProductRow | undefined {
-    return this.byOrgAndId.get(orgId, id) as ProductRow | undefined;
+    return this.byOrgAndId.get(orgId, id);
   }
 
   slugTaken(orgId: number, slug: string): boolean {

@@ -1,4 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LIMIT_PARAM } from '../db.js';
+import { prepareRows, type RowStatement } from './rows.js';
 
 export interface UserRow {
   id: number;
@@ -33,10 +35,10 @@ const COLUMNS =
 
 export class UsersRepo {
   private readonly insert: StatementSync;
-  private readonly byEmail: StatementSync;
-  private readonly byOrgAndId: StatementSync;
-  private readonly afterSeq: StatementSync;
-  private readonly createdIn: StatementSync;
+  private readonly byEmail: RowStatement<UserRow>;
+  private readonly byOrgAndId: RowStatement<UserRow>;
+  private readonly afterSeq: RowStatement<UserRow>;
+  private readonly createdIn: RowStatement<UserRow>;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
@@ -46,18 +48,20 @@ export class UsersRepo {
                1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id))`,
     );
     // lower(email) matches the unique index users_org_email, so this is an index lookup.
-    this.byEmail = db.prepare(`SELECT ${COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
-    this.byOrgAndId = db.prepare(`SELECT ${COLUMNS} FROM users WHERE org_id = ? AND id = ?`);
+    this.byEmail = prepareRows(db, `SELECT ${COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
+    this.byOrgAndId = prepareRows(db, `SELECT ${COLUMNS} FROM users WHERE org_id = ? AND id = ?`);
     // A seek into users_org_seq: the same cost for the first page and the last.
-    this.afterSeq = db.prepare(
-      `SELECT ${COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq LIMIT :limit`,
+    this.afterSeq = prepareRows(
+      db,
+      `SELECT ${COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
     );
     // users_org_created finds the window; its users are then sorted by id: the cost grows with the
     // window (and the page number), not with the organisation.
-    this.createdIn = db.prepare(
+    this.createdIn = prepareRows(
+      db,
       `SELECT ${COLUMNS} FROM users
         WHERE org_id = :org_id AND created_at >= :from AND created_at < :before
-        ORDER BY id LIMIT :limit OFFSET :offset`,
+        ORDER BY id ${LIMIT_PARAM} OFFSET :offset`,
     );
   }
 
@@ -75,11 +79,11 @@ export class UsersRepo {
   }
 
   findByEmail(orgId: number, email: string): UserRow | undefined {
-    return this.byEmail.get(orgId, email) as UserRow | undefined;
+    return this.byEmail.get(orgId, email);
   }
 
   findInOrg(orgId: number, id: number): UserRow | undefined {
-    return this.byOrgAndId.get(orgId, id) as UserRow | undefined;
+    return this.byOrgAndId.get(orgId, id);
   }
 
   /**
@@ -88,12 +92,12 @@ export class UsersRepo {
    * (users are never deleted), so skipping is a seek, not a walk.
    */
   page(orgId: number, skipped: number, limit: number): UserRow[] {
-    return this.afterSeq.all({ org_id: orgId, skipped, limit }) as unknown as UserRow[];
+    return this.afterSeq.all({ org_id: orgId, skipped, limit });
   }
 
   /** A page of the organisation's users created in [from, before), ordered by id. */
   list(orgId: number, from: string, before: string, limit: number, offset: number): UserRow[] {
-    return this.createdIn.all({ org_id: orgId, from, before, limit, offset }) as unknown as UserRow[];
+    return this.createdIn.all({ org_id: orgId, from, before, limit, offset });
   }
 }
 

@@ -1,0 +1,39 @@
+/**
+ * How the repositories read rows: each statement's rows as plain objects of one shape.
+ *
+ * node:sqlite builds a row object in V8's dictionary mode (a hash table per row, a hash lookup
+ * per property read), with its column names made anew for every row. Read as arrays and turned
+ * into objects by a function compiled once from the statement's column names, every row shares
+ * one hidden class: a page of 20 loan requests (38 columns) is read, serialised and stringified
+ * in about 75 µs instead of 130 µs (bench/README, "Against Prism's mock").
+ */
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+
+type Params = SQLInputValue[] | [Record<string, SQLInputValue>, ...SQLInputValue[]];
+
+export interface RowStatement<Row> {
+  all(...params: Params): Row[];
+  get(...params: Params): Row | undefined;
+}
+
+export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Row> {
+  const statement = db.prepare(sql);
+  statement.setReturnArrays(true);
+  const build = objectBuilder(statement.columns().map((column) => column.name)) as (values: unknown) => Row;
+  return {
+    all: (...params) => (statement.all(...(params as SQLInputValue[])) as unknown[]).map(build),
+    get: (...params) => {
+      const values = statement.get(...(params as SQLInputValue[]));
+      return values === undefined ? undefined : build(values);
+    },
+  };
+}
+
+/**
+ * `values => ({ "id": values[0], … })` for these names. An object literal written with its keys
+ * is what gives every row the same shape; the names are the statement's own columns, never input.
+ */
+function objectBuilder(names: readonly string[]): (values: unknown) => unknown {
+  const properties = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  return new Function('values', `return { ${properties.join(', ')} };`) as (values: unknown) => unknown;
+}
