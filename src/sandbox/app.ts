@@ -5,8 +5,8 @@
  *
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
- *   2. product-id present (200 error)      5. the handler, inside one transaction when it writes
- *   3. query and body valid (400)
+ *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
+ *   3. query and body valid (400)             the next group commit (db.ts `write`)
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
@@ -94,12 +94,11 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   for (const [def, url] of (ENDPOINTS as readonly EndpointDef[]).flatMap((def) =>
     [def.path, ...(def.otherPaths ?? [])].map((path) => [def, path] as const),
   )) {
-    const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey, unknown>;
+    const handler = HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>;
     app.route({
       method: def.method,
       url,
-      // Synchronous unless the handler prepares asynchronous work: a GET is answered without a
-      // microtask turn.
+      // A GET is answered synchronously, without a microtask turn; a write once its group commit is in.
       handler: (request, reply) => {
         const answer = () => serve(def, handler, request, repos, db, now);
         const outcome = retryWhileBusy(() => (def.method === 'GET' ? db.read(answer) : answer()), options.lockWaitMs);
@@ -178,7 +177,7 @@ function single(value: unknown): unknown {
 
 function serve(
   def: EndpointDef,
-  handler: Handler<EndpointKey, unknown>,
+  handler: Handler<EndpointKey>,
   request: OperationInput,
   repos: Repos,
   db: SandboxDb,
@@ -204,40 +203,35 @@ function serve(
     const extra = handler.check?.(checkable) ?? [];
     if (extra.length > 0) throw fail(400, invalidFieldsMessage(extra));
 
-    // A GET runs to its reply without awaiting; a write may await `prepare` (another request may
-    // write meanwhile), so it reads inside its own transaction.
-    const reading = def.method === 'GET';
-    const finish = (prepared: unknown): Outcome => {
-      const work = (): Outcome => {
-        // Read inside the request's transaction: a read outside one starts its own.
-        const now = clock();
-        const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
-        // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
-        const denied = () => noAccess(noAccessMessage(def));
-        if (def.productId) {
-          const productId = parseId(productIdText);
-          ctx.product = productId === undefined ? undefined : repos.products.findForOrg(caller.org_id, productId);
-          if (!ctx.product) throw denied();
-        }
-        const params = request.params as Record<string, string>;
-        if (def.pathParams.includes('user_id')) {
-          const userId = parseId(params.user_id);
-          ctx.user = userId === undefined ? undefined : repos.users.findInOrg(caller.org_id, userId);
-          if (!ctx.user) throw denied();
-        }
-        if (def.pathParams.includes('id')) {
-          const id = parseId(params.id);
-          const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
-          const product = ctx.product as { id: number } | undefined;
-          if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
-          ctx.loanRequest = loanRequest;
-        }
-        return handler.run(ctx as never, prepared);
-      };
-      return reading ? work() : db.transaction(work);
+    // A GET runs to its reply without awaiting, inside the route's read transaction; a write runs
+    // in the next group commit (db.write), reading inside it.
+    const work = (): Outcome => {
+      // Read inside the request's transaction: a read outside one starts its own.
+      const now = clock();
+      const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
+      // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
+      const denied = () => noAccess(noAccessMessage(def));
+      if (def.productId) {
+        const productId = parseId(productIdText);
+        ctx.product = productId === undefined ? undefined : repos.products.findForOrg(caller.org_id, productId);
+        if (!ctx.product) throw denied();
+      }
+      const params = request.params as Record<string, string>;
+      if (def.pathParams.includes('user_id')) {
+        const userId = parseId(params.user_id);
+        ctx.user = userId === undefined ? undefined : repos.users.findInOrg(caller.org_id, userId);
+        if (!ctx.user) throw denied();
+      }
+      if (def.pathParams.includes('id')) {
+        const id = parseId(params.id);
+        const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
+        const product = ctx.product as { id: number } | undefined;
+        if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
+        ctx.loanRequest = loanRequest;
+      }
+      return handler.run(ctx as never);
     };
-    if (handler.prepare) return handler.prepare(checkable).then(finish).catch(replyOf);
-    return finish(undefined);
+    return def.method === 'GET' ? work() : db.write(work).catch(replyOf);
   } catch (error) {
     return replyOf(error);
   }

@@ -3,20 +3,18 @@
  * stored as SHA-256 digests (they are long and random, so a fast hash is enough), passwords as
  * salted scrypt hashes with their parameters.
  */
-import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `length` characters drawn uniformly from `alphabet` (rejection sampling: no modulo bias). */
+/**
+ * `length` characters drawn uniformly from `alphabet`. `randomInt` is unbiased and draws from
+ * Node's own cache of random bytes: about 1 µs for a reference, where a `randomBytes` call costs
+ * 5–6 µs on a small VM (every write makes a reference; bench/README).
+ */
 export function randomString(length: number, alphabet: string = BASE62): string {
-  const limit = 256 - (256 % alphabet.length);
   let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit) out += alphabet[byte % alphabet.length];
-      if (out.length === length) break;
-    }
-  }
+  while (out.length < length) out += alphabet[randomInt(alphabet.length)];
   return out;
 }
 
@@ -49,39 +47,34 @@ export function newLinkerId(): string {
 }
 
 /**
- * Deliberately cheap (N=16 where a production service would use 2^14 or more): the sandbox is a
- * local test server holding throwaway passwords, and a bulk run creates thousands of users, which
- * at N=16384 spent ~66 ms of CPU each (issue #5's bulk benchmark). Salted and one-way still; the
- * parameters are stored with each hash, so hashes written with other parameters keep verifying.
+ * Deliberately cheap (N=16 and r=1, where a production service would use N=2^14 or more and r=8):
+ * the sandbox is a local test server holding throwaway passwords, and a bulk run creates thousands
+ * of users, which at N=16384 spent ~66 ms of CPU each (issue #5's bulk benchmark); at r=8 a hash
+ * still cost ~40 µs of a POST's ~250, at r=1 ~9 µs, so it is made in the request's own turn, with
+ * no thread-pool round trip (bench/README). Salted and one-way still; the parameters are stored
+ * with each hash, so hashes written with other parameters keep verifying.
  */
-const SCRYPT = { N: 16, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
+const SCRYPT = { N: 16, r: 1, p: 1, keyLength: 32, saltLength: 16 } as const;
 
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number) {
-  return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+/** Room for the parameters of any stored hash (N=16384, r=8 needs 16 MiB). */
+const SCRYPT_MAXMEM = 64 * 1024 * 1024;
+
+/**
+ * `scrypt$N$r$p$salt$hash` (salt and hash in base64): the parameters travel with the hash. The salt
+ * is base62 text: a salt need only be unique, and `randomString` is cheaper than `randomBytes`.
+ */
+export function hashPassword(password: string): string {
+  const salt = Buffer.from(randomString(SCRYPT.saltLength));
+  const { N, r, p, keyLength } = SCRYPT;
+  const key = scryptSync(password, salt, keyLength, { N, r, p, maxmem: SCRYPT_MAXMEM });
+  return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-/** `scrypt$N$r$p$salt$hash` (salt and hash in base64): the parameters travel with the hash. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SCRYPT.saltLength);
-  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export function verifyPassword(password: string, stored: string): boolean {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(
-    password,
-    Buffer.from(salt, 'base64'),
-    Number(n),
-    Number(r),
-    Number(p),
-    expected.length,
-  );
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT_MAXMEM };
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, options);
   return timingSafeEqual(actual, expected);
 }

@@ -81,7 +81,7 @@ describe('createUser (4.1)', () => {
     const hashes = sql<{ password_hash: string }>('SELECT password_hash FROM users').map((row) => row.password_hash);
     expect(hashes).toHaveLength(2);
     for (const hash of hashes) {
-      expect(hash).toMatch(/^scrypt\$16\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+      expect(hash).toMatch(/^scrypt\$16\$1\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
       expect(hash).not.toContain('same-password');
     }
     expect(hashes[0]).not.toBe(hashes[1]);

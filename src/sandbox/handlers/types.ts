@@ -40,21 +40,17 @@ export interface RawInput {
   caller: KeyOwner;
 }
 
-export interface Handler<K extends EndpointKey, P = undefined> {
+export interface Handler<K extends EndpointKey> {
   /** Checks of the raw query made before the schemas run, answering in their own words. */
   precheck?: (rawQuery: Record<string, unknown>) => void;
   /** More `field (problem)` parts for the one 400 message, from the raw input: run with the schemas. */
   inspect?: (input: RawInput) => string[];
   /** More `field (problem)` parts, run once the schemas passed. */
   check?: (input: Checkable<K>) => string[];
-  /** Asynchronous work done before the transaction opens (e.g. hashing a password). */
-  prepare?: (input: Checkable<K>) => Promise<P>;
-  run: (ctx: Context<K>, prepared: P) => Outcome;
+  /** The operation itself: synchronous, inside the request's transaction. */
+  run: (ctx: Context<K>) => Outcome;
 }
 
-/** What each handler's `prepare` hands to its `run`: only createUser prepares (the password hash). */
-type Prepared<K extends EndpointKey> = K extends 'createUser' ? string : undefined;
-
 /** The handlers of some of the operations (one resource group's file). */
-export type HandlersOf<Keys extends EndpointKey> = { [K in Keys]: Handler<K, Prepared<K>> };
+export type HandlersOf<Keys extends EndpointKey> = { [K in Keys]: Handler<K> };
 export type HandlerMap = HandlersOf<EndpointKey>;

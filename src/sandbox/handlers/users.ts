@@ -10,8 +10,7 @@ export const USERS_PAGE_SIZE = 50;
 
 export const USER_HANDLERS: HandlersOf<'createUser' | 'userExists' | 'listUsers'> = {
   createUser: {
-    prepare: ({ body }) => hashPassword(body.password),
-    run: (ctx, passwordHash: string) => {
+    run: (ctx) => {
       const { body, caller } = ctx;
       const id = ctx.repos.users.create({
         org_id: caller.org_id,
@@ -20,7 +19,7 @@ export const USER_HANDLERS: HandlersOf<'createUser' | 'userExists' | 'listUsers'
         email: body.email,
         phone: body.phone,
         gender: body.gender,
-        password_hash: passwordHash,
+        password_hash: hashPassword(body.password),
         reference: newReference('user'),
         source: 'api',
         now: ctx.stamp,

@@ -1,0 +1,82 @@
+/**
+ * The server's writes share commits (db.ts `write`): the writes queued in one turn of the event
+ * loop run in one transaction, each in its own savepoint. What a client must still be able to
+ * count on: a write is acknowledged only once it is in the database, one write's failure takes
+ * nothing of the others with it, and a lock held by another process fails them all, leaving
+ * nothing half done.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
+import { holdWriteLock, releaseWriteLock } from '../helpers/lock-holder.js';
+import { tempDir } from '../helpers/sandbox.js';
+
+let path: string;
+let db: SandboxDb;
+let holder: ChildProcess | undefined;
+
+beforeEach(() => {
+  path = dbPathFor(tempDir());
+  db = SandboxDb.open(path, { failFastOnLock: true });
+  db.sqlite.exec('CREATE TABLE notes (text TEXT NOT NULL)');
+});
+
+afterEach(() => {
+  holder?.kill();
+  holder = undefined;
+  db.close();
+});
+
+const note = (text: string) => () => {
+  db.sqlite.prepare('INSERT INTO notes (text) VALUES (?)').run(text);
+  return text;
+};
+
+/** The notes as another connection sees them: what is committed. */
+function committedNotes(): string[] {
+  const other = new DatabaseSync(path);
+  try {
+    return other
+      .prepare('SELECT text FROM notes ORDER BY rowid')
+      .all()
+      .map((row) => String(row.text));
+  } finally {
+    other.close();
+  }
+}
+
+it('settles each write only once it is committed, visible to another connection', async () => {
+  const written = db.write(note('first'));
+  expect(committedNotes()).toEqual([]);
+  expect(await written).toBe('first');
+  expect(committedNotes()).toEqual(['first']);
+});
+
+it('rolls back only the write that failed; the others queued with it are committed', async () => {
+  const results = await Promise.allSettled([
+    db.write(note('kept before')),
+    db.write(() => {
+      note('undone')();
+      throw new Error('this write fails after writing');
+    }),
+    db.write(note('kept after')),
+  ]);
+  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect((results[1] as PromiseRejectedResult).reason.message).toBe('this write fails after writing');
+  expect(committedNotes()).toEqual(['kept before', 'kept after']);
+});
+
+it('fails every write queued together with SQLITE_BUSY while another process holds the lock, writing none', async () => {
+  holder = await holdWriteLock(path);
+  const results = await Promise.allSettled([db.write(note('one')), db.write(note('two'))]);
+  for (const result of results) {
+    expect(result.status).toBe('rejected');
+    expect(((result as PromiseRejectedResult).reason as { errcode: number }).errcode & 0xff).toBe(5);
+  }
+  await releaseWriteLock(holder);
+  expect(committedNotes()).toEqual([]);
+  // The next turn's writes get the lock again.
+  expect(await db.write(note('after the lock'))).toBe('after the lock');
+  expect(committedNotes()).toEqual(['after the lock']);
+});
