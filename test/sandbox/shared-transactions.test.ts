@@ -1,9 +1,10 @@
 /**
- * The server's writes share commits (db.ts `write`): the writes queued in one turn of the event
- * loop run in one transaction, each in its own savepoint. What a client must still be able to
- * count on: a write is acknowledged only once it is in the database, one write's failure takes
- * nothing of the others with it, and a lock held by another process fails them all, leaving
- * nothing half done.
+ * The server's requests share transactions (db.ts): the writes queued in one turn of the event
+ * loop run in one transaction, each in its own savepoint (`write`), and the reads of one turn
+ * share one read transaction (`read`). What a client must still be able to count on: a write is
+ * acknowledged only once it is in the database, one write's failure takes nothing of the others
+ * with it, a lock held by another process fails them all, leaving nothing half done, and a read
+ * made after a write sees it.
  */
 import type { ChildProcess } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
@@ -79,4 +80,23 @@ it('fails every write queued together with SQLITE_BUSY while another process hol
   // The next turn's writes get the lock again.
   expect(await db.write(note('after the lock'))).toBe('after the lock');
   expect(committedNotes()).toEqual(['after the lock']);
+});
+
+it('lets a write start while this turn\'s reads share a transaction, and reads after it see it', () => {
+  const count = () => db.read(() => Number(db.sqlite.prepare('SELECT count(*) AS n FROM notes').get()?.n));
+  expect(count()).toBe(0);
+  db.transaction(note('written between two reads of one turn'));
+  expect(count()).toBe(1);
+  expect(committedNotes()).toEqual(['written between two reads of one turn']);
+});
+
+it('ends the shared read with the turn: a write by another connection is seen by the next turn\'s reads', async () => {
+  const count = () => db.read(() => Number(db.sqlite.prepare('SELECT count(*) AS n FROM notes').get()?.n));
+  expect(count()).toBe(0);
+  const other = new DatabaseSync(path);
+  other.prepare('INSERT INTO notes (text) VALUES (?)').run('from elsewhere');
+  other.close();
+  expect(count()).toBe(0);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(count()).toBe(1);
 });
