@@ -23,7 +23,7 @@ const BUSY_TIMEOUT_MS = 5_000;
  * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: Node 24's SQLite
  * (3.53) reads a bare bound LIMIT while it plans, and then compiles the statement again every time
  * `:limit` is bound, which is every call: the page of loan requests cost 40–60 µs more than with
- * this form (bench/README, "Against Prism's mock"). An expression is evaluated at run time instead.
+ * this form (bench/README, "The sandbox against Prism"). An expression is evaluated at run time instead.
  */
 export const LIMIT_PARAM = 'LIMIT :limit + 0';
 
@@ -128,8 +128,8 @@ export class SandboxDb {
    * holds the lock) or commit, every write queued with it fails with that error, nothing done.
    *
    * Why: one commit costs ~100 µs of writes and lock calls on a small VM, about what the rest of a
-   * POST costs; under load a dozen writes arrive in one turn and share it (bench/README, "Against
-   * Prism's mock").
+   * POST costs; under load several writes arrive in one turn (6 on average in the bench) and share
+   * it (bench/README, "The sandbox against Prism").
    */
   write<T>(work: () => T): Promise<T> {
     return new Promise((resolve, reject) => {

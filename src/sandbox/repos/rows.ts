@@ -5,7 +5,7 @@
  * per property read), with its column names made anew for every row. Read as arrays and turned
  * into objects by a function compiled once from the statement's column names, every row shares
  * one hidden class: a page of 20 loan requests (38 columns) is read, serialised and stringified
- * in about 75 µs instead of 130 µs (bench/README, "Against Prism's mock").
+ * in about 75 µs instead of 130 µs (bench/README, "The sandbox against Prism").
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 
