@@ -34,6 +34,11 @@ const note = (text: string) => () => {
   return text;
 };
 
+/** How many notes this connection's reads see. */
+function noteCount(): number {
+  return db.read(() => Number(db.sqlite.prepare('SELECT count(*) AS n FROM notes').get()?.n));
+}
+
 /** The notes as another connection sees them: what is committed. */
 function committedNotes(): string[] {
   const other = new DatabaseSync(path);
@@ -82,21 +87,19 @@ it('fails every write queued together with SQLITE_BUSY while another process hol
   expect(committedNotes()).toEqual(['after the lock']);
 });
 
-it('lets a write start while this turn\'s reads share a transaction, and reads after it see it', () => {
-  const count = () => db.read(() => Number(db.sqlite.prepare('SELECT count(*) AS n FROM notes').get()?.n));
-  expect(count()).toBe(0);
+it("lets a write start while this turn's reads share a transaction, and reads after it see it", () => {
+  expect(noteCount()).toBe(0);
   db.transaction(note('written between two reads of one turn'));
-  expect(count()).toBe(1);
+  expect(noteCount()).toBe(1);
   expect(committedNotes()).toEqual(['written between two reads of one turn']);
 });
 
-it('ends the shared read with the turn: a write by another connection is seen by the next turn\'s reads', async () => {
-  const count = () => db.read(() => Number(db.sqlite.prepare('SELECT count(*) AS n FROM notes').get()?.n));
-  expect(count()).toBe(0);
+it("ends the shared read with the turn: a write by another connection is seen by the next turn's reads", async () => {
+  expect(noteCount()).toBe(0);
   const other = new DatabaseSync(path);
   other.prepare('INSERT INTO notes (text) VALUES (?)').run('from elsewhere');
   other.close();
-  expect(count()).toBe(0);
+  expect(noteCount()).toBe(0);
   await new Promise((resolve) => setImmediate(resolve));
-  expect(count()).toBe(1);
+  expect(noteCount()).toBe(1);
 });
