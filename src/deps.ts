@@ -207,5 +207,7 @@ function lazyPrompter(io: Io): Prompter {
     input: async (message, options) => (await real()).input(message, options),
     confirm: async (message, options) => (await real()).confirm(message, options),
     select: async (message, choices, options) => (await real()).select(message, choices, options),
+    // Drawn where the questions are: this `io` is the one from before --quiet swapped deps.io.
+    note: (line) => io.stderr.write(`${line}\n`),
   };
 }

@@ -31,6 +31,12 @@ export interface Prompter {
    * fake) still fits; `choose` in ./ask.ts falls back to a numbered list typed as text.
    */
   select?<T>(message: string, choices: readonly Choice<T>[], options?: { default?: T }): Promise<T>;
+  /**
+   * A line the next question refers to (approve's review: "despite the warning above"), shown
+   * where the questions are drawn, so `--quiet`, which silences notices, cannot hide it from the
+   * person answering. Optional like `select`: without it the caller prints a notice.
+   */
+  note?(line: string): void;
 }
 
 export async function inquirerPrompter(io: Io): Promise<Required<Prompter>> {
@@ -42,6 +48,7 @@ export async function inquirerPrompter(io: Io): Promise<Required<Prompter>> {
     input: (message, options = {}) =>
       prompts.input({ message, default: options.default, validate: options.validate }, context),
     confirm: (message, options = {}) => prompts.confirm({ message, default: options.default ?? false }, context),
+    note: (line) => io.stderr.write(`${line}\n`),
     select: <T>(message: string, choices: readonly Choice<T>[], options: { default?: T } = {}) =>
       prompts.select<T>(
         {

@@ -82,10 +82,10 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
     expect(await plain.waitFor('[exited')).toContain('[exited 130]');
   });
 
-  async function approveInTerminal(id: number): Promise<TmuxPty> {
+  async function approveInTerminal(id: number, globals: string[] = []): Promise<TmuxPty> {
     const terms = ['--approved-amount', '45000', '--rate', '5', '--tenure', '6', '--tenured-in', 'months'];
     const more = ['--rate-type', 'simple-interest', '--frequency', 'monthly'];
-    return inTerminal(['loan', 'approve', String(id), ...terms, ...more]);
+    return inTerminal([...globals, 'loan', 'approve', String(id), ...terms, ...more]);
   }
 
   it('approving a loan that was never submitted warns and asks again; no to the second question sends nothing', async () => {
@@ -100,6 +100,20 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
     expect(await pty.exitCode()).toBe(130);
     const shown = await sandbox.run(['loan', 'show', String(id)]);
     expect(shown.json<{ loan_request: { lender_status: string } }>().loan_request.lender_status).toBe('saved');
+  });
+
+  it('--quiet still shows the review and the warning that the questions refer to', async () => {
+    const id = await newLoanId('quiet@example.com');
+    const pty = await approveInTerminal(id, ['--quiet']);
+    await pty.answer(/Approve loan request/, 'y');
+    const screen = await pty.waitForPrompt('Approve anyway, despite the warning above?');
+    expect(screen).toContain(`warning: loan request ${id} was never submitted by the borrower.`);
+    expect(screen).toContain('5 % per month (simple interest)');
+    await pty.type('y');
+    await pty.keys('Enter');
+    expect(await pty.exitCode()).toBe(0);
+    // Quiet otherwise: no "Approved loan request …" notice after the answer.
+    expect(await pty.screen()).not.toContain(`Approved loan request ${id}`);
   });
 
   it('re-approving on a terminal asks whether to replace the terms; yes replaces them without --reapprove', async () => {

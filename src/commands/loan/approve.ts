@@ -55,7 +55,11 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const dryRun = (await deps.settings()).dryRun;
   // Off a terminal without --yes nothing is read: the missing --yes is the one line to fix first.
   if (!options.yes && !deps.isInteractive()) await confirmOrYes(deps, false, '', `loanctl loan approve ${id} … --yes`);
-  const secondQuestion = dryRun ? undefined : await reviewBeforeSending(id, productId, terms, options, deps);
+  // The review goes with the questions when they are asked (the second one points at its
+  // warning), --quiet or not; under --yes it is a notice like any other.
+  const asking = !options.yes && deps.isInteractive() && deps.prompter.note !== undefined;
+  const show = (line: string) => (asking ? deps.prompter.note?.(line) : notice(deps, line));
+  const secondQuestion = dryRun ? undefined : await reviewBeforeSending(id, productId, terms, options, deps, show);
   await confirmOrYes(
     deps,
     options.yes,
@@ -78,7 +82,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
 }
 
 /**
- * Reads the loan request, prints the review and its warnings on stderr, and refuses (exit 2) to
+ * Reads the loan request, shows the review and its warnings (`show`), and refuses (exit 2) to
  * re-approve under `--yes` without `--reapprove`. Returns the question to ask again on a terminal
  * when there is a warning.
  */
@@ -88,11 +92,12 @@ async function reviewBeforeSending(
   terms: BodyOf<'approveLoanRequest'>,
   options: LoanApproveOptions,
   deps: Deps,
+  show: (line: string) => void,
 ): Promise<string | undefined> {
   const loan = await findLoanRequest(await deps.api(), productId, id);
   const { reviewApproval } = await import('./approve-review.js');
   const review = reviewApproval(loan, terms, deps.now());
-  for (const line of review.lines) notice(deps, line);
+  for (const line of review.lines) show(line);
   if (review.alreadyApproved && options.yes && !options.reapprove) {
     throw new UsageError(
       `Loan request ${id} is already approved; pass --reapprove with --yes to replace its terms (nothing was sent).`,

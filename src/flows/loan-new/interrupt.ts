@@ -64,6 +64,7 @@ export class CtrlC {
         select: <T>(message: string, choices: readonly Choice<T>[], options?: { default?: T }) =>
           guarded(() => selectOn(real, message, choices, options))(),
       }),
+      ...(real.note && { note: (line: string) => real.note?.(line) }),
     };
   }
 
