@@ -3,9 +3,12 @@
  * repository read of the API is): an organisation sees only its own borrowers and loan requests.
  * Lists go across the organisation's products, the approval queue first.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
+import { LOAN_REQUEST_VIEW } from '../repos/loan-requests.js';
+import { prepareRows, type RowStatement } from '../repos/rows.js';
+import { USER_COLUMNS } from '../repos/users.js';
 
 export const PAGE_SIZE = 20;
 
@@ -29,23 +32,20 @@ export interface Page<T> {
 }
 
 export class DashboardQueries {
-  private readonly borrowers: StatementSync;
-  private readonly loans: StatementSync;
+  private readonly borrowers: RowStatement<UserRow>;
+  private readonly loans: RowStatement<LoanRequestRow>;
 
   constructor(db: DatabaseSync) {
-    this.borrowers = db.prepare(
-      `SELECT id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at
+    this.borrowers = prepareRows(
+      db,
+      `SELECT ${USER_COLUMNS}
          FROM users
         WHERE org_id = :org_id AND (:email = '' OR instr(lower(email), lower(:email)) > 0)
         ORDER BY id DESC ${LIMIT_PARAM} OFFSET :offset`,
     );
-    this.loans = db.prepare(
-      `SELECT lr.*, p.name AS product_name, p.slug AS product_slug, o.name AS lender_name,
-              u.firstname || ' ' || u.lastname AS fullname
-         FROM loan_requests lr
-         JOIN products p ON p.id = lr.product_id
-         JOIN organisations o ON o.id = lr.org_id
-         JOIN users u ON u.id = lr.user_id
+    this.loans = prepareRows(
+      db,
+      `${LOAN_REQUEST_VIEW}
         WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL
           AND (:status = '' OR lr.status = :status)
           AND (:lender_status = '' OR lr.lender_status = :lender_status)
@@ -58,7 +58,7 @@ export class DashboardQueries {
 
   /** Borrowers whose e-mail contains `email` (any case; all when empty), newest first. */
   borrowerPage(orgId: number, email: string, page: number): Page<UserRow> {
-    const rows = this.borrowers.all({ org_id: orgId, email, ...window(page) }) as unknown as UserRow[];
+    const rows = this.borrowers.all({ org_id: orgId, email, ...window(page) });
     return paged(rows);
   }
 
@@ -70,7 +70,7 @@ export class DashboardQueries {
       lender_status: filters.lender_status ?? '',
       user_status: filters.user_status ?? '',
       ...window(page),
-    }) as unknown as LoanRequestRow[];
+    });
     return paged(rows);
   }
 }

@@ -72,7 +72,8 @@ export interface Approval {
   now: string;
 }
 
-const VIEW = `
+/** A loan request row (`LoanRequestRow`): the table joined with the names the API returns with it. */
+export const LOAN_REQUEST_VIEW = `
   SELECT lr.*, p.name AS product_name, p.slug AS product_slug, o.name AS lender_name,
          u.firstname || ' ' || u.lastname AS fullname
     FROM loan_requests lr
@@ -99,8 +100,11 @@ export class LoanRequestsRepo {
        VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, 'saved', 'saved', 'saved', 1, 'setup',
                :now, :now)`,
     );
-    this.byOrgAndId = prepareRows(db, `${VIEW} WHERE lr.org_id = ? AND lr.id = ? AND lr.deleted_at IS NULL`);
-    const page = `${VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
+    this.byOrgAndId = prepareRows(
+      db,
+      `${LOAN_REQUEST_VIEW} WHERE lr.org_id = ? AND lr.id = ? AND lr.deleted_at IS NULL`,
+    );
+    const page = `${LOAN_REQUEST_VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
     this.pageAsc = prepareRows(db, `${page} AND lr.id > :cursor ORDER BY lr.id ASC ${LIMIT_PARAM}`);
     this.pageDesc = prepareRows(db, `${page} AND lr.id < :cursor ORDER BY lr.id DESC ${LIMIT_PARAM}`);
     this.setPurpose = db.prepare('UPDATE loan_requests SET purpose = :purpose, updated_at = :now WHERE id = :id');

@@ -30,7 +30,8 @@ export interface NewUser {
   now: string;
 }
 
-const COLUMNS =
+/** The columns of a `UserRow` (never the password hash). */
+export const USER_COLUMNS =
   'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
 
 export class UsersRepo {
@@ -48,18 +49,18 @@ export class UsersRepo {
                1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id))`,
     );
     // lower(email) matches the unique index users_org_email, so this is an index lookup.
-    this.byEmail = prepareRows(db, `SELECT ${COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
-    this.byOrgAndId = prepareRows(db, `SELECT ${COLUMNS} FROM users WHERE org_id = ? AND id = ?`);
+    this.byEmail = prepareRows(db, `SELECT ${USER_COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
+    this.byOrgAndId = prepareRows(db, `SELECT ${USER_COLUMNS} FROM users WHERE org_id = ? AND id = ?`);
     // A seek into users_org_seq: the same cost for the first page and the last.
     this.afterSeq = prepareRows(
       db,
-      `SELECT ${COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
+      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
     );
     // users_org_created finds the window; its users are then sorted by id: the cost grows with the
     // window (and the page number), not with the organisation.
     this.createdIn = prepareRows(
       db,
-      `SELECT ${COLUMNS} FROM users
+      `SELECT ${USER_COLUMNS} FROM users
         WHERE org_id = :org_id AND created_at >= :from AND created_at < :before
         ORDER BY id ${LIMIT_PARAM} OFFSET :offset`,
     );
