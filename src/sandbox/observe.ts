@@ -59,7 +59,7 @@ export class Observers {
     app.decorateRequest('faultId', undefined);
     app.decorateRequest('replyText', undefined);
 
-    const faults = new FaultInjector(db.sqlite);
+    const faults = new FaultInjector(db);
     app.addHook('preHandler', (request, reply, done) => {
       const fault = faults.pick(request.method, request.url.split('?', 1)[0] as string);
       if (!fault) return done();

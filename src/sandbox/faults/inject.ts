@@ -11,9 +11,10 @@
  * and under load a turn handles several requests (bench/README).
  */
 import { STATUS_CODES } from 'node:http';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import type { FastifyReply } from 'fastify';
 import { isBusy } from '../busy.js';
+import type { SandboxDb } from '../db.js';
 import { envelope } from '../envelope.js';
 import { globMatcher } from '../glob.js';
 import { draw } from './chance.js';
@@ -31,9 +32,9 @@ export class FaultInjector {
   private readonly dataVersion: StatementSync;
   private readonly store: FaultsStore;
 
-  constructor(db: DatabaseSync) {
-    this.dataVersion = db.prepare('PRAGMA data_version');
-    this.store = new FaultsStore(db);
+  constructor(private readonly db: SandboxDb) {
+    this.dataVersion = db.sqlite.prepare('PRAGMA data_version');
+    this.store = new FaultsStore(db.sqlite);
   }
 
   /** The fault that answers this request, if one fires; counts the request for the fault that matched. */
@@ -46,7 +47,8 @@ export class FaultInjector {
       fault.matched++;
       if (fires) fault.fired++;
       try {
-        this.store.counted(fault.id, fires);
+        // In a transaction of its own: committed now, never left inside the turn's shared read.
+        this.db.transaction(() => this.store.counted(fault.id, fires));
       } catch (error) {
         // Another process holds the write lock: this server's own count carries on in memory.
         if (!isBusy(error)) throw error;
