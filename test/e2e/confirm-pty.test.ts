@@ -5,7 +5,7 @@
  * The bin runs in the terminal; the sandbox, and the set-up and checks around it, run in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, borrower } from '../helpers/cli.js';
 import { hasTmux, TmuxPty } from '../helpers/pty.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
@@ -25,24 +25,7 @@ describe.skipIf(!HAS_TMUX)('confirmations in a real terminal', () => {
   });
 
   async function newLoanId(email: string): Promise<number> {
-    const user = await sandbox.run(
-      [
-        'user',
-        'create',
-        '--firstname',
-        'Ada',
-        '--lastname',
-        'Obi',
-        '--email',
-        email,
-        '--phone',
-        '08012345678',
-        '--gender',
-        'female',
-        '--password-stdin',
-      ],
-      { stdin: 'pw' },
-    );
+    const user = await sandbox.run(['user', 'create', ...borrower(email), '--password-stdin'], { stdin: 'pw' });
     expect(user.exitCode, user.stderr).toBe(0);
     const loan = await sandbox.run(['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'stock']);
     expect(loan.exitCode, loan.stderr).toBe(0);

@@ -3,6 +3,7 @@
  * case, --raw with --fields refused, `help loan approve`, and tables that fit the terminal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
@@ -10,24 +11,7 @@ const email = 'ada.script@example.com';
 
 beforeAll(async () => {
   sandbox = await cliSandbox();
-  const created = await sandbox.run(
-    [
-      'user',
-      'create',
-      '--firstname',
-      'Ada',
-      '--lastname',
-      'Obi',
-      '--email',
-      email,
-      '--phone',
-      '08012345678',
-      '--gender',
-      'female',
-      '--password-stdin',
-    ],
-    { stdin: 'pw' },
-  );
+  const created = await sandbox.run(['user', 'create', ...borrower(email), '--password-stdin'], { stdin: 'pw' });
   expect(created.exitCode, created.stderr).toBe(0);
 });
 afterAll(() => sandbox.close());

@@ -5,6 +5,7 @@
  * was (not) retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
 import { openSandbox, seedLoanRequest } from '../helpers/sandbox.js';
 
@@ -54,21 +55,7 @@ describe.sequential('faults on a running sandbox', () => {
     await clearFaults();
     await addFault('--path', '/api/v1/user', '--method', 'POST', '--status', '500');
     const result = await sandbox.run(
-      [
-        'user',
-        'create',
-        '--firstname',
-        'Ada',
-        '--lastname',
-        'Obi',
-        '--email',
-        'ada.fault@example.com',
-        '--phone',
-        '+2348012345678',
-        '--gender',
-        'female',
-        '--password-stdin',
-      ],
+      ['user', 'create', ...borrower('ada.fault@example.com', '+2348012345678'), '--password-stdin'],
       { ...noWait, stdin: 'S3cret-pass!\n' },
     );
     expect(result.exitCode).not.toBe(0);
