@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT, spawnHome } from '../helpers/cli.js';
+import { assertBuilt, BIN, keptDemo, ROOT, spawnHome } from '../helpers/cli.js';
 
 let home: string;
 let env: Record<string, string>;
@@ -52,24 +52,9 @@ describe('loanctl demo', () => {
       { env, extendEnv: false, reject: false, input: 'sk_live_MINE_0123456789abcdef', cwd: ROOT },
     );
     expect(add.exitCode, String(add.stderr)).toBe(0);
-    const child = execa(process.execPath, [BIN, 'demo', '--keep'], {
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      buffer: false,
-      cwd: ROOT,
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout?.resume();
+    const { child, stderr: written } = await keptDemo(env);
     try {
-      const deadline = Date.now() + 30_000;
-      while (!stderr.includes('Press Ctrl-C to stop it.') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const stderr = written();
       expect(stderr).toContain('Profile "sandbox-2" points at this sandbox');
       expect(stderr).toContain('Your "sandbox" profile is kept as it was.');
       expect(stderr).toContain('loanctl --profile sandbox-2 loan show 1');
@@ -80,7 +65,7 @@ describe('loanctl demo', () => {
       });
       expect(config.profiles['sandbox-2'].baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       child.kill('SIGINT');
-      expect((await child).exitCode, stderr).toBe(0);
+      expect((await child).exitCode, written()).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT, spawnHome } from '../helpers/cli.js';
+import { assertBuilt, BIN, keptDemo, ROOT, spawnHome } from '../helpers/cli.js';
 
 let home: string;
 let env: Record<string, string>;
@@ -115,24 +115,9 @@ describe('loanctl demo', () => {
   });
 
   it('--keep: the sandbox profile answers `loan show 1` until Ctrl-C, which exits 0', async () => {
-    const child = execa(process.execPath, [BIN, 'demo', '--keep'], {
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      buffer: false,
-      cwd: ROOT,
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout?.resume();
+    const { child, stderr: written } = await keptDemo(env, 20_000);
     try {
-      await waitFor(
-        () => stderr.includes('Press Ctrl-C to stop it.'),
-        () => stderr,
-      );
+      const stderr = written();
       expect(stderr).toContain('Profile "sandbox" points at this sandbox');
       expect(stderr).toContain('loanctl --profile sandbox loan show 1');
       const { url, dataDir } = narrated(stderr);
@@ -152,8 +137,8 @@ describe('loanctl demo', () => {
 
       child.kill('SIGINT');
       const result = await child;
-      expect(result.exitCode, stderr).toBe(0);
-      expect(stderr).toContain('Sandbox stopped.');
+      expect(result.exitCode, written()).toBe(0);
+      expect(written()).toContain('Sandbox stopped.');
       expect(await refusesConnections(url)).toBe(true);
       expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true);
     } finally {
@@ -161,11 +146,3 @@ describe('loanctl demo', () => {
     }
   });
 });
-
-async function waitFor(condition: () => boolean, soFar: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out; so far:\n${soFar()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -37,6 +37,35 @@ export function spawnHome(prefix: string): { home: string; env: Record<string, s
   };
 }
 
+/**
+ * `loanctl demo --keep` started in `env`, returned once it serves (it has said how to stop it);
+ * `stderr()` is all it has written so far. Stop it with SIGINT; on a timeout it is killed here.
+ */
+export async function keptDemo(env: Record<string, string>, timeoutMs = 30_000) {
+  const child = execa(process.execPath, [BIN, 'demo', '--keep'], {
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    buffer: false,
+    cwd: ROOT,
+  });
+  let written = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    written += chunk.toString();
+  });
+  child.stdout?.resume();
+  const deadline = Date.now() + timeoutMs;
+  while (!written.includes('Press Ctrl-C to stop it.')) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`demo --keep did not start serving; its stderr so far:\n${written}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { child, stderr: () => written };
+}
+
 export interface RunResult {
   code: number;
   stdout: string;
