@@ -6,19 +6,12 @@
  */
 import { dirname } from 'node:path';
 import { LIMIT_PARAM } from '../db.js';
-import { openLogForReading } from '../log/store.js';
+import { type LogRow, openLogForReading } from '../log/store.js';
+import { prepareRows } from '../repos/rows.js';
 import type { RequestLogEntry, RequestLogSource } from './lists.js';
 
-interface Row {
-  time: string;
-  method: string;
-  path: string;
-  query: string;
-  http: number;
-  status: string | null;
-  ms: number;
-  why: string | null;
-}
+/** What the page shows of a log row: everything but the bodies. */
+type Row = Pick<LogRow, 'time' | 'method' | 'path' | 'query' | 'http' | 'status' | 'ms' | 'why'>;
 
 /** The reader of the log beside `dbPath`; undefined for a database kept in memory (no log then). */
 export function requestLogReader(dbPath: string): RequestLogSource | undefined {
@@ -27,13 +20,12 @@ export function requestLogReader(dbPath: string): RequestLogSource | undefined {
     const db = openLogForReading(dirname(dbPath));
     if (!db) return [];
     try {
-      const rows = db
-        .prepare(
-          `SELECT time, method, path, query, http, status, ms, why FROM request_log
-            WHERE org_id = :org_id ORDER BY id DESC ${LIMIT_PARAM}`,
-        )
-        .all({ org_id: orgId, limit }) as unknown as Row[];
-      return rows.map(entryOf);
+      const newest = prepareRows<Row>(
+        db,
+        `SELECT time, method, path, query, http, status, ms, why FROM request_log
+          WHERE org_id = :org_id ORDER BY id DESC ${LIMIT_PARAM}`,
+      );
+      return newest.all({ org_id: orgId, limit }).map(entryOf);
     } finally {
       db.close();
     }
