@@ -5,6 +5,8 @@
  */
 import type { BodyOf } from '../../contract/fields.js';
 import { fail, MESSAGES } from '../envelope.js';
+import type { Owned } from '../repos/attachments.js';
+import type { LoanRequestRow, Repos } from '../repos/index.js';
 import { newLinkerId, newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
 import { informationProgress, loanRequestJson, ok, PROGRESS } from './common.js';
@@ -26,16 +28,14 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       ctx.repos.attachments.addBankDetails({
-        org_id: lr.org_id,
-        user_id: lr.user_id,
-        loan_request_id: lr.id,
+        ...ownedBy(lr),
         code: ctx.body.code,
         account_name: ctx.body.account_name,
         account_number: ctx.body.account_number ?? '',
         bank_name: ctx.body.bank_name ?? '',
         now: ctx.stamp,
       });
-      ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.bankDetails), ctx.stamp);
+      markProgress(ctx, PROGRESS.bankDetails);
       return ok('Bank details added successfully', null, loanRequestJson(ctx, lr.id));
     },
   },
@@ -75,13 +75,11 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       ctx.repos.attachments.putBusiness({
-        org_id: lr.org_id,
-        user_id: lr.user_id,
-        loan_request_id: lr.id,
+        ...ownedBy(lr),
         ...businessRow(ctx.body),
         now: ctx.stamp,
       });
-      ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.business), ctx.stamp);
+      markProgress(ctx, PROGRESS.business);
       const row = ctx.repos.attachments.business(lr.id);
       if (!row) throw new Error('business information vanished inside its own transaction');
       return ok('Business information added successfully', serialize.business(row));
@@ -92,16 +90,14 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       const added = ctx.repos.attachments.addEmployment({
-        org_id: lr.org_id,
-        user_id: lr.user_id,
-        loan_request_id: lr.id,
+        ...ownedBy(lr),
         ...ctx.body,
         now: ctx.stamp,
       });
       if (!added) {
         throw fail(500, MESSAGES.employmentExists);
       }
-      ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.employment), ctx.stamp);
+      markProgress(ctx, PROGRESS.employment);
       const row = ctx.repos.attachments.employment(lr.id);
       if (!row) throw new Error('employment vanished inside its own transaction');
       return ok('Employment information added successfully', serialize.employment(row));
@@ -121,13 +117,11 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       ctx.repos.attachments.addGuarantor({
-        org_id: lr.org_id,
-        user_id: lr.user_id,
-        loan_request_id: lr.id,
+        ...ownedBy(lr),
         ...ctx.body,
         now: ctx.stamp,
       });
-      ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.guarantor), ctx.stamp);
+      markProgress(ctx, PROGRESS.guarantor);
       return ok('Guarantor added successfully', ctx.repos.attachments.guarantors(lr.id).map(serialize.guarantor), null);
     },
   },
@@ -144,9 +138,7 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       ctx.repos.attachments.addDocument({
-        org_id: lr.org_id,
-        user_id: lr.user_id,
-        loan_request_id: lr.id,
+        ...ownedBy(lr),
         type: ctx.body.type,
         title: ctx.body.title,
         reference: newReference('document'),
@@ -154,11 +146,22 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
         document_url: ctx.body.document_url,
         now: ctx.stamp,
       });
-      ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, PROGRESS.document), ctx.stamp);
+      markProgress(ctx, PROGRESS.document);
       return ok('Document uploaded successfully', ctx.repos.attachments.documents(lr.id).map(serialize.document), null);
     },
   },
 };
+
+/** The owner columns (`Owned`) of a record attached to this loan request. */
+function ownedBy(lr: LoanRequestRow): Owned {
+  return { org_id: lr.org_id, user_id: lr.user_id, loan_request_id: lr.id };
+}
+
+/** Moves the loan request's progress marker to what was just attached (until it is submitted). */
+function markProgress(ctx: { repos: Repos; loanRequest: LoanRequestRow; stamp: string }, marker: string): void {
+  const lr = ctx.loanRequest;
+  ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, marker), ctx.stamp);
+}
 
 /** `physical_location` arrives as text and is returned as a bool: see README "Sandbox behaviour". */
 export function physicalLocation(value: string | undefined): boolean {

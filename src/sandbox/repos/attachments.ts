@@ -6,7 +6,8 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { prepareRows, type RowStatement } from './rows.js';
 
-interface Owned {
+/** The columns that tie an attached record to its loan request, borrower and organisation. */
+export interface Owned {
   org_id: number;
   user_id: number;
   loan_request_id: number;
