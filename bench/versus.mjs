@@ -60,27 +60,7 @@ async function startJsonServer(dbFile, cwd) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`json-server exited (${child.exitCode}) before answering`);
-    const answered = await fetch(`${url}/users?_limit=1`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (answered) break;
-    if (Date.now() > deadline) throw new Error('json-server did not answer in 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
+  return { url, ...(await untilAnswered(child, 'json-server', `${url}/users?_limit=1`)) };
 }
 
 /** Prism's mock server on the document at `documentUrl`, once it answers. Resolves with its URL and `stop()`. */
