@@ -22,7 +22,7 @@ import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
-import { describeIssues, invalidFieldsMessage, productIdProblems } from './validation.js';
+import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -68,10 +68,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      const problem = Object.assign(new Error(`Malformed JSON in the request body: ${(error as Error).message}`), {
-        statusCode: 400,
-      });
-      done(problem, undefined);
+      done(Object.assign(new Error(malformedJsonMessage(error)), { statusCode: 400 }), undefined);
     }
   });
 

@@ -58,3 +58,14 @@ export function productIdProblems(def: { productId: boolean }, query: unknown): 
   const value = (query as Record<string, unknown> | null)?.['product-id'];
   return def.productId && Array.isArray(value) ? ['product-id (must be given once)'] : [];
 }
+
+/**
+ * The 400 message for a body that is not JSON: where the parser stopped, never what it read there.
+ * V8's own message quotes the text around the fault (`Unexpected token 'T', ..."assword": Tr0ub4…`),
+ * which is how a password reached the reply and the request log (issue #22); only its numbers are kept.
+ */
+export function malformedJsonMessage(parseError: unknown): string {
+  const where = /\(line (\d+) column (\d+)\)/.exec(String((parseError as Error)?.message));
+  const at = where ? ` (line ${where[1]}, column ${where[2]})` : '';
+  return `The request body is not valid JSON${at}: check its quotes, commas and brackets`;
+}

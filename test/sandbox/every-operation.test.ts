@@ -217,7 +217,10 @@ describe.each(withBody.map((def) => [def.key, def] as const))('%s with a bad bod
       payload: '{"amount": 5,',
     });
     expect(reply.statusCode).toBe(400);
-    expect(reply.json()).toEqual({ status: 'error', message: expect.stringMatching(/^Malformed JSON/) });
+    expect(reply.json()).toEqual({
+      status: 'error',
+      message: expect.stringMatching(/^The request body is not valid JSON/),
+    });
   });
 
   it('answers 413 for a body over 1 MiB', async () => {
