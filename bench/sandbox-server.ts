@@ -55,8 +55,6 @@ function seed(count: number): void {
         email: `seed-${Date.now()}@bench.example`,
         phone: '+2348012345678',
         gender: 'female',
-        // Never logged in with: any stored text will do (the sandbox only writes scrypt hashes).
-        password_hash: 'bench-seed-no-login',
         reference: newReference('user'),
         source: 'api',
         now,
@@ -94,7 +92,6 @@ function seedBorrowers(count: number): void {
           email: `borrower-${i + 1}@bench.example`,
           phone: '+2348012345678',
           gender: i % 2 ? 'male' : 'female',
-          password_hash: 'bench-seed-no-login',
           reference: newReference('user'),
           source: 'api',
           now,

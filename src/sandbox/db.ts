@@ -59,7 +59,7 @@ export class SandboxDb {
     if (path !== ':memory:') {
       makeDir(dirname(path), 0o700);
       // Created 0600 before SQLite opens it (its -wal and -shm files take the same mode): it holds
-      // password and API key hashes. An existing file keeps its mode.
+      // API key hashes and borrowers' data. An existing file keeps its mode.
       closeSync(openSync(path, 'a', 0o600));
     }
     const sqlite = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });

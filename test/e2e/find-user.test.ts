@@ -29,7 +29,6 @@ function seedBorrowers(sandbox: CliSandbox, from: number, count: number, daysAgo
           email: `borrower-${i}@find.example`,
           phone: '+2348012345678',
           gender: 'female',
-          password_hash: 'test-seed-no-login',
           reference: `USR-${i}`,
           source: 'api',
           now,

@@ -25,7 +25,6 @@ beforeAll(async () => {
           email: `user-${n}@find.example`,
           phone: n % 50 === 0 ? '+2348099999999' : `+23480${String(10_000_000 + n)}`,
           gender: 'female',
-          password_hash: 'test-seed-no-login',
           reference: `USR-${n}`,
           source: 'api',
           now,

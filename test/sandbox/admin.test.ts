@@ -1,4 +1,3 @@
-import { scryptSync } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,7 +12,7 @@ import {
 } from '../../src/sandbox/admin.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
 import { MIGRATIONS } from '../../src/sandbox/repos/migrations.js';
-import { hashApiKey, hashPassword, verifyPassword } from '../../src/sandbox/secrets.js';
+import { hashApiKey } from '../../src/sandbox/secrets.js';
 import { snapshot, tempDir } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
@@ -148,23 +147,5 @@ describe('migrations', () => {
       db.close();
     }
     expect(snapshot(dbPathFor(dataDir)).organisations).toEqual([]);
-  });
-});
-
-describe('password hashes', () => {
-  it('are salted scrypt hashes that verify the password and nothing else', () => {
-    const hash = hashPassword('open sesame');
-    expect(hash).not.toBe(hashPassword('open sesame'));
-    expect(verifyPassword('open sesame', hash)).toBe(true);
-    expect(verifyPassword('open sesame!', hash)).toBe(false);
-    expect(verifyPassword('open sesame', 'plain-text')).toBe(false);
-  });
-
-  it('still verify when written with other parameters (older sandboxes used N=16384)', () => {
-    const salt = Buffer.from('0123456789abcdef');
-    const key = scryptSync('open sesame', salt, 32, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-    const older = ['scrypt', 16384, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
-    expect(verifyPassword('open sesame', older)).toBe(true);
-    expect(verifyPassword('open sesame!', older)).toBe(false);
   });
 });

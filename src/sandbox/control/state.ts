@@ -61,7 +61,7 @@ export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, repla
   mkdirSync(join(dataDir, SNAPSHOT_DIR), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   db.sqlite.prepare('VACUUM INTO ?').run(temporary);
-  chmodSync(temporary, 0o600); // it holds password and key hashes, as the database does
+  chmodSync(temporary, 0o600); // it holds key hashes and borrowers' data, as the database does
   renameSync(temporary, file);
   return entryOf(file, name);
 }

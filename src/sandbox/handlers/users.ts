@@ -1,6 +1,6 @@
 /** Handlers of the users: create, exists, and the list (paged by `pages`, optionally within a window). */
 import { createdRange } from '../created-range.js';
-import { hashPassword, newReference } from '../secrets.js';
+import { newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
 import { ok } from './common.js';
 import type { HandlersOf } from './types.js';
@@ -19,7 +19,6 @@ export const USER_HANDLERS: HandlersOf<'createUser' | 'userExists' | 'listUsers'
         email: body.email,
         phone: body.phone,
         gender: body.gender,
-        password_hash: hashPassword(body.password),
         reference: newReference('user'),
         source: 'api',
         now: ctx.stamp,

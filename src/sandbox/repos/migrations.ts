@@ -220,4 +220,22 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 5: no password-derived value is kept (issue #22): the sandbox never checks a borrower's
+  //    password, so it keeps nothing of it, and a bulk import of real data leaves none behind.
+  //    Dropping the column alone would leave the old hashes in freed space in the file (SQLite
+  //    rewrites rows in place): with secure_delete the rows are blanked, deleted (their pages
+  //    zeroed) and written back without the column. Foreign keys are checked at commit, when every
+  //    user is back. Snapshots taken from now on (VACUUM INTO) hold none either.
+  `
+  PRAGMA secure_delete = ON;
+  PRAGMA defer_foreign_keys = ON;
+  UPDATE users SET password_hash = '';
+  CREATE TEMP TABLE users_without_passwords AS SELECT * FROM users;
+  ALTER TABLE temp.users_without_passwords DROP COLUMN password_hash;
+  DELETE FROM users;
+  ALTER TABLE users DROP COLUMN password_hash;
+  INSERT INTO users SELECT * FROM temp.users_without_passwords;
+  DROP TABLE temp.users_without_passwords;
+  PRAGMA secure_delete = OFF;
+  `,
 ];

@@ -24,13 +24,12 @@ export interface NewUser {
   email: string;
   phone: string;
   gender: string;
-  password_hash: string;
   reference: string;
   source: string;
   now: string;
 }
 
-/** The columns of a `UserRow` (never the password hash). */
+/** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 5). */
 export const USER_COLUMNS =
   'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
 
@@ -43,9 +42,9 @@ export class UsersRepo {
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
-      `INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+      `INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                           is_active, created_at, updated_at, org_seq)
-       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, :password_hash, :reference, :source,
+       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, :reference, :source,
                1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id))`,
     );
     // lower(email) matches the unique index users_org_email, so this is an index lookup.
