@@ -4,10 +4,13 @@
  * becomes a placeholder, never a lost batch; a client that gave up is logged as gone), no text
  * it stores or answers quotes a malformed body, and no form of a key reaches it.
  */
+import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogRow } from '../../src/sandbox/log/store.js';
-import { openSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { Captured } from '../../src/sandbox/log/entry.js';
+import { type LogRow, logPathFor, openLogForWriting } from '../../src/sandbox/log/store.js';
+import { RequestLogWriter } from '../../src/sandbox/log/writer.js';
+import { call, openSandbox, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
 
@@ -70,5 +73,80 @@ describe('a malformed JSON body is never quoted', () => {
     const fragments = pieces(PASSWORD, 3).filter((piece) => reply.includes(piece) || logged.includes(piece));
     expect(fragments).toEqual([]);
     expect(JSON.parse(reply).message).toMatch(/^The request body is not valid JSON/);
+  });
+});
+
+describe('every request is recorded; a row that cannot be built is a placeholder, never a lost batch', () => {
+  /** 10 KB of JSON nested 5,000 deep: the attack's body, which overflowed JSON.stringify. */
+  const DEEP = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+
+  it('200 writes around one deeply nested request leave 201 entries, the nested one marked', async () => {
+    const dataDir = tempDir();
+    // One batch for the whole run: committed only when the sandbox closes.
+    const batched = await openSandbox({ dataDir, observe: { requestLog: { flushMs: 60_000 } } });
+    const write = (n: number) =>
+      call(batched.app, 'createUser', { key: batched.org.api_key, body: userBody({ firstname: `Batch${n}` }) });
+    try {
+      for (let n = 0; n < 100; n++) expect((await write(n)).json.status).toBe('success');
+      const deep = await batched.app.inject({
+        method: 'POST',
+        url: '/api/v1/user',
+        headers: { 'content-type': 'application/json' },
+        payload: DEEP,
+      });
+      expect(deep.statusCode).toBe(401);
+      for (let n = 100; n < 200; n++) expect((await write(n)).json.status).toBe('success');
+    } finally {
+      await batched.app.close();
+    }
+    const rows = logRows(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(rows).toHaveLength(201);
+    expect(rows.filter((row) => row.status === 'success')).toHaveLength(200);
+    expect(rows[100]).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/user',
+      http: 401,
+      request_body: null,
+      why: expect.stringMatching(/^this entry could not be built \(RangeError\)/),
+    });
+  });
+});
+
+describe('a row SQLite refuses', () => {
+  it('is written as its placeholder; the rows of its batch stay', () => {
+    const dataDir = tempDir();
+    const errors: unknown[] = [];
+    const writer = new RequestLogWriter(openLogForWriting(logPathFor(dataDir)), {
+      maxRows: 1_000,
+      flushMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    const entry = (http: number): Captured => ({
+      at: Date.now(),
+      method: 'GET',
+      url: '/api/v1/user?pages=1',
+      http,
+      ms: 1,
+      orgId: 1,
+      faultId: undefined,
+      params: {},
+      requestBody: undefined,
+      replyText: '{"status":"success","message":"ok","data":[]}',
+      authorization: undefined,
+    });
+    writer.push(entry(200));
+    // NaN is bound as NULL, which the NOT NULL http column refuses.
+    writer.push(entry(Number.NaN));
+    writer.push(entry(200));
+    writer.close();
+    const rows = logRows(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(errors).toEqual([]);
+    expect(rows.map((row) => [row.http, row.why?.split(' (')[0] ?? null])).toEqual([
+      [200, null],
+      [0, 'this entry could not be built'],
+      [200, null],
+    ]);
   });
 });

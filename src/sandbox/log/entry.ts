@@ -26,7 +26,50 @@ export interface Captured {
 const SECRET_NAMES = /^(password|.*_password|api_?key|key|secret|token|authorization)$/i;
 const HIDDEN = '***';
 
+/**
+ * The row for `captured`; never throws. A row that cannot be built (a body nested too deep to
+ * write out, a value SQLite refuses) is recorded as `placeholderRow` instead: every request is in
+ * the log, and one bad row never takes the others of its batch with it (issue #22).
+ */
 export function toRow(captured: Captured): NewLogRow {
+  try {
+    return fullRow(captured);
+  } catch (error) {
+    return placeholderRow(captured, error);
+  }
+}
+
+/**
+ * What is known of a request whose row could not be built: its time, organisation, method, path
+ * and HTTP status, each only if it is plainly what it should be, and why the rest is missing (the
+ * error's class only: a message may quote the body).
+ */
+export function placeholderRow(captured: Captured, error: unknown): NewLogRow {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+  return {
+    time: new Date().toISOString(),
+    org_id: number(captured.orgId),
+    method: typeof captured.method === 'string' ? captured.method.slice(0, 16) : '-',
+    path: safely(() => fullRow({ ...captured, requestBody: undefined, replyText: undefined }).path, '-'),
+    query: '',
+    http: number(captured.http) ?? 0,
+    status: null,
+    ms: number(captured.ms) ?? 0,
+    why: `this entry could not be built (${error instanceof Error ? error.name : typeof error}): only its time, method, path and HTTP status are kept`,
+    request_body: null,
+    reply_body: null,
+  };
+}
+
+function safely<T>(make: () => T, otherwise: T): T {
+  try {
+    return make();
+  } catch {
+    return otherwise;
+  }
+}
+
+function fullRow(captured: Captured): NewLogRow {
   const key = bearerKey(captured.authorization);
   const hide = (text: string) => redactText(text, key);
   const queryAt = captured.url.indexOf('?');

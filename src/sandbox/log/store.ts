@@ -115,6 +115,11 @@ export class LogAppender {
     this.pending++;
   }
 
+  /** True while a batch's transaction is open (a failed insert of one row leaves it open). */
+  inBatch(): boolean {
+    return this.db.isTransaction;
+  }
+
   /** Prunes when due and commits the batch; when this throws, `rollback()` drops the batch. */
   commit(): void {
     if (!this.db.isTransaction) return;

@@ -1,11 +1,12 @@
 /**
  * The server's side of the request log: each entry is written as its reply is sent, into a
  * transaction committed on a timer or when the batch is full, so a request never waits for the
- * disk's sync. A write that fails (the log's disk is full, another process holds its lock) is
- * reported once and its batch dropped: the API keeps serving.
+ * disk's sync. A row that cannot be built or is refused is written as a placeholder (entry.ts);
+ * a write that fails (the log's disk is full, another process holds its lock) is reported once
+ * and its batch dropped: the API keeps serving.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { type Captured, toRow } from './entry.js';
+import { type Captured, placeholderRow, toRow } from './entry.js';
 import { LogAppender } from './store.js';
 
 export interface LogWriterOptions {
@@ -31,7 +32,17 @@ export class RequestLogWriter {
   }
 
   push(entry: Captured): void {
-    this.attempt(() => this.appender.append(toRow(entry)));
+    const row = toRow(entry);
+    this.attempt(() => {
+      try {
+        this.appender.append(row);
+      } catch (error) {
+        // SQLite refused this row alone (the batch is still open): its placeholder goes in its
+        // place. Anything else (the file is locked, the disk full) drops the batch, below.
+        if (!this.appender.inBatch()) throw error;
+        this.appender.append(placeholderRow(entry, error));
+      }
+    });
     if (this.appender.pending >= BATCH_SIZE || this.options.flushMs === 0) this.flush();
     else if (!this.timer && this.appender.pending > 0) {
       this.timer = setTimeout(() => this.flush(), this.options.flushMs);
