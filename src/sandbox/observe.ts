@@ -6,12 +6,12 @@
 
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
-import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxDb } from './db.js';
 import { FaultInjector, sendFault } from './faults/inject.js';
 import { DEFAULT_LIMITS, installLimits, type Limits, limitOptions, type RawReply } from './limits.js';
-import type { Captured } from './log/entry.js';
-import { DEFAULT_MAX_ROWS, LOG_FILE_NAME, openLogForWriting } from './log/store.js';
+import { type Captured, CLIENT_GONE_HTTP } from './log/entry.js';
+import { DEFAULT_MAX_ROWS, ENDED, type Ended, LOG_FILE_NAME, openLogForWriting } from './log/store.js';
 import { RequestLogWriter } from './log/writer.js';
 
 declare module 'fastify' {
@@ -22,6 +22,8 @@ declare module 'fastify' {
     faultId: number | undefined;
     /** The reply's body as sent. */
     replyText: string | undefined;
+    /** The request's log entry was made (answered or client gone: only the first counts). */
+    logged: boolean;
   }
 }
 
@@ -71,28 +73,48 @@ export class Observers {
 
     const log = this.log;
     if (!log) return;
+    app.decorateRequest('logged', false);
+    const record = (request: FastifyRequest, reply: FastifyReply, ended: Ended) => {
+      if (request.logged) return;
+      request.logged = true;
+      log.push(captured(request, reply, ended));
+    };
+    // A client that closes the connection before its reply (a timeout shorter than a fault's
+    // latency, a write still in its group commit) gets no 'finish', so no onResponse: the
+    // response's 'close' without a finished reply records it (issue #25).
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) record(request, reply, ENDED.clientGone);
+      });
+      done();
+    });
     app.addHook('onSend', (request, _reply, payload, done) => {
       if (typeof payload === 'string') request.replyText = payload;
       done(null, payload);
     });
     app.addHook('onResponse', (request, reply, done) => {
-      log.push({
-        at: Date.now(),
-        method: request.method,
-        url: request.url,
-        http: reply.statusCode,
-        ms: reply.elapsedTime,
-        orgId: request.orgId,
-        faultId: request.faultId,
-        params: request.params,
-        requestBody: request.body,
-        replyText: request.replyText,
-        authorization: request.headers.authorization,
-      });
+      record(request, reply, ENDED.answered);
       done();
     });
     app.addHook('onClose', async () => log.close());
   }
+}
+
+function captured(request: FastifyRequest, reply: FastifyReply, ended: Ended): Captured {
+  return {
+    at: Date.now(),
+    method: request.method,
+    url: request.url,
+    http: ended === ENDED.clientGone ? CLIENT_GONE_HTTP : reply.statusCode,
+    ms: reply.elapsedTime,
+    orgId: request.orgId,
+    faultId: request.faultId,
+    params: request.params,
+    requestBody: request.body,
+    replyText: request.replyText,
+    authorization: request.headers.authorization,
+    ended,
+  };
 }
 
 function rawEntry(raw: RawReply): Captured {
@@ -105,5 +127,6 @@ function rawEntry(raw: RawReply): Captured {
     params: undefined,
     requestBody: undefined,
     authorization: undefined,
+    ended: ENDED.answered,
   };
 }

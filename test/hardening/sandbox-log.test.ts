@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Captured } from '../../src/sandbox/log/entry.js';
 import { type LogRow, logPathFor, openLogForWriting } from '../../src/sandbox/log/store.js';
 import { RequestLogWriter } from '../../src/sandbox/log/writer.js';
+import { borrower } from '../helpers/cli.js';
+import { cliSandbox } from '../helpers/run-cli.js';
 import { call, openSandbox, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -134,6 +136,7 @@ describe('a row SQLite refuses', () => {
       requestBody: undefined,
       replyText: '{"status":"success","message":"ok","data":[]}',
       authorization: undefined,
+      ended: 'answered',
     });
     writer.push(entry(200));
     // NaN is bound as NULL, which the NOT NULL http column refuses.
@@ -147,6 +150,73 @@ describe('a row SQLite refuses', () => {
       [200, null],
       [0, 'this entry could not be built'],
       [200, null],
+    ]);
+  });
+});
+
+describe('a request whose client gave up (issue #25)', () => {
+  it('is logged as "client gone", once for each time the fault fired; the write it carried went on', async () => {
+    const gone = await cliSandbox({ observe: { requestLog: { flushMs: 0 } } });
+    const email = 'gone.before.the.reply@example.com';
+    try {
+      const added = await gone.run(
+        ['sandbox', 'faults', 'add', '--data-dir', gone.dataDir, '--path', '/api/v1/user', '--latency', '3s'],
+        {},
+      );
+      expect(added.exitCode, added.stderr).toBe(0);
+      const created = await gone.run(
+        ['user', 'create', ...borrower(email, '+2348012345678'), '--password-stdin', '--timeout', '1'],
+        { stdin: 'S3cret-pass!\n', sleep: async () => {} },
+      );
+      expect(created.exitCode).not.toBe(0);
+      // The write waited out the fault's latency and was then done, though no one heard the reply.
+      const users = () => {
+        const db = new DatabaseSync(gone.dbPath, { readOnly: true });
+        try {
+          return (db.prepare('SELECT count(*) AS n FROM users WHERE email = ?').get(email) as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      };
+      await expect.poll(users, { timeout: 20_000 }).toBe(1);
+
+      const listed = await gone.run(['sandbox', 'faults', 'list', '--data-dir', gone.dataDir, '-o', 'json'], {});
+      const [fault] = listed.json<Array<{ id: number; fired: number }>>();
+      const goneRows = logRows(gone.dataDir).filter((row) => row.ended === 'client gone');
+      expect(goneRows).toHaveLength(fault?.fired ?? -1);
+      expect(goneRows[0]).toMatchObject({
+        method: 'POST',
+        path: '/api/v1/user',
+        http: 499,
+        why: `client gone before the reply, while fault #${fault?.id} (loanctl sandbox faults list) delayed it`,
+      });
+      expect(goneRows[0]?.request_body).toContain('"password":"***"');
+    } finally {
+      await gone.close();
+    }
+  });
+});
+
+describe('a request log written before `ended` was recorded', () => {
+  it('gains the column, its entries "answered", and takes new ones', async () => {
+    const dataDir = tempDir();
+    const old = new DatabaseSync(logPathFor(dataDir));
+    old.exec(`CREATE TABLE request_log (
+      id INTEGER PRIMARY KEY, time TEXT NOT NULL, org_id INTEGER, method TEXT NOT NULL, path TEXT NOT NULL,
+      query TEXT NOT NULL, http INTEGER NOT NULL, status TEXT, ms REAL NOT NULL, why TEXT,
+      request_body TEXT, reply_body TEXT)`);
+    old.exec(
+      `INSERT INTO request_log (time, method, path, query, http, ms) VALUES ('2026-01-01T00:00:00.000Z', 'GET', '/old', '', 200, 1)`,
+    );
+    old.close();
+    const reopened = await openSandbox({ dataDir, observe: { requestLog: { flushMs: 0 } } });
+    await call(reopened.app, 'listUsers', { key: reopened.org.api_key });
+    await reopened.close();
+    const rows = logRows(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(rows.map((row) => [row.path, row.ended])).toEqual([
+      ['/old', 'answered'],
+      ['/api/v1/user', 'answered'],
     ]);
   });
 });

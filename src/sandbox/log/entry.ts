@@ -4,7 +4,7 @@
  */
 import { redactText } from '../../http/redact.js';
 import { MESSAGES } from '../envelope.js';
-import { BODY_LIMIT, type NewLogRow } from './store.js';
+import { BODY_LIMIT, ENDED, type Ended, type NewLogRow } from './store.js';
 
 export interface Captured {
   /** Date.now() when the reply was sent. */
@@ -20,7 +20,14 @@ export interface Captured {
   replyText: string | undefined;
   /** The caller's Authorization header: only to hide the key in what is logged; never written. */
   authorization: string | undefined;
+  ended: Ended;
 }
+
+/**
+ * The HTTP status logged for a request whose client closed the connection before its reply:
+ * nothing was sent; 499 is nginx's code for it, so `--status 4xx` and `--status 499` find it.
+ */
+export const CLIENT_GONE_HTTP = 499;
 
 /** Body fields whose values are never logged. */
 const SECRET_NAMES = /^(password|.*_password|api_?key|key|secret|token|authorization)$/i;
@@ -58,6 +65,7 @@ export function placeholderRow(captured: Captured, error: unknown): NewLogRow {
     why: `this entry could not be built (${error instanceof Error ? error.name : typeof error}): only its time, method, path and HTTP status are kept`,
     request_body: null,
     reply_body: null,
+    ended: captured.ended === ENDED.clientGone ? ENDED.clientGone : ENDED.answered,
   };
 }
 
@@ -88,6 +96,7 @@ function fullRow(captured: Captured): NewLogRow {
     why: why(captured, reply, new URLSearchParams(query)),
     request_body: captured.requestBody === undefined ? null : cut(hide(redactedJson(captured.requestBody))),
     reply_body: captured.replyText === undefined ? null : cut(hide(captured.replyText)),
+    ended: captured.ended,
   };
 }
 
@@ -128,7 +137,10 @@ function parseEnvelope(text: string | undefined): { status?: string; message?: s
 
 /** Which check refused the request (or which fault answered it); null for a success. */
 function why(captured: Captured, reply: { status?: string; message?: string } | undefined, query: URLSearchParams) {
-  if (captured.faultId !== undefined) return `fault #${captured.faultId} (loanctl sandbox faults list)`;
+  const fault = captured.faultId === undefined ? undefined : `fault #${captured.faultId} (loanctl sandbox faults list)`;
+  if (captured.ended === ENDED.clientGone)
+    return `client gone before the reply${fault ? `, while ${fault} delayed it` : ''}`;
+  if (fault) return fault;
   if (reply?.status === 'success' || reply?.status === 'exists') return null;
   const params = (captured.params ?? {}) as Record<string, string | undefined>;
   switch (reply?.message) {

@@ -37,7 +37,12 @@ export interface LogRow {
   why: string | null;
   request_body: string | null;
   reply_body: string | null;
+  /** How the request ended: its reply was sent, or its client closed the connection first. */
+  ended: Ended;
 }
+
+export const ENDED = { answered: 'answered', clientGone: 'client gone' } as const;
+export type Ended = (typeof ENDED)[keyof typeof ENDED];
 
 export type NewLogRow = Omit<LogRow, 'id'>;
 
@@ -54,9 +59,19 @@ const SCHEMA = `
     ms REAL NOT NULL,
     why TEXT,
     request_body TEXT,
-    reply_body TEXT
+    reply_body TEXT,
+    ended TEXT NOT NULL DEFAULT '${ENDED.answered}'
   );
 `;
+
+/** The table, and `ended` in a log written before it was recorded (every entry then was answered). */
+function prepareTable(db: DatabaseSync): void {
+  db.exec(SCHEMA);
+  const columns = db.prepare('PRAGMA table_info(request_log)').all() as Array<{ name: string }>;
+  if (!columns.some((column) => column.name === 'ended')) {
+    db.exec(`ALTER TABLE request_log ADD COLUMN ended TEXT NOT NULL DEFAULT '${ENDED.answered}'`);
+  }
+}
 
 export function logPathFor(dataDir: string): string {
   return join(dataDir, LOG_FILE_NAME);
@@ -72,7 +87,7 @@ export function openLogForWriting(path: string): DatabaseSync {
   db.exec('PRAGMA journal_mode = WAL');
   // Losing the last entries on a power cut is fine for a log; a sync per batch is not needed.
   db.exec('PRAGMA synchronous = OFF');
-  db.exec(SCHEMA);
+  prepareTable(db);
   return db;
 }
 
@@ -81,7 +96,7 @@ export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   const path = logPathFor(dataDir);
   if (!existsSync(path)) return undefined;
   const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec(SCHEMA);
+  prepareTable(db);
   return db;
 }
 
@@ -102,8 +117,8 @@ export class LogAppender {
     private readonly maxRows: number,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO request_log (time, org_id, method, path, query, http, status, ms, why, request_body, reply_body)
-       VALUES (:time, :org_id, :method, :path, :query, :http, :status, :ms, :why, :request_body, :reply_body)`,
+      `INSERT INTO request_log (time, org_id, method, path, query, http, status, ms, why, request_body, reply_body, ended)
+       VALUES (:time, :org_id, :method, :path, :query, :http, :status, :ms, :why, :request_body, :reply_body, :ended)`,
     );
     this.prune = db.prepare('DELETE FROM request_log WHERE id <= (SELECT max(id) FROM request_log) - ?');
   }
