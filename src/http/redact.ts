@@ -38,12 +38,19 @@ function mayReveal(text: string, key: string): boolean {
   if (cachedForms?.key !== key) {
     cachedForms = { key, plain: new RegExp(formsOf(key).map(escapeForPattern).join('|'), 'i') };
   }
-  const { plain } = cachedForms;
+  return holds(text, cachedForms.plain);
+}
+
+/** The check of `mayReveal` for any pattern of plain forms: in `text` as written, or decoded. */
+function holds(text: string, plain: RegExp): boolean {
   if (plain.test(text)) return true;
-  if (!HAS_ESCAPE.test(text)) return false;
+  if (!ESCAPE_START.test(text) || !HAS_ESCAPE.test(text)) return false;
   const once = decodeEscapes(text);
   return plain.test(once) || plain.test(decodeEscapes(once));
 }
+
+/** What every escape below begins with: most texts have none, and this is the quickest test. */
+const ESCAPE_START = /[\\%&]/;
 
 /** Any escape that `decodeEscapes` reads. */
 const HAS_ESCAPE = /\\u[0-9a-f]{4}|\\[/"\\]|%[0-9a-f]{2}|&#/i;
@@ -52,7 +59,8 @@ const HAS_ESCAPE = /\\u[0-9a-f]{4}|\\[/"\\]|%[0-9a-f]{2}|&#/i;
 const ESCAPE = /\\u([0-9a-f]{4})|\\([/"\\])|%([0-9a-f]{2})|&#x0*([0-9a-f]+);|&#0*([0-9]+);/gi;
 
 /** `text` with the JSON, URL and HTML escapes of `characterForms` written as their characters. */
-function decodeEscapes(text: string): string {
+export function decodeEscapes(text: string): string {
+  if (!ESCAPE_START.test(text)) return text;
   return text.replace(ESCAPE, (_match, json, escaped, percent, hex, decimal) => {
     if (escaped !== undefined) return escaped;
     const code = Number.parseInt(json ?? percent ?? hex ?? decimal, (json ?? percent ?? hex) ? 16 : 10);
@@ -110,4 +118,73 @@ function characterForms(character: string): string {
 
 function escapeForPattern(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/**
+ * `text` with every key that begins with `prefix` hidden, though the key itself is not known (the
+ * sandbox keeps only digests of its keys, and a request may carry another organisation's): the
+ * prefix in any of the forms above, with the letters and digits that follow it, as written or
+ * escaped; in base64, the prefix's core with the base64 characters that follow it. A fragment of a
+ * key that starts with the prefix goes as well as a whole key.
+ */
+export function redactPrefixed(text: string, prefix: string): string {
+  if (text === '') return text;
+  if (prefixed?.prefix !== prefix) prefixed = { prefix, ...prefixedPatterns(prefix) };
+  const { plain, pattern } = prefixed;
+  return holds(text, plain) ? text.replace(pattern, HIDDEN) : text;
+}
+
+let prefixed: { prefix: string; plain: RegExp; pattern: RegExp } | undefined;
+
+/** A letter or digit, written plainly or escaped (JSON, URL, HTML hex, HTML decimal). */
+const ALPHANUMERIC = [
+  '[0-9a-z]',
+  '\\\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])',
+  '%(?:3[0-9]|[46][1-9a-f]|[57][0-9a])',
+  '&#x0*(?:3[0-9]|[46][1-9a-f]|[57][0-9a]);',
+  '&#0*(?:4[89]|5[0-7]|6[5-9]|[78][0-9]|90|9[7-9]|1[01][0-9]|12[0-2]);',
+].join('|');
+
+/** A base64 or base64url character, `/` also JSON-escaped. */
+const BASE64_CHARACTER = '[0-9a-z+_-]|\\\\?\\/';
+
+function prefixedPatterns(prefix: string) {
+  const cores = prefix.length >= 4 ? base64Cores(prefix) : [];
+  const written = `${[...prefix].map(characterForms).join('')}(?:${ALPHANUMERIC})+`;
+  const encoded = cores.map((core) => `${[...core].map(characterForms).join('')}(?:${BASE64_CHARACTER})*`);
+  return {
+    // Case-sensitive, unlike the pattern: a quick check, ~4 times as fast over a page of JSON.
+    plain: new RegExp([...new Set([prefix, ...cores])].map(escapeForPattern).join('|')),
+    pattern: new RegExp([written, ...encoded].join('|'), 'gi'),
+  };
+}
+
+/**
+ * `text` with every run of `length` or more characters of `key` hidden, written plainly or with
+ * the escapes above (not base64: a short run has no reliable base64 form). What is left of a key
+ * split across places (a path and its query, two fields of a body) is pieces, each too short to be
+ * the key; this finds them, for a key known in full. A run longer than `length` may keep a few of
+ * its last characters, never `length` of them together.
+ */
+export function redactPieces(text: string, key: string, length: number): string {
+  if (key.length < length || text === '') return text;
+  if (pieces?.key !== key || pieces.length !== length) pieces = { key, length, ...piecePatterns(key, length) };
+  const { plain, pattern } = pieces;
+  return holds(text, plain) ? text.replace(pattern, HIDDEN) : text;
+}
+
+let pieces: { key: string; length: number; plain: RegExp; pattern: RegExp } | undefined;
+
+function piecePatterns(key: string, length: number) {
+  const runs = new Set<string>();
+  for (let start = 0; start + length <= key.length; start++) runs.add(key.slice(start, start + length));
+  // The quick check looks for the key's pieces of half the length, side by side: every run of
+  // `length` holds one of them, and a few short pieces are found ~15 times as fast as every run.
+  const half = Math.ceil(length / 2);
+  const halves = new Set<string>();
+  for (let start = 0; start + half <= key.length; start += half) halves.add(key.slice(start, start + half));
+  return {
+    plain: new RegExp([...halves].map(escapeForPattern).join('|')),
+    pattern: new RegExp([...runs].map((run) => [...run].map(characterForms).join('')).join('|'), 'gi'),
+  };
 }

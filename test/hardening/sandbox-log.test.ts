@@ -11,7 +11,7 @@ import type { Captured } from '../../src/sandbox/log/entry.js';
 import { type LogRow, logPathFor, openLogForWriting } from '../../src/sandbox/log/store.js';
 import { RequestLogWriter } from '../../src/sandbox/log/writer.js';
 import { borrower } from '../helpers/cli.js';
-import { cliSandbox } from '../helpers/run-cli.js';
+import { cliSandbox, runCli } from '../helpers/run-cli.js';
 import { call, openSandbox, type TestSandbox, tempDir, userBody } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -218,5 +218,129 @@ describe('a request log written before `ended` was recorded', () => {
       ['/old', 'answered'],
       ['/api/v1/user', 'answered'],
     ]);
+  });
+});
+
+describe('no form of a key reaches the log', () => {
+  const hex = (c: string, width: number) => c.charCodeAt(0).toString(16).padStart(width, '0');
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+  /** The forms a key is sent in: those the CLI hides in replies, and escapes on escapes. */
+  function forms(key: string): Record<string, string> {
+    return {
+      plain: key,
+      jsonEveryCharacter: [...key].map((c) => `\\u${hex(c, 4)}`).join(''),
+      url: encodeURIComponent(key),
+      urlEveryCharacter: [...key].map((c) => `%${hex(c, 2).toUpperCase()}`).join(''),
+      htmlHex: [...key].map((c) => `&#x${hex(c, 2)};`).join(''),
+      htmlDecimal: [...key].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      base64Key: b64(key),
+      base64Bearer: b64(`Bearer ${key}`),
+      base64Basic: b64(`api:${key}`),
+      base64urlBearer: Buffer.from(`Bearer ${key}`).toString('base64url'),
+      urlOfHtml: encodeURIComponent([...key].map((c) => `&#x${hex(c, 2)};`).join('')),
+      urlOfUrl: encodeURIComponent([...key].map((c) => `%${hex(c, 2)}`).join('')),
+    };
+  }
+
+  /** Every form as sent and as a URL carries it, and every 7-character piece of the key's secret part. */
+  function needles(key: string): string[] {
+    const secret = key.replace(/^sk_(sandbox|live)_/, '');
+    const sent = Object.values(forms(key));
+    const runs = sent.flatMap((form) => (form.length > 24 ? [form.slice(4, 20), form.slice(-20, -4)] : []));
+    return [...new Set([...sent, ...sent.map(encodeURIComponent), ...runs, ...pieces(secret, 7)])];
+  }
+
+  /** Where a request may carry a text: a path id, a query value and name, a body value and field name. */
+  const PLACES: Record<string, (form: string, key: string) => { url: string; body?: unknown }> = {
+    pathId: (form) => ({ url: `/api/v1/user/${encodeURIComponent(form)}/loan_request`, body: { amount: 5000 } }),
+    queryValue: (form) => ({ url: `/api/v1/user?pages=1&note=${encodeURIComponent(form)}` }),
+    queryName: (form) => ({ url: `/api/v1/user?${encodeURIComponent(form)}=1` }),
+    bodyValue: (form) => ({ url: '/api/v1/user', body: userBody({ firstname: form }) }),
+    bodyName: (form) => ({ url: '/api/v1/user', body: { ...userBody(), [form]: 'x' } }),
+  };
+
+  const WRONG = `sk_sandbox_${'Wr0ngKeyOfN0Organisation'.padEnd(32, 'q')}`;
+  const FOREIGN = 'sk_live_ENC/CANARY+7c1d9e4b2a=Zq5W';
+
+  /** Who sends, and which key rides in the request: the caller's own, another organisation's, a wrong one. */
+  function cases(): Array<{ name: string; authorization: string; secret: string }> {
+    const own = sandbox.org.api_key;
+    return [
+      { name: 'own key', authorization: `Bearer ${own}`, secret: own },
+      { name: 'own key without Bearer', authorization: own, secret: own },
+      { name: "another organisation's key", authorization: `Bearer ${own}`, secret: other.api_key },
+      { name: 'a wrong sandbox key', authorization: `Bearer ${WRONG}`, secret: WRONG },
+      { name: "another service's key", authorization: `Bearer ${FOREIGN}`, secret: FOREIGN },
+      { name: "another service's key without Bearer", authorization: FOREIGN, secret: FOREIGN },
+    ];
+  }
+
+  let other: { api_key: string };
+  beforeAll(() => {
+    other = sandbox.addOrg('Other Lender');
+  });
+
+  async function send(authorization: string, url: string, body?: unknown) {
+    const method = body === undefined ? 'GET' : 'POST';
+    return sandbox.app.inject({
+      method,
+      url,
+      headers: { authorization },
+      ...(body !== undefined && { payload: body as object }),
+    });
+  }
+
+  /** What the log holds of `rows`, each text field. */
+  const logged = (rows: LogRow[]) =>
+    rows
+      .flatMap((row) => [row.path, row.query, row.why ?? '', row.request_body ?? '', row.reply_body ?? ''])
+      .join('\n');
+
+  it('in any form, any place, sent by anyone: every log text is free of it', async () => {
+    const leaks: string[] = [];
+    for (const { name, authorization, secret } of cases()) {
+      for (const [place, build] of Object.entries(PLACES)) {
+        for (const [formName, form] of Object.entries(forms(secret))) {
+          const { url, body } = build(form, secret);
+          const rows = await loggedBy(() => send(authorization, url, body));
+          const text = logged(rows);
+          if (rows.length !== 1) leaks.push(`${name} / ${place} / ${formName}: ${rows.length} entries`);
+          const found = needles(secret).filter((needle) => text.includes(needle));
+          if (found.length > 0) leaks.push(`${name} / ${place} / ${formName}: ${found.slice(0, 3).join(' ')}`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('split across the path, the query and body fields: no 7 characters of it together', async () => {
+    for (const { name, authorization, secret } of cases().filter((c) => c.secret !== other.api_key)) {
+      const cuts = [0, 12, 21, 30, secret.length];
+      const [a, b, c, d] = cuts.slice(1).map((end, n) => secret.slice(cuts[n], end));
+      const rows = await loggedBy(() =>
+        send(
+          authorization,
+          `/api/v1/user/${encodeURIComponent(a ?? '')}/loan_request?x=${encodeURIComponent(b ?? '')}`,
+          {
+            amount: 5000,
+            purpose: c,
+            note: d,
+          },
+        ),
+      );
+      const text = logged(rows);
+      expect(
+        pieces(secret.replace(/^sk_(sandbox|live)_/, ''), 7).filter((piece) => text.includes(piece)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('loanctl sandbox logs prints none of it', async () => {
+    const result = await runCli(['sandbox', 'logs', '--data-dir', sandbox.dataDir, '-o', 'json', '--limit', '100000']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const secrets = cases().map((c) => c.secret);
+    expect(secrets.flatMap(needles).filter((needle) => result.stdout.includes(needle))).toEqual([]);
   });
 });

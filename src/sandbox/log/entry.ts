@@ -2,8 +2,9 @@
  * One request's log entry: what is captured while the request is served (cheap: references only),
  * and the row made from it later, off the request's path (redaction, JSON, the refusal's reason).
  */
-import { redactText } from '../../http/redact.js';
+import { decodeEscapes, redactPieces, redactPrefixed, redactText } from '../../http/redact.js';
 import { MESSAGES } from '../envelope.js';
+import { API_KEY_PREFIX } from '../secrets.js';
 import { BODY_LIMIT, ENDED, type Ended, type NewLogRow } from './store.js';
 
 export interface Captured {
@@ -78,8 +79,7 @@ function safely<T>(make: () => T, otherwise: T): T {
 }
 
 function fullRow(captured: Captured): NewLogRow {
-  const key = bearerKey(captured.authorization);
-  const hide = (text: string) => redactText(text, key);
+  const hide = keyHider(captured.authorization);
   const queryAt = captured.url.indexOf('?');
   const path = queryAt === -1 ? captured.url : captured.url.slice(0, queryAt);
   const query = queryAt === -1 ? '' : captured.url.slice(queryAt + 1);
@@ -93,24 +93,83 @@ function fullRow(captured: Captured): NewLogRow {
     http: captured.http,
     status: reply?.status ?? null,
     ms: Math.round(captured.ms * 100) / 100,
-    why: why(captured, reply, new URLSearchParams(query)),
-    request_body: captured.requestBody === undefined ? null : cut(hide(redactedJson(captured.requestBody))),
-    reply_body: captured.replyText === undefined ? null : cut(hide(captured.replyText)),
+    why: nullable(why(captured, reply, new URLSearchParams(query)), hide),
+    request_body: captured.requestBody === undefined ? null : cut(redactedJson(captured.requestBody), hide),
+    reply_body: captured.replyText === undefined ? null : cut(captured.replyText, hide),
     ended: captured.ended,
   };
 }
 
-function bearerKey(authorization: string | undefined): string | undefined {
-  return authorization ? /^\s*Bearer\s+(\S+)/i.exec(authorization)?.[1] : undefined;
+/** A run of this many characters of the caller's key is hidden wherever it is (the tests grep for 7). */
+const KEY_PIECE = 7;
+
+/**
+ * What hides keys in each text of a row (path, query, why, bodies), in every form redact.ts knows:
+ * any sandbox key, of this organisation or another, whole or from its prefix on (the sandbox keeps
+ * only digests, so it finds them by their prefix); and whatever the Authorization header carried,
+ * with or without `Bearer`, a wrong key or another service's, whole or in pieces (issue #22).
+ */
+function keyHider(authorization: string | undefined): (text: string) => string {
+  const credentials = credentialsIn(authorization);
+  const hide = (text: string) =>
+    credentials.reduce(
+      (hidden, credential) => redactPieces(redactText(hidden, credential), secretPart(credential), KEY_PIECE),
+      redactPrefixed(text, API_KEY_PREFIX),
+    );
+  return (text) => {
+    const hidden = hide(text);
+    // A key under several layers of escapes (a URL-encoded HTML reference in a path) is not cut
+    // out by the forms above, which undo one: decoded layer by layer, a text that still shows a
+    // key is withheld whole, and so is one with more layers than are looked through.
+    let decoded = hidden;
+    for (let layer = 1; layer <= ESCAPE_LAYERS; layer++) {
+      const next = decodeEscapes(decoded);
+      if (next === decoded) return hidden;
+      decoded = next;
+      if (hide(decoded) !== decoded) return WITHHELD;
+    }
+    return decodeEscapes(decoded) === decoded ? hidden : WITHHELD;
+  };
+}
+
+/** Layers of escapes looked through; a text with more is withheld (each layer costs a pass). */
+const ESCAPE_LAYERS = 6;
+
+const WITHHELD = '*** (withheld: it held an API key under layers of escapes, or too many layers to look through)';
+
+/** What an Authorization header carries: every word but its scheme, and a Basic one's user and password. */
+function credentialsIn(authorization: string | undefined): string[] {
+  const words = (authorization ?? '').split(/[\s,]+/).filter((word) => word !== '');
+  const scheme = /^(bearer|basic|token)$/i.test(words[0] ?? '') ? words.shift()?.toLowerCase() : undefined;
+  const basic = scheme === 'basic' ? words.flatMap((word) => Buffer.from(word, 'base64').toString().split(':')) : [];
+  return [...words, ...basic].filter((credential) => credential.length >= 4);
+}
+
+/** A sandbox key without its prefix, which every key shares; any other credential whole. */
+function secretPart(credential: string): string {
+  return credential.startsWith(API_KEY_PREFIX) ? credential.slice(API_KEY_PREFIX.length) : credential;
+}
+
+function nullable(text: string | null, change: (text: string) => string): string | null {
+  return text === null ? null : change(text);
 }
 
 function redactedJson(body: unknown): string {
   return JSON.stringify(body, (name, value) => (SECRET_NAMES.test(name) && value !== null ? HIDDEN : value));
 }
 
-function cut(text: string): string {
-  return text.length <= BODY_LIMIT ? text : `${text.slice(0, BODY_LIMIT)}… (${text.length} characters in all)`;
+/**
+ * A body with its keys hidden, cut at BODY_LIMIT characters. Only what is kept is looked through,
+ * and a margin past it, longer than any form of a key that straddles the cut but a padded one
+ * (whose kept part is still hidden: its pieces, or its prefix).
+ */
+function cut(text: string, hide: (text: string) => string): string {
+  if (text.length <= BODY_LIMIT) return hide(text);
+  const kept = hide(text.slice(0, BODY_LIMIT + CUT_MARGIN)).slice(0, BODY_LIMIT);
+  return `${kept}… (${text.length} characters in all)`;
 }
+
+const CUT_MARGIN = 512;
 
 /**
  * The envelope's status and message, read from the head of the reply: every envelope the sandbox
@@ -151,14 +210,22 @@ function why(captured: Captured, reply: { status?: string; message?: string } | 
     case MESSAGES.productRequired:
       return 'missing product id';
     case MESSAGES.noAccessLoanRequest:
-      return `no access to loan request ${params.id}`;
+      return `no access to loan request ${idOrNot(params.id)}`;
     case MESSAGES.noAccessUser:
-      return `no access to user ${params.user_id}`;
+      return `no access to user ${idOrNot(params.user_id)}`;
     case MESSAGES.noAccessProduct:
-      return `no access to product ${query.get('product-id')}`;
+      return `no access to product ${idOrNot(query.get('product-id'))}`;
     case undefined:
       return captured.http >= 400 ? `HTTP ${captured.http} without an envelope` : null;
     default:
       return reply?.message ?? null;
   }
+}
+
+/**
+ * An id from the path or query as the reason names it: digits are shown, anything else is not
+ * repeated (it may be a key pasted in the wrong place; the path and query, redacted, show it).
+ */
+function idOrNot(value: string | null | undefined): string {
+  return value && /^\d{1,20}$/.test(value) ? value : '(not an id)';
 }
