@@ -30,7 +30,7 @@ function inRange(ms: number): boolean {
 }
 
 /** The time `offset` from `realNow`, when it is in range; else a ClockRangeError saying `what`. */
-function timeAt(realNow: Date, offset: number, what: string, hint?: string): Date {
+export function timeAt(realNow: Date, offset: number, what: string, hint?: string): Date {
   const ms = realNow.getTime() + offset;
   if (!Number.isSafeInteger(offset) || !inRange(ms)) throw new ClockRangeError(`${what}: ${RANGE_TEXT}.`, hint);
   return new Date(ms);
