@@ -56,9 +56,8 @@ function parseHost(header: string): { name: string; port: number | undefined } |
 }
 
 /**
- * Refuses, with a 421 envelope, every request whose Host is not one of `names()` on the port
- * served (a Host without a port means 80). `names` and `port` are read per request: the port is
- * known only once listening.
+ * Refuses, with a 421 envelope, every request whose Host is not one of `names` on the port served
+ * (a Host without a port means 80). `port` is read per request: it is known only once listening.
  */
 export function guardHost(app: FastifyInstance, names: Set<string>, port: () => number): void {
   app.addHook('onRequest', (request, reply, done) => {

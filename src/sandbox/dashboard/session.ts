@@ -50,14 +50,8 @@ export class SessionStore {
   signIn(previous: Session | undefined, keyHash: string): Session {
     if (previous) this.sessions.delete(previous.id);
     this.makeRoomFor(keyHash);
-    const now = this.clock();
-    const session: Session = {
-      id: token(),
-      csrf: token(),
-      keyHash,
-      expiresAt: Math.min(now + SESSION_IDLE_MS, now + SESSION_LIFETIME_MS),
-      endsAt: now + SESSION_LIFETIME_MS,
-    };
+    const endsAt = this.clock() + SESSION_LIFETIME_MS;
+    const session: Session = { id: token(), csrf: token(), keyHash, expiresAt: this.idleEnd(endsAt), endsAt };
     this.sessions.set(session.id, session);
     return session;
   }
@@ -71,7 +65,7 @@ export class SessionStore {
       this.sessions.delete(id);
       return undefined;
     }
-    session.expiresAt = Math.min(this.clock() + SESSION_IDLE_MS, session.endsAt);
+    session.expiresAt = this.idleEnd(session.endsAt);
     // Re-inserted so the map's order stays least recently used first.
     this.sessions.delete(id);
     this.sessions.set(id, session);
@@ -82,9 +76,14 @@ export class SessionStore {
     this.sessions.delete(session.id);
   }
 
-  /** How many sessions are kept (for tests: what a visitor leaves behind). */
+  /** How many sessions are kept. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** When a session used now ends unless used again. */
+  private idleEnd(endsAt: number): number {
+    return Math.min(this.clock() + SESSION_IDLE_MS, endsAt);
   }
 
   private ended(session: Session): boolean {
