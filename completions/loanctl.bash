@@ -123,7 +123,7 @@ _loanctl_options() {
     'profile remove') REPLY='-h --help' ;;
     'api') REPLY='-q --query -d --data -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox start') REPLY='--host --port --data-dir --json --no-profile --detach -h --help' ;;
+    'sandbox start') REPLY='--host --allow-host --port --data-dir --json --no-profile --detach -h --help' ;;
     'sandbox open') REPLY='-h --help' ;;
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox status') REPLY='--data-dir --json -h --help' ;;
@@ -195,6 +195,7 @@ _loanctl_option_values() {
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
     ('sandbox start|--host') REPLY='@none' ;;
+    ('sandbox start|--allow-host') REPLY='@none' ;;
     ('sandbox start|--port') REPLY='@none' ;;
     ('sandbox start|--data-dir') REPLY='@dirs' ;;
     ('sandbox openapi|--server-url') REPLY='@none' ;;

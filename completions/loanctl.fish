@@ -349,7 +349,8 @@ function __loanctl_options
                 '--help' 'display help for command'
         case 'sandbox start'
             printf '%s\t%s\n' \
-                '--host' 'address to listen on' \
+                '--host' 'address to listen on (a non-loopback one is warned about)' \
+                '--allow-host' 'a name requests may reach it by, besides loopback and --host (repeatable; others are refused)' \
                 '--port' 'port to listen on; 0 picks a free one' \
                 '--data-dir' 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'print one JSON line {url, api_key, org_id, product_id} once listening' \
@@ -807,6 +808,8 @@ function __loanctl_option_values
         case 'api|-d' 'api|--data'
             echo '@none'
         case 'sandbox start|--host'
+            echo '@none'
+        case 'sandbox start|--allow-host'
             echo '@none'
         case 'sandbox start|--port'
             echo '@none'

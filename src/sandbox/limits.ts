@@ -1,14 +1,19 @@
 /**
  * Limits that protect the sandbox from a client that is slow, broken or greedy, and the replies it
- * gives them: every one the API's envelope, never node's bare `HTTP/1.1 400 Bad Request` or
- * Fastify's own JSON.
+ * gives them: every one the API's envelope, never node's bare `HTTP/1.1 400 Bad Request`, a reset
+ * connection or Fastify's own JSON.
  *
  * - A request must arrive whole (headers and body) within `requestTimeoutMs`, its headers within
- *   `headersTimeoutMs`: a client that trickles a body is answered 408 and its connection closed,
- *   so it cannot hold a stopping sandbox open. node checks these every `checkIntervalMs`.
- * - A connection idle for `idleTimeoutMs` is closed.
- * - At most `maxConnections` connections at once; node closes any more at once (the client sees
- *   a reset connection, which loanctl retries where that is safe).
+ *   `headersTimeoutMs` (also the first request of a connection that sends nothing): a client that
+ *   trickles is answered 408 and its connection closed, so it cannot hold a stopping sandbox
+ *   open. node checks these every `checkIntervalMs`.
+ * - A connection idle between requests is closed after `keepAliveTimeoutMs`; one silent while its
+ *   request is served, after `idleTimeoutMs`.
+ * - At most `maxConnections` connections. One more makes room by closing the oldest connection
+ *   that is not being served a request it sent whole (idle, or still trickling its request: it
+ *   gets the 408 envelope); only when every one is being served is the newcomer's request
+ *   answered with the 503 envelope (and `Retry-After`) and its connection closed. So idle and
+ *   slow clients cannot starve others, and no client sees a reset.
  * - Header too large (431), malformed HTTP (400), an `Expect` other than `100-continue` (417),
  *   and a body whose Content-Type is not JSON (415) are answered with the envelope.
  */
@@ -21,6 +26,7 @@ import { envelope, MESSAGES } from './envelope.js';
 export interface Limits {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   idleTimeoutMs: number;
   maxConnections: number;
   checkIntervalMs: number;
@@ -39,7 +45,9 @@ export type RecordRaw = (reply: RawReply) => void;
 
 export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 15_000,
-  headersTimeoutMs: 10_000,
+  headersTimeoutMs: 5_000,
+  // Fastify's default is 72 s: 512 connections left idle after one request locked everyone out that long.
+  keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
   maxConnections: 512,
   checkIntervalMs: 1_000,
@@ -50,6 +58,7 @@ export function limitOptions(limits: Limits, record: RecordRaw): Partial<Fastify
   return {
     requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
       requestTimeout: limits.requestTimeoutMs,
       // node refuses a headers timeout longer than the request timeout.
@@ -62,7 +71,8 @@ export function limitOptions(limits: Limits, record: RecordRaw): Partial<Fastify
 
 /** What only the listening server has: the connection cap, `Expect`, and no text/plain bodies. */
 export function installLimits(app: FastifyInstance, limits: Limits, record: RecordRaw): void {
-  app.server.maxConnections = limits.maxConnections;
+  const sockets = openConnections(app);
+  capConnections(app, sockets, limits, record);
   // node answers an unknown expectation itself, with a bare 417, unless someone listens.
   app.server.on('checkExpectation', (request, response) => {
     const body = envelopeText(
@@ -84,7 +94,51 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
       .type('application/json; charset=utf-8')
       .send(envelopeText(MESSAGES.unsupportedContentType));
   });
-  cutSlowRequestsOnClose(app, limits, record);
+  cutSlowRequestsOnClose(app, sockets, limits, record);
+}
+
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [OVER_CAP]?: true };
+
+/** Marks a connection that came over the cap while every other was being served. */
+const OVER_CAP = Symbol('over the connection cap');
+
+/** The server's open connections, oldest first (a Set keeps insertion order). */
+function openConnections(app: FastifyInstance): Set<ServerSocket> {
+  const sockets = new Set<ServerSocket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+/** True while the connection is being served a request that arrived whole. */
+function beingServed(socket: ServerSocket): boolean {
+  return socket._httpMessage?.req?.complete === true;
+}
+
+/** The connection cap (see the top of this file); `sockets` must already count the newcomer. */
+function capConnections(app: FastifyInstance, sockets: Set<ServerSocket>, limits: Limits, record: RecordRaw): void {
+  app.server.on('connection', (newcomer: ServerSocket) => {
+    if (sockets.size <= limits.maxConnections) return;
+    for (const socket of sockets) {
+      if (socket === newcomer || beingServed(socket)) continue;
+      answerClientError(Object.assign(new Error('closed to make room'), { code: MADE_ROOM }), socket, record);
+      return;
+    }
+    newcomer[OVER_CAP] = true;
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!(request.raw.socket as ServerSocket)[OVER_CAP]) return done();
+    reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .type('application/json; charset=utf-8')
+      .send(
+        envelopeText(`The sandbox is serving ${limits.maxConnections} connections, its most: try again in a moment`),
+      );
+  });
 }
 
 function carriesBody(request: IncomingMessage): boolean {
@@ -106,18 +160,17 @@ function isJson(contentType: string | undefined): boolean {
  * closing, a connection whose request has not arrived whole within the request time limit is
  * answered 408 and closed; requests that arrived whole are left to finish.
  */
-function cutSlowRequestsOnClose(app: FastifyInstance, limits: Limits, record: RecordRaw): void {
-  const sockets = new Set<Socket>();
-  app.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+function cutSlowRequestsOnClose(
+  app: FastifyInstance,
+  sockets: Set<ServerSocket>,
+  limits: Limits,
+  record: RecordRaw,
+): void {
   let timer: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
     timer = setTimeout(() => {
       for (const socket of sockets) {
-        const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-        if (pending?.req?.complete) continue;
+        if (beingServed(socket)) continue;
         answerClientError(
           Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
           socket,
@@ -138,10 +191,17 @@ function envelopeText(message: string): string {
   return JSON.stringify(envelope({ status: 'error', message }));
 }
 
+/** The code of the error a connection is closed with to make room under the cap. */
+const MADE_ROOM = 'LOANCTL_MADE_ROOM';
+
 const CLIENT_ERRORS: Record<string, { http: number; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
     http: 408,
     message: 'The request did not arrive whole in time: send the headers and body at once',
+  },
+  [MADE_ROOM]: {
+    http: 408,
+    message: 'The connection was closed to make room for others: it had sent no whole request. Send it at once',
   },
   HPE_HEADER_OVERFLOW: { http: 431, message: 'The request headers are too large: the limit is 16 KiB in all' },
 };

@@ -3,12 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { type DemoCredentials, ensureDemo } from './admin.js';
 import { buildSandbox } from './app.js';
 import { dbPathFor } from './db.js';
+import { guardHost, hostNames } from './hosts.js';
 
 export interface ServerOptions {
   dataDir: string;
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** Names besides loopback and `host` that requests may give in Host (hosts.ts). */
+  allowHosts?: readonly string[];
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
@@ -40,6 +43,8 @@ export async function startSandboxServer(options: ServerOptions): Promise<Runnin
     ...(options.now && { now: options.now }),
     ...(options.onError && { onError: options.onError }),
   });
+  let port = options.port;
+  guardHost(app, hostNames(options.host, options.allowHosts ?? []), () => port);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
@@ -47,7 +52,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Runnin
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  port = typeof address === 'object' && address ? address.port : options.port;
   return {
     url: `http://${urlHost(options.host)}:${port}`,
     host: options.host,

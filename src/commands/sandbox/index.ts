@@ -29,7 +29,12 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
   sandbox
     .command('start')
     .description('Serve the sandbox until Ctrl-C (creates a demo organisation and product on first start)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on (a non-loopback one is warned about)', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'a name requests may reach it by, besides loopback and --host (repeatable; others are refused)',
+      (name: string, previous: string[] = []) => [...previous, name],
+    )
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
     .option('--data-dir <dir>', 'where the sandbox keeps its data (default: $XDG_DATA_HOME/loanctl/sandbox)')
     .option('--json', 'print one JSON line {url, api_key, org_id, product_id} once listening')
@@ -42,6 +47,7 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
         'loanctl sandbox start',
         'loanctl sandbox start --json --port 0 --data-dir "$(mktemp -d)"',
         'loanctl sandbox start --detach --port 0',
+        'loanctl sandbox start --host 0.0.0.0 --allow-host sandbox.internal',
       ),
     )
     .action(async (options) => {

@@ -6,6 +6,7 @@ import { makeDir } from '../../make-dir.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { alreadyRunningError, type DetachedSandbox, logFilePath, startDetached } from '../../sandbox/control/detach.js';
 import { claimRunFile, releaseRunFile, updateRunFile } from '../../sandbox/control/run-file.js';
+import { isHostName, isLoopback } from '../../sandbox/hosts.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
 import { onSandboxListening, type SandboxListening, type WrittenProfile } from '../common/sandbox-listening.js';
@@ -13,6 +14,8 @@ import { parseWholeNumber, resolveDataDir } from './shared.js';
 
 export interface SandboxStartOptions {
   host?: string;
+  /** `--allow-host`, repeatable: names besides loopback and the host that requests may give (hosts.ts). */
+  allowHost?: string[];
   port?: string;
   dataDir?: string;
   json?: boolean;
@@ -29,10 +32,19 @@ export interface SandboxStartOptions {
 export async function runSandboxStart(options: SandboxStartOptions, deps: Deps): Promise<void> {
   const host = (options.host ?? '127.0.0.1').trim();
   if (host === '') throw new UsageError('--host must not be empty.');
+  const allowHosts = allowedHosts(options.allowHost);
+  if (!isLoopback(host) && !options.detachedChild) deps.io.stderr.write(networkWarning(host));
   const port = parseWholeNumber(options.port ?? '4010', '--port', 0, 65_535);
   const dataDir = resolveDataDir(options.dataDir, deps);
   if (options.detach) {
-    const started = await startDetached({ dataDir, host, port, profile: options.profile !== false, env: deps.env });
+    const started = await startDetached({
+      dataDir,
+      host,
+      port,
+      allowHosts,
+      profile: options.profile !== false,
+      env: deps.env,
+    });
     printDetached(started, options.json === true, deps);
     return;
   }
@@ -49,7 +61,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   }
   if (owner) throw alreadyRunningError(dataDir, owner);
   try {
-    await serveUntilStopped(options, deps, { dataDir, host, port, startedAt });
+    await serveUntilStopped(options, deps, { dataDir, host, port, allowHosts, startedAt });
   } finally {
     releaseRunFile(dataDir);
   }
@@ -59,17 +71,41 @@ interface Where {
   dataDir: string;
   host: string;
   port: number;
+  allowHosts: string[];
   startedAt: string;
 }
 
+/** The `--allow-host` names, each checked: a name or address, no port or scheme. */
+function allowedHosts(names: string[] = []): string[] {
+  for (const name of names) {
+    if (!isHostName(name)) {
+      throw new UsageError(
+        `--allow-host "${name}" is not a host name or address.`,
+        'Give the name alone, without scheme or port: --allow-host sandbox.internal',
+      );
+    }
+  }
+  return names;
+}
+
+/** Said before listening anywhere but loopback: the sandbox has no TLS, and its key opens everything. */
+function networkWarning(host: string): string {
+  return (
+    `Warning: --host ${host} serves the sandbox to the network over plain HTTP: anyone who can reach ` +
+    'this machine can call it, and a dashboard sign-in sends the API key unencrypted. ' +
+    'Use --host 127.0.0.1 unless you mean that.\n'
+  );
+}
+
 async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where: Where): Promise<void> {
-  const { dataDir, host, port } = where;
+  const { dataDir, host, port, allowHosts } = where;
   let running: RunningSandbox;
   try {
     running = await startSandboxServer({
       dataDir,
       host,
       port,
+      allowHosts,
       onError: (error) => deps.io.stderr.write(sandboxErrorLine(error, deps)),
     });
   } catch (error) {

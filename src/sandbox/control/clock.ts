@@ -6,7 +6,38 @@
  * timestamps written one after another stay distinct and in order.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { UsageError } from '../../errors.js';
 import type { SandboxDb } from '../db.js';
+import { fail } from '../envelope.js';
+import { formatDuration } from './duration.js';
+
+/**
+ * The times the sandbox's clock may show. Far inside what a JavaScript Date can hold, so a
+ * timestamp always has a four-digit year and a repayment schedule decades long still fits; a
+ * clock outside would make every request fail.
+ */
+export const CLOCK_RANGE = { earliest: '1970-01-01T00:00:00Z', latest: '2999-12-31T23:59:59Z' } as const;
+const EARLIEST_MS = Date.parse(CLOCK_RANGE.earliest);
+const LATEST_MS = Date.parse(CLOCK_RANGE.latest);
+
+/** A clock change (or a stored clock) that would take the sandbox's time out of CLOCK_RANGE. */
+export class ClockRangeError extends UsageError {}
+
+const RANGE_TEXT = `the sandbox's clock runs from ${CLOCK_RANGE.earliest} to ${CLOCK_RANGE.latest}`;
+
+function inRange(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_MS && ms <= LATEST_MS;
+}
+
+/** The time `offset` from `realNow`, when it is in range; else a ClockRangeError saying `what`. */
+export function timeAt(realNow: Date, offset: number, what: string, hint?: string): Date {
+  const ms = realNow.getTime() + offset;
+  if (!Number.isSafeInteger(offset) || !inRange(ms)) throw new ClockRangeError(`${what}: ${RANGE_TEXT}.`, hint);
+  return new Date(ms);
+}
+
+/** The stored offset cannot be believed (written by hand, or by a version without the range). */
+const STORED_HINT = 'Run `loanctl sandbox clock reset`, then set it again.';
 
 export interface ClockState {
   /** The sandbox's time now. */
@@ -27,13 +58,18 @@ export function databaseClock(db: SandboxDb, realNow: () => Date = () => new Dat
   const select = db.sqlite.prepare('SELECT offset_ms FROM sandbox_clock WHERE id = 1');
   return () => {
     const row = select.get() as { offset_ms: number } | undefined;
-    return new Date(realNow().getTime() + (row?.offset_ms ?? 0));
+    try {
+      return timeAt(realNow(), row?.offset_ms ?? 0, "The sandbox's stored clock is out of range", STORED_HINT);
+    } catch (error) {
+      // Every request answers this envelope (nothing written) until the clock is reset.
+      throw fail(500, `${(error as Error).message} ${STORED_HINT}`);
+    }
   };
 }
 
 export function readClock(db: SandboxDb, realNow: Date = new Date()): ClockState {
   const offset = readOffset(db.sqlite);
-  return { now: new Date(realNow.getTime() + offset), offset_ms: offset };
+  return { now: timeAt(realNow, offset, "The sandbox's stored clock is out of range", STORED_HINT), offset_ms: offset };
 }
 
 function writeOffset(db: SandboxDb, offset: number): void {
@@ -46,13 +82,18 @@ function writeOffset(db: SandboxDb, offset: number): void {
 
 /** The sandbox's time becomes `at` now, and runs on from there. */
 export function setClock(db: SandboxDb, at: Date, realNow: Date = new Date()): ClockState {
+  if (!inRange(at.getTime())) throw new ClockRangeError(`That time is out of range: ${RANGE_TEXT}.`);
   db.transaction(() => writeOffset(db, at.getTime() - realNow.getTime()));
   return readClock(db, realNow);
 }
 
 /** Moves the sandbox's time by `ms` (negative moves it back). */
 export function advanceClock(db: SandboxDb, ms: number, realNow: Date = new Date()): ClockState {
-  db.transaction(() => writeOffset(db, readOffset(db.sqlite) + ms));
+  db.transaction(() => {
+    const offset = readOffset(db.sqlite) + ms;
+    timeAt(realNow, offset, `Moving it by ${formatDuration(ms)} would take it out of range`);
+    writeOffset(db, offset);
+  });
   return readClock(db, realNow);
 }
 

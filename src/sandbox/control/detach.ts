@@ -32,6 +32,8 @@ export interface DetachOptions {
   dataDir: string;
   host: string;
   port: number;
+  /** `--allow-host` names, passed on to the server. */
+  allowHosts?: readonly string[];
   profile: boolean;
   env: Record<string, string | undefined>;
 }
@@ -69,6 +71,7 @@ export async function startDetached(options: DetachOptions): Promise<DetachedSan
     String(options.port),
     '--data-dir',
     dataDir,
+    ...(options.allowHosts ?? []).flatMap((name) => ['--allow-host', name]),
     ...(options.profile ? [] : ['--no-profile']),
   ];
   const child = spawn(process.execPath, args, {

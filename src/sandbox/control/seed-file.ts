@@ -4,8 +4,8 @@
  * its path params, query and body, optionally repeated `count` times and run at a clock offset
  * (`at: -90d`). Strings may refer to earlier results: `${borrower.id}`, `${i}` (README).
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { Lexer, parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointKey } from '../../contract/endpoints.js';
 import { parseDuration } from './duration.js';
@@ -14,8 +14,12 @@ export class SeedError extends Error {
   override name = 'SeedError';
 }
 
-/** The most steps a file may run in all (a typo such as `count: 1000000` fails fast). */
-export const MAX_SEED_CALLS = 20_000;
+/**
+ * What a seed file may be: a file read from `/dev/zero`, a 50 MB scalar or brackets nested a
+ * million deep would otherwise take the machine's memory or minutes before the first step
+ * (README "Seed files"). `calls` also makes a typo such as `count: 1000000` fail fast.
+ */
+export const SEED_LIMITS = { bytes: 1024 * 1024, depth: 32, steps: 1_000, calls: 20_000 } as const;
 const KEYS = new Set<string>(ENDPOINTS.map((def) => def.key));
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -23,7 +27,7 @@ const Step = z
   .object({
     name: z.string().regex(NAME, 'a name is letters, digits and "_", not starting with a digit'),
     op: z.string().refine((key) => KEYS.has(key), { message: 'not an operation of the API (e.g. createUser)' }),
-    count: z.number().int().min(1).max(MAX_SEED_CALLS).optional(),
+    count: z.number().int().min(1).max(SEED_LIMITS.calls).optional(),
     at: z
       .string()
       .refine((text) => parseDuration(text) !== undefined, { message: 'a clock offset such as -90d, -2h or 30m' })
@@ -34,7 +38,9 @@ const Step = z
   })
   .strict();
 
-const SeedFile = z.object({ steps: z.array(Step).min(1) }).strict();
+const SeedFile = z
+  .object({ steps: z.array(Step).min(1).max(SEED_LIMITS.steps, `a seed file has at most ${SEED_LIMITS.steps} steps`) })
+  .strict();
 
 export interface SeedStep {
   name: string;
@@ -49,20 +55,19 @@ export interface SeedStep {
 
 /** Reads and checks a seed file; every problem is one SeedError naming where it is. */
 export function loadSeedFile(path: string): SeedStep[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SeedError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readSeedText(path);
+  const json = /\.json$/i.test(path);
   let raw: unknown;
   try {
-    raw = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    if (!json) checkFlowDepth(text, path);
+    raw = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new SeedError(
-      `${path} is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
-    );
+    if (error instanceof SeedError) throw error;
+    // The parsers recurse: nesting a few thousand deep overflows the stack before our check runs.
+    if (/call stack/i.test((error as Error).message)) throw tooDeep(path);
+    throw new SeedError(`${path} is not valid ${json ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`);
   }
+  if (depthOver(raw, SEED_LIMITS.depth)) throw tooDeep(path);
   const parsed = SeedFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
@@ -79,9 +84,62 @@ export function loadSeedFile(path: string): SeedStep[] {
     body: step.body,
   }));
   const calls = steps.reduce((sum, step) => sum + step.count, 0);
-  if (calls > MAX_SEED_CALLS)
-    throw new SeedError(`${path} makes ${calls} calls; at most ${MAX_SEED_CALLS} are allowed`);
+  if (calls > SEED_LIMITS.calls)
+    throw new SeedError(`${path} makes ${calls} calls; at most ${SEED_LIMITS.calls} are allowed`);
   return steps;
+}
+
+/**
+ * The file's text, read only if it is a regular file and at most SEED_LIMITS.bytes long. Opened
+ * without blocking, so a FIFO with no writer is refused at once rather than waited on.
+ */
+function readSeedText(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw new SeedError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new SeedError(`${path} is not a regular file: give the path of a seed file`);
+    // One byte more than allowed tells a file over the limit (or one growing while read).
+    const buffer = Buffer.alloc(SEED_LIMITS.bytes + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
+      read = readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    if (length > SEED_LIMITS.bytes) {
+      throw new SeedError(`${path} is larger than ${SEED_LIMITS.bytes / 1024 / 1024} MiB, the most a seed file may be`);
+    }
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooDeep(path: string): SeedError {
+  return new SeedError(`${path} nests values more than ${SEED_LIMITS.depth} deep, the most a seed file may`);
+}
+
+/**
+ * Flow collections (`[[[…`) nested past the limit, found by the YAML lexer before the parser
+ * runs: the lexer stops at the first one too deep, where the parser would take minutes on a
+ * file within the size limit.
+ */
+function checkFlowDepth(text: string, path: string): void {
+  let depth = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') depth++;
+    else if (token === ']' || token === '}') depth--;
+    if (depth > SEED_LIMITS.depth) throw tooDeep(path);
+  }
+}
+
+/** True when `value` nests deeper than `limit` (looks no deeper than that). */
+function depthOver(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  return Object.values(value).some((item) => depthOver(item, limit - 1));
 }
 
 /** One step's results so far, by step name. */

@@ -10,7 +10,7 @@ import { type DemoCredentials, ensureDemo } from '../admin.js';
 import { buildSandbox } from '../app.js';
 import { dbPathFor, SandboxDb } from '../db.js';
 import { createRepos } from '../repos/index.js';
-import { databaseClock } from './clock.js';
+import { databaseClock, readClock, timeAt } from './clock.js';
 import { fillReferences, SeedError, type SeedResults, type SeedStep } from './seed-file.js';
 
 export interface SeedSummary {
@@ -23,6 +23,12 @@ export interface SeedSummary {
 export async function runSeed(dataDir: string, steps: SeedStep[]): Promise<SeedSummary> {
   const demo = ensureDemo(dataDir);
   const db = SandboxDb.open(dbPathFor(dataDir));
+  try {
+    checkStepTimes(db, steps);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const clock = databaseClock(db);
   let offsetMs = 0;
   const app = await buildSandbox({
@@ -48,6 +54,15 @@ export async function runSeed(dataDir: string, steps: SeedStep[]): Promise<SeedS
   } finally {
     await app.close();
     db.close();
+  }
+}
+
+/** Every step's time, checked before the first step is sent: nothing is half-seeded for a typo. */
+function checkStepTimes(db: SandboxDb, steps: SeedStep[]): void {
+  // readClock, not the server's clock: a stored clock out of range is a ClockRangeError here too.
+  const { now } = readClock(db);
+  for (const step of steps) {
+    timeAt(now, step.atMs, `Step "${step.name}": its \`at\` would take the clock out of range`);
   }
 }
 

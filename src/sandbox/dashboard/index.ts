@@ -19,7 +19,7 @@ import { html } from './html.js';
 import { BASE, page, STYLE } from './layout.js';
 import type { RequestLogSource } from './lists.js';
 import { registerPages } from './pages.js';
-import { csrfMatches, type Session, SessionStore } from './session.js';
+import { csrfMatches, type Session, SessionStore, SignInTokens } from './session.js';
 
 export type { RequestLogEntry, RequestLogSource } from './lists.js';
 
@@ -56,10 +56,12 @@ export interface SignedIn {
 
 export interface DashboardContext extends DashboardOptions {
   sessions: SessionStore;
+  /** The sign-in form's token, made from the visitor's cookie (nothing kept before sign-in). */
+  signInTokens: SignInTokens;
   /** The request's live session, if its cookie names one. */
   sessionOf(request: FastifyRequest): Session | undefined;
-  /** Sets the session cookie (HttpOnly, SameSite=Strict, only under /dashboard). */
-  setCookie(reply: FastifyReply, request: FastifyRequest, session: Session): void;
+  /** Sets the cookie (HttpOnly, SameSite=Strict, only under /dashboard): a session's id, or a sign-in nonce. */
+  setCookie(reply: FastifyReply, request: FastifyRequest, value: string): void;
   /** The signed-in caller, looked up from the session's key digest on every request; else undefined. */
   signedIn(request: FastifyRequest): SignedIn | undefined;
 }
@@ -87,7 +89,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
         const given = (request.body as Record<string, unknown> | undefined)?.token;
-        if (!csrfMatches(context.sessionOf(request), given)) {
+        const genuine =
+          request.routeOptions.url === `${BASE}/sign-in`
+            ? context.signInTokens.matches(request.cookies[COOKIE], given)
+            : csrfMatches(context.sessionOf(request), given);
+        if (!genuine) {
           return reply.code(403).type('text/html; charset=utf-8').send(refusal(FORGED));
         }
       });
@@ -123,9 +129,10 @@ function dashboardContext(options: DashboardOptions): DashboardContext {
   return {
     ...options,
     sessions,
+    signInTokens: new SignInTokens(),
     sessionOf,
-    setCookie: (reply, request, session) => {
-      reply.setCookie(COOKIE, session.id, {
+    setCookie: (reply, request, value) => {
+      reply.setCookie(COOKIE, value, {
         path: BASE,
         httpOnly: true,
         sameSite: 'strict',

@@ -54,28 +54,23 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
 
   scope.get('/sign-in', (request, reply) => {
     if (ctx.signedIn(request)) return reply.redirect(`${BASE}/loans`, 303);
-    const session = ctx.sessionOf(request) ?? ctx.sessions.create();
-    ctx.setCookie(reply, request, session);
-    return sendPage(reply, 'Sign in', undefined, signInForm(session.csrf));
+    // No session before sign-in: the cookie holds a nonce, and the form its token.
+    const nonce = ctx.signInTokens.nonceFor(request.cookies[COOKIE]);
+    ctx.setCookie(reply, request, nonce);
+    return sendPage(reply, 'Sign in', undefined, signInForm(ctx.signInTokens.tokenFor(nonce)));
   });
 
   scope.post('/sign-in', (request, reply) => {
-    const previous = ctx.sessionOf(request);
     const key = one(request.body, 'api_key')?.trim() ?? '';
     const owner = key === '' ? undefined : ctx.repos.organisations.keyOwner(hashApiKey(key));
-    // `previous` is there: the form's token was checked against it (index.ts).
-    if (!owner || !previous) {
+    // The form's token was checked against the cookie (index.ts), so the cookie is there.
+    if (!owner) {
       const message = key === '' ? "Enter your organisation's API key." : MESSAGES.keyInvalid;
-      return sendPage(
-        reply,
-        'Sign in',
-        undefined,
-        html`${notice('error', message)}${signInForm(previous?.csrf ?? '')}`,
-        401,
-      );
+      const form = signInForm(ctx.signInTokens.tokenFor(request.cookies[COOKIE] ?? ''));
+      return sendPage(reply, 'Sign in', undefined, html`${notice('error', message)}${form}`, 401);
     }
-    const session = ctx.sessions.signIn(previous, hashApiKey(key));
-    ctx.setCookie(reply, request, session);
+    const session = ctx.sessions.signIn(ctx.sessionOf(request), hashApiKey(key));
+    ctx.setCookie(reply, request, session.id);
     return reply.redirect(`${BASE}/loans`, 303);
   });
 
