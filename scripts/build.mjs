@@ -5,9 +5,28 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import { buildFacts } from './build-facts.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// src/entry.ts answers `--version` as one file that loads nothing else (see there), but the rest of
+// the program takes src/version.ts too, so esbuild would put it in a chunk of its own, loaded by
+// every start. The entry gets a copy of its own instead: one source, inlined into dist/loanctl.js.
+const entryOwnsVersion = {
+  name: 'entry-owns-version',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/version\.js$/ }, ({ importer }) =>
+      importer.endsWith('/src/entry.ts')
+        ? { path: `${dirname(importer)}/version.ts`, namespace: 'entry-copy' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'entry-copy' }, ({ path }) => ({
+      contents: readFileSync(path, 'utf8'),
+      loader: 'ts',
+      resolveDir: dirname(path),
+    }));
+  },
+};
 
 // Build into a fresh directory and swap it in at the end, so a test running the CLI while another
 // build runs never finds dist/ half-written or missing, and no stale chunk survives a rebuild.
@@ -26,12 +45,13 @@ await build({
   sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __LOANCTL_VERSION__: JSON.stringify(pkg.version) },
+  define: { __LOANCTL_BUILD__: buildFacts({ binary: false }) },
   // Bundled CommonJS dependencies (fastify, cli-table3…) call require(); ESM output has none.
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
   // node_modules, and only by src/config/keyring.ts's lazy import.
   external: ['@napi-rs/keyring'],
+  plugins: [entryOwnsVersion],
   logLevel: 'warning',
 });
 
