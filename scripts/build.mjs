@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { buildFacts } from './build-facts.mjs';
 
 // src/entry.ts answers `--version` as one file that loads nothing else (see there), but the rest of
@@ -34,7 +35,8 @@ const dist = new URL('../dist', import.meta.url);
 const staging = new URL(`../dist.tmp-${process.pid}`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
 await build({
-  entryPoints: { loanctl: 'src/entry.ts' },
+  // sandbox: `loanctl/sandbox` (package.json `exports`), the sandbox for a lender's own test suite.
+  entryPoints: { loanctl: 'src/entry.ts', sandbox: 'src/sandbox-api.ts' },
   outdir: staging.pathname,
   bundle: true,
   splitting: true,
@@ -72,6 +74,17 @@ const rootHelp = execFileSync(
 if (!rootHelp.startsWith('Usage: loanctl'))
   throw new Error(`rendering the root help printed: ${rootHelp.slice(0, 200)}`);
 writeFileSync(new URL('root-help.txt', `${staging.href}/`), rootHelp);
+
+// Its types: the file declares its whole public surface itself, so its declarations need no
+// type-check of the program (isolated declarations, milliseconds).
+const api = ts.transpileDeclaration(readFileSync('src/sandbox-api.ts', 'utf8'), {
+  fileName: 'sandbox.ts',
+  compilerOptions: { isolatedDeclarations: true },
+  reportDiagnostics: true,
+});
+if (api.diagnostics?.length)
+  throw new Error(`src/sandbox-api.ts: ${ts.formatDiagnostics(api.diagnostics, ts.createCompilerHost({}))}`);
+writeFileSync(new URL('sandbox.d.ts', `${staging.href}/`), api.outputText);
 
 rmSync(dist, { recursive: true, force: true });
 renameSync(staging, dist);
