@@ -28,6 +28,7 @@ export const PROCESS_TESTS = [
   'test/hardening/sandbox-crash.test.ts',
   'test/e2e/dashboard-browser.test.ts',
   'test/e2e/binary.test.ts',
+  'test/e2e/package.test.ts',
 ];
 
 export default defineConfig({
