@@ -32,7 +32,10 @@ const npmEnv = () => {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'loanctl-package-'));
-  await execa('npm', ['pack', '--pack-destination', work], { cwd: ROOT, env: npmEnv(), extendEnv: false });
+  // The dist/ built before the tests (npm test builds it): npm pack's own rebuild (prepack) would
+  // swap dist/ under the other process tests running beside this one.
+  const options = { cwd: ROOT, env: npmEnv(), extendEnv: false };
+  await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work], options);
   const [name] = readdirSync(work).filter((file) => file.endsWith('.tgz'));
   tarball = join(work, name ?? 'missing.tgz');
 }, INSTALL_TIMEOUT);
