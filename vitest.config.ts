@@ -27,6 +27,8 @@ export const PROCESS_TESTS = [
   'test/hardening/cli-faults.test.ts',
   'test/hardening/sandbox-crash.test.ts',
   'test/e2e/dashboard-browser.test.ts',
+  'test/e2e/binary.test.ts',
+  'test/e2e/package.test.ts',
 ];
 
 export default defineConfig({

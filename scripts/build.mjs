@@ -5,9 +5,29 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import ts from 'typescript';
+import { buildFacts } from './build-facts.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// src/entry.ts answers `--version` as one file that loads nothing else (see there), but the rest of
+// the program takes src/version.ts too, so esbuild would put it in a chunk of its own, loaded by
+// every start. The entry gets a copy of its own instead: one source, inlined into dist/loanctl.js.
+const entryOwnsVersion = {
+  name: 'entry-owns-version',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/version\.js$/ }, ({ importer }) =>
+      importer.endsWith('/src/entry.ts')
+        ? { path: `${dirname(importer)}/version.ts`, namespace: 'entry-copy' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'entry-copy' }, ({ path }) => ({
+      contents: readFileSync(path, 'utf8'),
+      loader: 'ts',
+      resolveDir: dirname(path),
+    }));
+  },
+};
 
 // Build into a fresh directory and swap it in at the end, so a test running the CLI while another
 // build runs never finds dist/ half-written or missing, and no stale chunk survives a rebuild.
@@ -15,7 +35,8 @@ const dist = new URL('../dist', import.meta.url);
 const staging = new URL(`../dist.tmp-${process.pid}`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
 await build({
-  entryPoints: { loanctl: 'src/entry.ts' },
+  // sandbox: `loanctl/sandbox` (package.json `exports`), the sandbox for a lender's own test suite.
+  entryPoints: { loanctl: 'src/entry.ts', sandbox: 'src/sandbox-api.ts' },
   outdir: staging.pathname,
   bundle: true,
   splitting: true,
@@ -26,12 +47,13 @@ await build({
   sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __LOANCTL_VERSION__: JSON.stringify(pkg.version) },
+  define: { __LOANCTL_BUILD__: buildFacts({ binary: false }) },
   // Bundled CommonJS dependencies (fastify, cli-table3…) call require(); ESM output has none.
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
   // node_modules, and only by src/config/keyring.ts's lazy import.
   external: ['@napi-rs/keyring'],
+  plugins: [entryOwnsVersion],
   logLevel: 'warning',
 });
 
@@ -52,6 +74,17 @@ const rootHelp = execFileSync(
 if (!rootHelp.startsWith('Usage: loanctl'))
   throw new Error(`rendering the root help printed: ${rootHelp.slice(0, 200)}`);
 writeFileSync(new URL('root-help.txt', `${staging.href}/`), rootHelp);
+
+// Its types: the file declares its whole public surface itself, so its declarations need no
+// type-check of the program (isolated declarations, milliseconds).
+const api = ts.transpileDeclaration(readFileSync('src/sandbox-api.ts', 'utf8'), {
+  fileName: 'sandbox.ts',
+  compilerOptions: { isolatedDeclarations: true },
+  reportDiagnostics: true,
+});
+if (api.diagnostics?.length)
+  throw new Error(`src/sandbox-api.ts: ${ts.formatDiagnostics(api.diagnostics, ts.createCompilerHost({}))}`);
+writeFileSync(new URL('sandbox.d.ts', `${staging.href}/`), api.outputText);
 
 rmSync(dist, { recursive: true, force: true });
 renameSync(staging, dist);

@@ -17,13 +17,13 @@ import { registerSandboxCommands } from './commands/sandbox/index.js';
 import { registerUserCommands } from './commands/user/index.js';
 import { type Deps, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './deps.js';
 import { quietIo } from './quiet-io.js';
-import { VERSION } from './version.js';
+import { versionLine } from './version.js';
 
 /** The commander tree: every command, with the global options on the root. */
 export function buildProgram(deps: Deps): Command {
   const program = new Command('loanctl')
     .description('Run the loan origination flow of a Lending Origination API from your terminal.')
-    .version(VERSION, '-v, --version', 'print the version')
+    .version(versionLine(), '-v, --version', 'print the version')
     .option('--profile <name>', 'use this profile instead of the current one (env LOANCTL_PROFILE)')
     .option('--base-url <url>', 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)')
     .addOption(

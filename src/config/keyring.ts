@@ -11,6 +11,8 @@
  * Without a Secret Service we would rather say so and use the 0600 file (see key-storage.ts).
  */
 
+import { IS_BINARY } from '../version.js';
+
 export const KEYRING_SERVICE = 'loanctl';
 
 /** No keyring answered (no D-Bus session, no Secret Service, a locked keyring with no one to unlock it…). */
@@ -20,11 +22,17 @@ type Entry = import('@napi-rs/keyring').AsyncEntry;
 
 async function entry(account: string): Promise<Entry> {
   try {
-    const { AsyncEntry } = await import('@napi-rs/keyring');
+    const { AsyncEntry } = await loadKeyring();
     return new AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   } catch (error) {
     throw unavailable(error);
   }
+}
+
+/** From node_modules; in the single executable, from its asset (keyring-addon.ts). */
+async function loadKeyring(): Promise<typeof import('@napi-rs/keyring')> {
+  if (IS_BINARY) return (await import('./keyring-addon.js')).keyringFromAsset();
+  return import('@napi-rs/keyring');
 }
 
 async function attempt<T>(account: string, action: (entry: Entry) => Promise<T>): Promise<T> {

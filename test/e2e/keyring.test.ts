@@ -8,13 +8,13 @@
  * whose keyring can be absent: Linux with no D-Bus session (macOS and Windows always have one).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
+import { assertBuilt, LOANCTL, loanctlPath, ROOT, TEST_BINARY } from '../helpers/cli.js';
 import { loadedBy } from '../helpers/module-probe.js';
 import { closedPort } from '../helpers/ports.js';
 import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
@@ -54,12 +54,12 @@ function loanctl(
   args: string[],
   options: { input?: string; bus?: string; env?: Record<string, string> } = {},
 ) {
-  return execa(process.execPath, [BIN, ...args], {
+  return execa(LOANCTL[0], [...LOANCTL.slice(1), ...args], {
     input: options.input ?? '',
     reject: false,
     extendEnv: false,
     env: {
-      PATH: process.env.PATH ?? '',
+      PATH: loanctlPath(),
       HOME: home,
       XDG_DATA_HOME: join(home, 'data'),
       LOANCTL_CONFIG_DIR: join(home, 'config'),
@@ -194,7 +194,25 @@ describe.skipIf(secretServiceMissing !== undefined)(
       expect(rejected.stderr + unreachable.stderr).not.toContain(KEY);
     });
 
-    it('only a run that reads the key from the keyring loads the keyring code', async () => {
+    it.runIf(TEST_BINARY)(
+      'the binary loads the keyring addon from a private cache, and replaces a copy that is not its own',
+      async () => {
+        const native = join(home, 'config', 'cache', 'native');
+        const addon = join(native, readdirSync(native).find((name) => name.endsWith('.node')) ?? 'missing');
+        expect(statSync(native).mode & 0o777).toBe(0o700);
+        expect(statSync(addon).mode & 0o777).toBe(0o600);
+        const size = statSync(addon).size;
+        writeFileSync(addon, 'not the addon');
+        acceptOnly(KEY);
+        const tested = await loanctl(home, ['profile', 'test', 'prod', '-o', 'json'], { bus: session.bus });
+        expect(tested.exitCode).toBe(0);
+        expect(JSON.parse(tested.stdout).key_storage).toBe('keyring');
+        expect(statSync(addon).size).toBe(size);
+      },
+    );
+
+    // The module probe watches dist/'s files; the single executable has none.
+    it.skipIf(TEST_BINARY)('only a run that reads the key from the keyring loads the keyring code', async () => {
       const env = {
         PATH: process.env.PATH ?? '',
         HOME: home,
@@ -303,11 +321,11 @@ describe.skipIf(secretServiceMissing !== undefined)(
       const account = profileOnDisk(home, 'sandbox').keyringAccount;
       expect(await session.secret(account)).toBe(OTHER_KEY);
       const sandbox = spawn(
-        process.execPath,
-        [BIN, 'sandbox', 'start', '--json', '--port', '0', '--data-dir', join(home, 'sandbox-data')],
+        LOANCTL[0],
+        [...LOANCTL.slice(1), 'sandbox', 'start', '--json', '--port', '0', '--data-dir', join(home, 'sandbox-data')],
         {
           env: {
-            PATH: process.env.PATH ?? '',
+            PATH: loanctlPath(),
             HOME: home,
             LOANCTL_CONFIG_DIR: join(home, 'config'),
             DBUS_SESSION_BUS_ADDRESS: session.bus,

@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli.js';
+import { assertBuilt, LOANCTL, loanctlPath, ROOT } from '../helpers/cli.js';
 import { hasTmux, TmuxPty } from '../helpers/pty.js';
 import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
 
@@ -32,7 +32,8 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
     assertBuilt();
     base = mkdtempSync(join(tmpdir(), 'loanctl-pty-'));
     env = {
-      PATH: process.env.PATH ?? '',
+      // tmux, and what the session's `sh -c` runs besides loanctl (pty.ts).
+      PATH: loanctlPath(['tmux', 'sh', 'sleep']),
       HOME: join(base, 'home'),
       TZ: 'UTC',
       LOANCTL_CONFIG_DIR: join(base, 'config'),
@@ -58,7 +59,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
   }
 
   async function terminalWith(runEnv: Record<string, string>, ...args: string[]): Promise<TmuxPty> {
-    const pty = await TmuxPty.start([process.execPath, BIN, ...args], { env: runEnv, cwd: ROOT });
+    const pty = await TmuxPty.start([...LOANCTL, ...args], { env: runEnv, cwd: ROOT });
     ptys.push(pty);
     return pty;
   }

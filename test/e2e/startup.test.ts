@@ -16,14 +16,16 @@ const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent', LOANCTL_CONFIG
 const run = (args: string[]) => execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
 
 describe('start-up shortcuts', () => {
-  it('--version and -v print the package version, as commander does', async () => {
+  it('--version and -v print the package version, how it was installed and its commit, as commander does', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    // The commit dist/ was built from (HEAD may have moved on since the build).
+    const line = new RegExp(`^loanctl ${version} \\(checkout, commit [0-9a-f]{7}, node ${process.versions.node}\\)$`);
     // A second flag takes commander's path.
     const viaCommander = await run(['--version', '--no-color']);
-    expect(viaCommander.stdout).toBe(version);
+    expect(viaCommander.stdout).toMatch(line);
     for (const flag of ['--version', '-v']) {
       const result = await run([flag]);
-      expect(result.stdout).toBe(version);
+      expect(result.stdout).toBe(viaCommander.stdout);
       expect(result.exitCode).toBe(0);
     }
   });

@@ -3,7 +3,8 @@
  * (vitest runs on Node 24), where a process is the point; most command tests run in-process
  * (./run-cli.ts). `npm run build` must have run first (`npm test` does it before vitest).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -11,7 +12,35 @@ import { execa } from 'execa';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/loanctl.js');
 
+/**
+ * The single executable under test, when LOANCTL_TEST_BINARY names it (`npm run test:binary`,
+ * which CI runs): the process tests that spawn `LOANCTL` (the pty and keyring tests,
+ * test/e2e/binary.test.ts) then run it instead of the built bin, with a PATH that has no node on it.
+ */
+export const TEST_BINARY = process.env.LOANCTL_TEST_BINARY ? resolve(process.env.LOANCTL_TEST_BINARY) : undefined;
+
+/** The command that starts loanctl: the single executable, or the built bin on this Node. */
+export const LOANCTL: readonly [string, ...string[]] = TEST_BINARY ? [TEST_BINARY] : [process.execPath, BIN];
+
+/**
+ * PATH for a spawned loanctl: this test's own, or, for the single executable, a directory that
+ * holds only `tools` (symbolic links to them), so anything the binary asked of a `node` would fail.
+ */
+export function loanctlPath(tools: readonly string[] = []): string {
+  if (!TEST_BINARY) return process.env.PATH ?? '';
+  const dir = mkdtempSync(join(tmpdir(), 'loanctl-bare-path-'));
+  for (const tool of tools) {
+    const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+    symlinkSync(found, join(dir, tool));
+  }
+  return dir;
+}
+
 export function assertBuilt(): void {
+  if (TEST_BINARY) {
+    if (!existsSync(TEST_BINARY)) throw new Error(`LOANCTL_TEST_BINARY: no file at ${TEST_BINARY} (npm run package).`);
+    return;
+  }
   if (!existsSync(join(ROOT, 'dist/loanctl.js'))) {
     throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does) before the e2e tests.');
   }

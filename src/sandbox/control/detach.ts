@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExitCode, LoanctlError, UsageError } from '../../errors.js';
 import { makeDir } from '../../make-dir.js';
+import { IS_BINARY } from '../../version.js';
 import { readDemoCredentials } from '../admin.js';
 import { processAlive, type RunInfo, readRunning } from './run-file.js';
 
@@ -60,8 +61,8 @@ export async function startDetached(options: DetachOptions): Promise<DetachedSan
   const logFile = logFilePath(dataDir);
   const log = openSync(logFile, 'a', 0o600);
   const args = [
-    ...process.execArgv,
-    process.argv[1] as string,
+    // The single executable is the program itself; under Node, the script it was started with.
+    ...(IS_BINARY ? [] : [...process.execArgv, process.argv[1] as string]),
     'sandbox',
     'start',
     '--detached-child',

@@ -1,0 +1,113 @@
+/**
+ * `loanctl/sandbox`: the sandbox for a lender's own test suite, started in its process as
+ * mongodb-memory-server or stripe-mock are for theirs. The same code as `loanctl sandbox start`
+ * (sandbox/server.ts) and the `reset`, `snapshot`, `restore`, `seed` and `clock` commands
+ * (sandbox/control/), without the CLI around them. README, "Use the sandbox in your tests".
+ *
+ * The types written here are the whole public surface (scripts/build.mjs emits dist/sandbox.d.ts
+ * from this file alone), so they name nothing of the internals.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setClock } from './sandbox/control/clock.js';
+import { loadSeedFile } from './sandbox/control/seed-file.js';
+import { runSeed } from './sandbox/control/seed-run.js';
+import { resetData, restoreSnapshot, takeSnapshot } from './sandbox/control/state.js';
+import { dbPathFor, SandboxDb } from './sandbox/db.js';
+import { startSandboxServer } from './sandbox/server.js';
+
+export interface StartSandboxOptions {
+  /** The port on 127.0.0.1; default 0, a free one (read it from `url`). */
+  port?: number;
+  /**
+   * Where the data lives, kept between starts. Default: a new temporary directory, removed by
+   * `stop()`.
+   */
+  dataDir?: string;
+  /** The sandbox's time at start (an ISO 8601 time with its zone, or a Date); it runs on from there. */
+  clock?: Date | string;
+  /** A seed file (README, "Seed files") to create data from once it has started. */
+  seed?: string;
+}
+
+export interface SeedResult {
+  /** Calls made per step of the file, in its order. */
+  steps: Array<{ name: string; op: string; calls: number }>;
+  orgId: number;
+  productId: number;
+}
+
+export interface Sandbox {
+  /** Base URL of the API, e.g. `http://127.0.0.1:41061` (the dashboard is at `${url}/dashboard`). */
+  url: string;
+  /** The demo organisation's API key: send it as `Authorization: Bearer …`. */
+  apiKey: string;
+  orgId: number;
+  /** The demo organisation's product. */
+  productId: number;
+  dataDir: string;
+  /** Empties borrowers, loan requests and attachments; keeps organisations, keys and products. */
+  reset(): Promise<void>;
+  /** A consistent copy of the data under `name` (replacing one of that name). */
+  snapshot(name: string): Promise<void>;
+  /** The data becomes the snapshot's, in one transaction. */
+  restore(name: string): Promise<void>;
+  /** Creates data from a seed file, through the API's own routes. */
+  seed(file: string): Promise<SeedResult>;
+  /** Finishes the requests in flight, stops listening, and removes a temporary data dir. */
+  stop(): Promise<void>;
+}
+
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  const temporary = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'loanctl-sandbox-'));
+  try {
+    const running = await startSandboxServer({ dataDir, host: '127.0.0.1', port: options.port ?? 0 });
+    const sandbox: Sandbox = {
+      url: running.url,
+      apiKey: running.demo.api_key,
+      orgId: running.demo.org_id,
+      productId: running.demo.product_id,
+      dataDir,
+      reset: async () => void withDb(dataDir, (db) => resetData(db)),
+      snapshot: async (name) => void withDb(dataDir, (db) => takeSnapshot(db, dataDir, name, true)),
+      restore: async (name) => void withDb(dataDir, (db) => restoreSnapshot(db, dataDir, name)),
+      seed: async (file) => {
+        const { steps, org_id, product_id } = await runSeed(dataDir, loadSeedFile(resolve(file)));
+        return { steps, orgId: org_id, productId: product_id };
+      },
+      stop: async () => {
+        await running.close();
+        if (temporary) rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    try {
+      if (options.clock !== undefined) withDb(dataDir, (db) => setClock(db, clockTime(options.clock)));
+      if (options.seed !== undefined) await sandbox.seed(options.seed);
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+    return sandbox;
+  } catch (error) {
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function clockTime(clock: Date | string | undefined): Date {
+  const at = new Date(clock ?? Number.NaN);
+  if (Number.isNaN(at.getTime())) throw new Error(`startSandbox: clock ${JSON.stringify(clock)} is not a time.`);
+  return at;
+}
+
+/** The data dir's database, opened beside the server for one piece of work (SQLite's WAL keeps both consistent). */
+function withDb<T>(dataDir: string, work: (db: SandboxDb) => T): T {
+  const db = SandboxDb.open(dbPathFor(dataDir));
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The single executable as it ships (`npm run package`), run as a new operator would, with a PATH
+ * that has no node on it and nothing of this machine's environment: `--version`, the demo, a
+ * background sandbox with a command against it and its dashboard, completion, a bulk file, and
+ * `stop`. The pty and keyring tests run against it too (`npm run test:binary`, which CI runs).
+ *
+ * Skipped, saying so, unless LOANCTL_TEST_BINARY names the binary (test/helpers/cli.ts).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, borrower, loanctlPath, ROOT, TEST_BINARY } from '../helpers/cli.js';
+
+if (!TEST_BINARY)
+  console.warn('binary: LOANCTL_TEST_BINARY is not set; skipping (npm run test:binary builds and runs it).');
+
+describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () => {
+  let home: string;
+  let env: Record<string, string>;
+  const binary = TEST_BINARY as string;
+  const loanctl = (args: string[], input = '') =>
+    execa(binary, args, { env, extendEnv: false, reject: false, input, cwd: home });
+
+  beforeAll(() => {
+    assertBuilt();
+    home = mkdtempSync(join(tmpdir(), 'loanctl-binary-'));
+    // What `env -i` leaves, plus a HOME and a bare PATH: an empty directory.
+    env = { HOME: home, PATH: loanctlPath(), TMPDIR: home, NO_COLOR: '1' };
+  });
+  afterAll(async () => {
+    await loanctl(['sandbox', 'stop', '--data-dir', join(home, 'sandbox')]);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('--version says it is the binary, its commit and the Node it carries', async () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    const result = await loanctl(['--version']);
+    expect(result.stdout).toMatch(new RegExp(`^loanctl ${version} \\(binary, commit \\w+, node 24\\.\\d+\\.\\d+\\)$`));
+    expect(result.exitCode).toBe(0);
+    expect((await execa('sh', ['-c', 'command -v node'], { env, extendEnv: false, reject: false })).exitCode).not.toBe(
+      0,
+    );
+  });
+
+  it('runs the demo: nine steps, the loan approved', async () => {
+    const result = await loanctl(['demo', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const steps = JSON.parse(result.stdout) as Array<{ result: { loan_request?: { lender_status?: string } } }>;
+    expect(steps).toHaveLength(9);
+    expect(steps.at(-1)?.result.loan_request?.lender_status).toBe('approved');
+  });
+
+  it('starts a sandbox in the background, runs commands and a bulk file against it, serves the dashboard, stops it', async () => {
+    const dataDir = join(home, 'sandbox');
+    const started = await loanctl(['sandbox', 'start', '--detach', '--json', '--port', '0', '--data-dir', dataDir]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const { url } = JSON.parse(started.stdout) as { url: string };
+
+    const created = await loanctl(
+      ['--profile', 'sandbox', 'user', 'create', ...borrower('ada@example.com'), '--password-stdin', '-o', 'json'],
+      'a password',
+    );
+    expect(created.exitCode, created.stderr).toBe(0);
+    const rows = ['bola@example.com', 'chidi@example.com'].map((email) =>
+      JSON.stringify({ firstname: 'B', lastname: 'O', email, phone: '08012345678', gender: 'male', password: 'pw' }),
+    );
+    writeFileSync(join(home, 'users.ndjson'), `${rows.join('\n')}\n`);
+    const bulk = await loanctl(['--profile', 'sandbox', 'user', 'create', '--from', 'users.ndjson', '-o', 'json']);
+    expect(bulk.exitCode, bulk.stderr).toBe(0);
+    const listed = await loanctl(['--profile', 'sandbox', 'user', 'list', '-o', 'json']);
+    expect((JSON.parse(listed.stdout) as Array<{ email: string }>).map((user) => user.email).sort()).toEqual([
+      'ada@example.com',
+      'bola@example.com',
+      'chidi@example.com',
+    ]);
+
+    const dashboard = await fetch(`${url}/dashboard`, { redirect: 'manual' });
+    expect(dashboard.status).toBeLessThan(400);
+
+    const stopped = await loanctl(['sandbox', 'stop', '--data-dir', dataDir]);
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect((await loanctl(['sandbox', 'status', '--data-dir', dataDir])).exitCode).toBe(4);
+  });
+
+  it('prints shell completion for bash, zsh and fish', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const result = await loanctl(['completion', shell]);
+      expect(result.exitCode, shell).toBe(0);
+      expect(result.stdout, shell).toContain('loanctl');
+    }
+  });
+});
