@@ -11,10 +11,7 @@
  *
  * Plain data, no zod: `--help` and completion read it without loading a schema library.
  */
-import { APPROVAL } from './bodies/approval.js';
-import { BANK_DETAILS, DOCUMENT, EMPLOYMENT, GUARANTOR } from './bodies/attachments.js';
-import { LOAN_REQUEST, LOAN_REQUEST_UPDATE, USER } from './bodies/borrower.js';
-import { BUSINESS } from './bodies/business.js';
+import { OPERATIONS } from './operation-table.js';
 import { type FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
 
 /**
@@ -74,21 +71,15 @@ export const FIELD_CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
   frequency: FREQUENCY_CHOICES_SHOWN,
 };
 
-/** The body fields of each operation that carries a body, by operation key. */
-export const BODY_FIELDS = {
-  createUser: USER,
-  createLoanRequest: LOAN_REQUEST,
-  updateLoanRequest: LOAN_REQUEST_UPDATE,
-  uploadDocument: DOCUMENT,
-  addBusinessInfo: BUSINESS,
-  addBankDetails: BANK_DETAILS,
-  addGuarantor: GUARANTOR,
-  addEmployment: EMPLOYMENT,
-  approveLoanRequest: APPROVAL,
-} as const satisfies Record<string, readonly FieldDef[]>;
+/** The operations whose row lists body fields (src/contract/operation-table.ts `body`). */
+type RowWithBody = Extract<(typeof OPERATIONS)[number], { body: readonly FieldDef[] }>;
+export type BodyKey = RowWithBody['key'];
+export type FieldsOf<K extends BodyKey> = Extract<RowWithBody, { key: K }>['body'];
 
-export type BodyKey = keyof typeof BODY_FIELDS;
-export type FieldsOf<K extends BodyKey> = (typeof BODY_FIELDS)[K];
+/** The body fields of each operation that carries a body, by operation key: the rows' `body`, gathered. */
+export const BODY_FIELDS = Object.fromEntries(
+  OPERATIONS.flatMap((row) => ('body' in row ? [[row.key, row.body]] : [])),
+) as { readonly [K in BodyKey]: FieldsOf<K> };
 
 /** The value each kind sends. */
 interface KindValues {
