@@ -188,6 +188,7 @@ export const OPERATIONS = [
   {
     key: 'getBankDetails',
     summary: 'List the bank details of a loan request',
+    verb: 'loan banks',
     spec: '4.13',
     method: 'GET',
     path: '/api/v1/loan_request/:id/bank_details',
@@ -233,6 +234,7 @@ export const OPERATIONS = [
   {
     key: 'getGuarantors',
     summary: 'List the guarantors of a loan request',
+    verb: 'loan guarantors',
     spec: '4.16',
     method: 'GET',
     path: '/api/v1/loan_request/:id/guarantor',

@@ -69,6 +69,12 @@ export interface OperationDef {
   pathParams: readonly string[];
   productId: boolean;
   query: QuerySpec;
+  /**
+   * The loanctl verb made from this row alone, as `noun verb` (`loan banks`): its arguments, flags,
+   * help and run come from the row (src/commands/common/operation-verb.ts). Absent when a verb of
+   * its own wraps the operation, or none does.
+   */
+  verb?: `${'loan' | 'user'} ${string}`;
   /** The fields of its JSON body (./fields.ts says what a field holds); none: it carries no body. */
   body?: readonly FieldDef[];
   /** The payloads of a successful reply. */

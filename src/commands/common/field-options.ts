@@ -69,12 +69,17 @@ function selected<K extends BodyKey>(key: K, only?: readonly FieldName<K>[]): re
   return fields.filter((field) => !field.noFlag && (names === undefined || names.includes(field.name)));
 }
 
+/** The value's name in `--help` (`<name>`): the field's own, else its kind's. */
+export function valueName(field: FieldDef): string {
+  return field.value ?? VALUE_NAMES[field.kind];
+}
+
 /** Adds a flag for each body field of operation `key` (or of the ones named in `only`). */
 export function addFieldOptions<K extends BodyKey>(command: Command, key: K, only?: readonly FieldName<K>[]): Command {
   for (const field of selected(key, only)) {
     const flag = `--${flagName(field)}`;
     if (field.kind !== 'bool') {
-      command.option(`${flag} <${field.value ?? VALUE_NAMES[field.kind]}>`, field.help);
+      command.option(`${flag} <${valueName(field)}>`, field.help);
       continue;
     }
     command.option(flag, field.help);
