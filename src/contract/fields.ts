@@ -60,6 +60,8 @@ export interface FieldDef {
   /** The guided flow's question, and what it shows after it (`e.g. 058`). */
   readonly question?: string;
   readonly hint?: string;
+  /** A text's most characters: checked by the CLI and the sandbox, said in `--help` and the OpenAPI document. */
+  readonly maxLength?: number;
   /** Not a flag (the password comes through stdin or a prompt). */
   readonly noFlag?: true;
 }
@@ -110,6 +112,16 @@ export type BodyOf<K extends BodyKey> = {
 } & {
   [F in Field<K> as F extends { required: true } ? never : F['name']]?: KindValues[F['kind']];
 };
+
+/** The field's `--help` text, with its length rule when it has one. */
+export function fieldHelp(field: FieldDef): string {
+  return field.maxLength === undefined ? field.help : `${field.help} (${lengthRule(field.maxLength)})`;
+}
+
+/** `at most 500 characters`: the rule as the help and the error message say it. */
+export function lengthRule(maxLength: number): string {
+  return `at most ${maxLength} characters`;
+}
 
 /** A field's flag without dashes: `account_name` → `account-name`, unless the table names another. */
 export function flagName(field: FieldDef): string {

@@ -11,6 +11,7 @@ import {
   type FieldDef,
   type FieldKind,
   type FieldsOf,
+  fieldHelp,
   flagName,
   flagOf,
   optionKeyOf,
@@ -79,10 +80,10 @@ export function addFieldOptions<K extends BodyKey>(command: Command, key: K, onl
   for (const field of selected(key, only)) {
     const flag = `--${flagName(field)}`;
     if (field.kind !== 'bool') {
-      command.option(`${flag} <${valueName(field)}>`, field.help);
+      command.option(`${flag} <${valueName(field)}>`, fieldHelp(field));
       continue;
     }
-    command.option(flag, field.help);
+    command.option(flag, fieldHelp(field));
     if (field.noHelp) command.option(`--no-${flagName(field)}`, field.noHelp);
   }
   return command;
