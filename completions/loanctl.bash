@@ -18,7 +18,7 @@ _loanctl_commands() {
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -92,14 +92,14 @@ _loanctl_resolve() {
     'loan|upload-document') REPLY='upload-document' ;;
     'loan|add-business') REPLY='add-business' ;;
     'loan|add-bank') REPLY='add-bank' ;;
-    'loan|banks') REPLY='banks' ;;
     'loan|add-guarantor') REPLY='add-guarantor' ;;
-    'loan|guarantors') REPLY='guarantors' ;;
     'loan|add-employment') REPLY='add-employment' ;;
     'loan|employment') REPLY='employment' ;;
     'loan|submit') REPLY='submit' ;;
     'loan|approve') REPLY='approve' ;;
     'loan|schedule') REPLY='schedule' ;;
+    'loan|banks') REPLY='banks' ;;
+    'loan|guarantors') REPLY='guarantors' ;;
     'loan|help') REPLY='help' ;;
     'cache|clear') REPLY='clear' ;;
     'cache|help') REPLY='help' ;;
@@ -167,14 +167,14 @@ _loanctl_options() {
     'loan upload-document') REPLY='--product --type --title --number --url --data -h --help' ;;
     'loan add-business') REPLY='--product --name --org-id --role --industry --description --registered --no-registered --registration-number --established-on --physical-location --number-of-locations --location-status --average-monthly-income --last-twelve-months-income --primary-payments-collection-method --number-of-employees --monthly-salary-cost --annual-rent-cost --monthly-electricity-cost --monthly-ads-cost --monthly-marketing-cost --data -h --help' ;;
     'loan add-bank') REPLY='--product --code --account-name --account-number --bank-name --data -h --help' ;;
-    'loan banks') REPLY='--product -h --help' ;;
     'loan add-guarantor') REPLY='--product --firstname --lastname --gender --relationship --email --phone --data -h --help' ;;
-    'loan guarantors') REPLY='--product -h --help' ;;
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
     'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --reapprove -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start --product -h --help' ;;
+    'loan banks') REPLY='--product -h --help' ;;
+    'loan guarantors') REPLY='--product -h --help' ;;
     'cache') REPLY='-h --help' ;;
     'cache clear') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
@@ -325,7 +325,6 @@ _loanctl_option_values() {
     ('loan add-bank|--account-number') REPLY='@none' ;;
     ('loan add-bank|--bank-name') REPLY='@none' ;;
     ('loan add-bank|--data') REPLY='@none' ;;
-    ('loan banks|--product') REPLY='@none' ;;
     ('loan add-guarantor|--product') REPLY='@none' ;;
     ('loan add-guarantor|--firstname') REPLY='@none' ;;
     ('loan add-guarantor|--lastname') REPLY='@none' ;;
@@ -334,7 +333,6 @@ _loanctl_option_values() {
     ('loan add-guarantor|--email') REPLY='@none' ;;
     ('loan add-guarantor|--phone') REPLY='@none' ;;
     ('loan add-guarantor|--data') REPLY='@none' ;;
-    ('loan guarantors|--product') REPLY='@none' ;;
     ('loan add-employment|--product') REPLY='@none' ;;
     ('loan add-employment|--status') REPLY='@none' ;;
     ('loan add-employment|--company-name') REPLY='@none' ;;
@@ -366,6 +364,8 @@ _loanctl_option_values() {
     ('loan schedule|--grace-period') REPLY='@none' ;;
     ('loan schedule|--start') REPLY='@none' ;;
     ('loan schedule|--product') REPLY='@none' ;;
+    ('loan banks|--product') REPLY='@none' ;;
+    ('loan guarantors|--product') REPLY='@none' ;;
     (*'|--profile') REPLY='@profiles' ;;
     (*'|--base-url') REPLY='@none' ;;
     (*'|-o'|*'|--output') REPLY='table json ndjson csv' ;;
@@ -390,7 +390,7 @@ _loanctl_argument_values() {
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;

@@ -90,14 +90,14 @@ function __loanctl_commands
                 'upload-document' 'Attach an identity document (by URL) to a loan request' \
                 'add-business' 'Add business information to a loan request' \
                 'add-bank' 'Add bank details to a loan request' \
-                'banks' 'List the bank details of a loan request' \
                 'add-guarantor' 'Add a guarantor to a loan request' \
-                'guarantors' 'List the guarantors of a loan request' \
                 'add-employment' 'Add employment information to a loan request (once per loan request)' \
                 'employment' 'Show the employment information of a loan request' \
                 'submit' 'Submit a loan request for consideration' \
                 'approve' 'Approve a loan request with terms (asks first on a terminal; elsewhere needs --yes)' \
                 'schedule' 'Compute a repayment schedule offline: every instalment and the totals (no API key needed)' \
+                'banks' 'List the bank details of a loan request' \
+                'guarantors' 'List the guarantors of a loan request' \
                 'help' 'display help for command'
         case 'cache'
             printf '%s\t%s\n' \
@@ -239,12 +239,8 @@ function __loanctl_resolve
             echo 'add-business'
         case 'loan|add-bank'
             echo 'add-bank'
-        case 'loan|banks'
-            echo 'banks'
         case 'loan|add-guarantor'
             echo 'add-guarantor'
-        case 'loan|guarantors'
-            echo 'guarantors'
         case 'loan|add-employment'
             echo 'add-employment'
         case 'loan|employment'
@@ -255,6 +251,10 @@ function __loanctl_resolve
             echo 'approve'
         case 'loan|schedule'
             echo 'schedule'
+        case 'loan|banks'
+            echo 'banks'
+        case 'loan|guarantors'
+            echo 'guarantors'
         case 'loan|help'
             echo 'help'
         case 'cache|clear'
@@ -681,11 +681,6 @@ function __loanctl_options
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
-        case 'loan banks'
-            printf '%s\t%s\n' \
-                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
-                '-h' 'display help for command' \
-                '--help' 'display help for command'
         case 'loan add-guarantor'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
@@ -696,11 +691,6 @@ function __loanctl_options
                 '--email' 'guarantor'\''s e-mail' \
                 '--phone' 'guarantor'\''s phone: +234…, 234… or 0… (sent as +234…)' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
-                '-h' 'display help for command' \
-                '--help' 'display help for command'
-        case 'loan guarantors'
-            printf '%s\t%s\n' \
-                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan add-employment'
@@ -758,6 +748,16 @@ function __loanctl_options
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
                 '--start' 'the day the loan starts, yyyy-mm-dd (default: today, UTC)' \
                 '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan banks'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan guarantors'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'cache'
@@ -1069,8 +1069,6 @@ function __loanctl_option_values
             echo '@none'
         case 'loan add-bank|--data'
             echo '@none'
-        case 'loan banks|--product'
-            echo '@none'
         case 'loan add-guarantor|--product'
             echo '@none'
         case 'loan add-guarantor|--firstname'
@@ -1086,8 +1084,6 @@ function __loanctl_option_values
         case 'loan add-guarantor|--phone'
             echo '@none'
         case 'loan add-guarantor|--data'
-            echo '@none'
-        case 'loan guarantors|--product'
             echo '@none'
         case 'loan add-employment|--product'
             echo '@none'
@@ -1151,6 +1147,10 @@ function __loanctl_option_values
             echo '@none'
         case 'loan schedule|--product'
             echo '@none'
+        case 'loan banks|--product'
+            echo '@none'
+        case 'loan guarantors|--product'
+            echo '@none'
         case '*''|--profile'
             echo '@profiles'
         case '*''|--base-url'
@@ -1194,7 +1194,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

@@ -17,6 +17,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { BULK_FORMATS } from '../bulk/source.js';
 import { BODY_FIELDS, FIELD_CHOICES, type FieldDef, flagName } from '../contract/fields.js';
+import { API_METHODS } from '../contract/operations.js';
 import { OUTPUT_FORMATS } from '../deps.js';
 import { DIRECTIONS } from '../input/values.js';
 
@@ -102,7 +103,7 @@ export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
   'profile use <name>': { kind: 'profiles' },
   'profile show <name>': { kind: 'profiles' },
   'profile remove <name>': { kind: 'profiles' },
-  'api <method>': choices(['GET', 'POST', 'PUT', 'DELETE']),
+  'api <method>': choices(API_METHODS),
   // An API path (/api/v1/…), not a file: its name would otherwise complete local files.
   'api <path>': NONE,
 };

@@ -1,6 +1,6 @@
 /**
  * For every operation that changes something: the loanctl command that shows whether it was
- * applied. A write that was sent and got no complete answer (a timeout, a dropped connection, a
+ * applied (its row's `check`, ./operation-table.ts). A write that was sent and got no complete answer (a timeout, a dropped connection, a
  * 5xx) may have been applied, so it is never simply repeated; the error names this command
  * instead (src/http/outcome.ts), and so does a bulk run's result row.
  *
@@ -10,24 +10,10 @@
 import { shellQuote } from '../http/curl.js';
 import { type HttpMethod, OPERATIONS, type OperationDef } from './operations.js';
 
-type Write = Exclude<(typeof OPERATIONS)[number], { method: 'GET' }>;
-export type WriteOperationKey = Write['key'];
-
-/** One entry per write operation (the type makes a new write operation need one). */
-export const CHECK_COMMANDS: Readonly<Record<WriteOperationKey, string>> = {
-  createUser: 'user exists --email :email',
-  createLoanRequest: 'loan list --limit 5',
-  updateLoanRequest: 'loan show :id',
-  deleteLoanRequest: 'loan show :id',
-  tokenizeLinker: 'loan show :id',
-  uploadDocument: 'loan progress :id',
-  addBusinessInfo: 'loan progress :id',
-  addBankDetails: 'loan banks :id',
-  submitLoanRequest: 'loan show :id',
-  addGuarantor: 'loan guarantors :id',
-  addEmployment: 'loan employment :id',
-  approveLoanRequest: 'loan show :id',
-};
+/** The check command of each write operation (its row's `check`), by operation key. */
+export const CHECK_COMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
+  (OPERATIONS as readonly OperationDef[]).flatMap((row) => (row.check === undefined ? [] : [[row.key, row.check]])),
+);
 
 export interface CheckFacts {
   params?: Record<string, string | number> | undefined;
@@ -39,7 +25,7 @@ export interface CheckFacts {
 
 /** The command for operation `key`, or undefined when it is not a write or a value is missing. */
 export function checkCommand(key: string, facts: CheckFacts): string | undefined {
-  const template = (CHECK_COMMANDS as Record<string, string>)[key];
+  const template = CHECK_COMMANDS[key];
   if (template === undefined) return undefined;
   const email = (facts.body as { email?: unknown } | undefined)?.email;
   const values: Record<string, string | number> = { ...facts.params };

@@ -37,7 +37,7 @@ import {
 export { fillPath, type HttpMethod };
 
 /** An operation of ./operations.ts with its schemas in place of its descriptions. */
-export interface EndpointDef extends Omit<OperationDef, 'query' | 'reply'> {
+export interface EndpointDef extends Omit<OperationDef, 'query' | 'reply' | 'body'> {
   query: z.ZodObject;
   body?: z.ZodObject;
   reply: { data: z.ZodType; data1?: z.ZodType };
@@ -97,18 +97,20 @@ export type EndpointKey = OperationKey;
  * the description says, and `body` the body its fields say (./fields.ts `BodyOf`).
  */
 type EndpointOf = {
-  [K in OperationKey]: Omit<Operation<K>, 'query' | 'reply'> & {
+  [K in OperationKey]: Omit<Operation<K>, 'query' | 'reply' | 'body'> & {
     query: z.ZodType<QueryOf<K>>;
     reply: { data: z.ZodType<ReplyData<K>> };
   } & (K extends BodyKey ? { body: z.ZodType<BodyOf<K>> } : unknown);
 }[OperationKey];
 export type Endpoint<K extends EndpointKey = EndpointKey> = Extract<EndpointOf, { key: K }>;
 
-export const ENDPOINTS: readonly EndpointDef[] = OPERATIONS.map((operation) => ({
-  ...operation,
-  ...requestSchemas(operation.key),
-  reply: replySchemas(operation),
-}));
+export const ENDPOINTS: readonly EndpointDef[] = (OPERATIONS as readonly OperationDef[]).map(
+  ({ body: _fields, ...operation }) => ({
+    ...operation,
+    ...requestSchemas(operation.key as OperationKey),
+    reply: replySchemas(operation),
+  }),
+);
 
 const BY_KEY = new Map<string, EndpointDef>(ENDPOINTS.map((endpoint) => [endpoint.key, endpoint]));
 

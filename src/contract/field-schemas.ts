@@ -8,7 +8,7 @@
  * every failing field, and the CLI checks the same rules before sending.
  */
 import * as z from 'zod';
-import { BODY_FIELDS, type BodyKey, type FieldDef, type FieldKind } from './fields.js';
+import { BODY_FIELDS, type BodyKey, type FieldDef, type FieldKind, lengthRule } from './fields.js';
 import { isMoney, isWholeText, MONEY_PROBLEM, WHOLE_MAX, WHOLE_PROBLEM } from './ranges.js';
 import { DATE_PATTERN, FREQUENCIES, isCalendarDay, PHONE_PATTERN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
 
@@ -64,7 +64,11 @@ function kindSchema(kind: FieldKind, required: boolean): z.ZodType {
 }
 
 export function fieldSchema(field: FieldDef): z.ZodType {
-  const schema = kindSchema(field.kind, field.required === true);
+  const base = kindSchema(field.kind, field.required === true);
+  const schema =
+    field.maxLength !== undefined && base instanceof z.ZodString
+      ? base.max(field.maxLength, `must be ${lengthRule(field.maxLength)}`)
+      : base;
   return field.required ? schema : schema.optional();
 }
 

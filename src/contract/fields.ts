@@ -11,10 +11,7 @@
  *
  * Plain data, no zod: `--help` and completion read it without loading a schema library.
  */
-import { APPROVAL } from './bodies/approval.js';
-import { BANK_DETAILS, DOCUMENT, EMPLOYMENT, GUARANTOR } from './bodies/attachments.js';
-import { LOAN_REQUEST, LOAN_REQUEST_UPDATE, USER } from './bodies/borrower.js';
-import { BUSINESS } from './bodies/business.js';
+import { OPERATIONS } from './operation-table.js';
 import { type FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
 
 /**
@@ -63,6 +60,8 @@ export interface FieldDef {
   /** The guided flow's question, and what it shows after it (`e.g. 058`). */
   readonly question?: string;
   readonly hint?: string;
+  /** A text's most characters: checked by the CLI and the sandbox, said in `--help` and the OpenAPI document. */
+  readonly maxLength?: number;
   /** Not a flag (the password comes through stdin or a prompt). */
   readonly noFlag?: true;
 }
@@ -74,21 +73,15 @@ export const FIELD_CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
   frequency: FREQUENCY_CHOICES_SHOWN,
 };
 
-/** The body fields of each operation that carries a body, by operation key. */
-export const BODY_FIELDS = {
-  createUser: USER,
-  createLoanRequest: LOAN_REQUEST,
-  updateLoanRequest: LOAN_REQUEST_UPDATE,
-  uploadDocument: DOCUMENT,
-  addBusinessInfo: BUSINESS,
-  addBankDetails: BANK_DETAILS,
-  addGuarantor: GUARANTOR,
-  addEmployment: EMPLOYMENT,
-  approveLoanRequest: APPROVAL,
-} as const satisfies Record<string, readonly FieldDef[]>;
+/** The operations whose row lists body fields (src/contract/operation-table.ts `body`). */
+type RowWithBody = Extract<(typeof OPERATIONS)[number], { body: readonly FieldDef[] }>;
+export type BodyKey = RowWithBody['key'];
+export type FieldsOf<K extends BodyKey> = Extract<RowWithBody, { key: K }>['body'];
 
-export type BodyKey = keyof typeof BODY_FIELDS;
-export type FieldsOf<K extends BodyKey> = (typeof BODY_FIELDS)[K];
+/** The body fields of each operation that carries a body, by operation key: the rows' `body`, gathered. */
+export const BODY_FIELDS = Object.fromEntries(
+  OPERATIONS.flatMap((row) => ('body' in row ? [[row.key, row.body]] : [])),
+) as { readonly [K in BodyKey]: FieldsOf<K> };
 
 /** The value each kind sends. */
 interface KindValues {
@@ -119,6 +112,16 @@ export type BodyOf<K extends BodyKey> = {
 } & {
   [F in Field<K> as F extends { required: true } ? never : F['name']]?: KindValues[F['kind']];
 };
+
+/** The field's `--help` text, with its length rule when it has one. */
+export function fieldHelp(field: FieldDef): string {
+  return field.maxLength === undefined ? field.help : `${field.help} (${lengthRule(field.maxLength)})`;
+}
+
+/** `at most 500 characters`: the rule as the help and the error message say it. */
+export function lengthRule(maxLength: number): string {
+  return `at most ${maxLength} characters`;
+}
 
 /** A field's flag without dashes: `account_name` → `account-name`, unless the table names another. */
 export function flagName(field: FieldDef): string {

@@ -2,7 +2,12 @@
  * The API's operations (spec section 4), one row each; ./operations.ts says what a row holds and
  * derives the rest from it.
  */
+import { APPROVAL } from './bodies/approval.js';
+import { BANK_DETAILS, DOCUMENT, EMPLOYMENT, GUARANTOR } from './bodies/attachments.js';
+import { LOAN_REQUEST, LOAN_REQUEST_UPDATE, USER } from './bodies/borrower.js';
+import { BUSINESS } from './bodies/business.js';
 import type { OperationDef } from './operations.js';
+import { SOMETHING_WENT_WRONG } from './vocabulary.js';
 
 const NO_QUERY = {} as const;
 const LOAN_REQUEST_ID = ['id'] as const;
@@ -17,6 +22,8 @@ export const OPERATIONS = [
     pathParams: [],
     productId: false,
     query: NO_QUERY,
+    body: USER,
+    check: 'user exists --email :email',
     reply: { data: 'user' },
   },
   {
@@ -54,6 +61,8 @@ export const OPERATIONS = [
     pathParams: ['user_id'],
     productId: true,
     query: NO_QUERY,
+    body: LOAN_REQUEST,
+    check: 'loan list --limit 5',
     reply: { data: 'loanRequest' },
   },
   {
@@ -69,6 +78,14 @@ export const OPERATIONS = [
       cursor: { type: 'non-negative-int', optional: true },
       limit: { type: 'positive-int', optional: true },
     },
+    errors: {
+      directionMissing: {
+        http: 400,
+        status: 'error',
+        message: 'Direction not specified',
+        when: 'the direction is missing or empty',
+      },
+    },
     reply: { data: 'loanRequestPage' },
   },
   {
@@ -80,6 +97,8 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: LOAN_REQUEST_UPDATE,
+    check: 'loan show :id',
     reply: { data: 'loanRequest' },
   },
   {
@@ -91,6 +110,7 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    check: 'loan show :id',
     reply: { data: 'none' },
   },
   {
@@ -104,6 +124,15 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: false,
     query: NO_QUERY,
+    check: 'loan show :id',
+    errors: {
+      noBankDetails: {
+        http: 500,
+        status: 'error',
+        message: `${SOMETHING_WENT_WRONG}: the loan request has no bank details; add them first`,
+        when: 'the loan request has no bank details to tokenize',
+      },
+    },
     reply: { data: 'loanRequest' },
   },
   {
@@ -115,6 +144,8 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: DOCUMENT,
+    check: 'loan progress :id',
     reply: { data: 'document[]', data1: 'none' },
   },
   {
@@ -137,6 +168,8 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: BUSINESS,
+    check: 'loan progress :id',
     reply: { data: 'business' },
   },
   {
@@ -148,11 +181,14 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: BANK_DETAILS,
+    check: 'loan banks :id',
     reply: { data: 'none', data1: 'loanRequest' },
   },
   {
     key: 'getBankDetails',
     summary: 'List the bank details of a loan request',
+    verb: 'loan banks',
     spec: '4.13',
     method: 'GET',
     path: '/api/v1/loan_request/:id/bank_details',
@@ -170,6 +206,16 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    check: 'loan show :id',
+    errors: {
+      nothingAttached: {
+        http: 400,
+        status: 'error',
+        message:
+          'The loan request has no supporting information. Add bank details, business information, employment information, a guarantor or a document before submitting',
+        when: 'nothing is attached to the loan request yet',
+      },
+    },
     reply: { data: 'none', data1: 'loanRequest' },
   },
   {
@@ -181,11 +227,14 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: GUARANTOR,
+    check: 'loan guarantors :id',
     reply: { data: 'guarantor[]', data1: 'none' },
   },
   {
     key: 'getGuarantors',
     summary: 'List the guarantors of a loan request',
+    verb: 'loan guarantors',
     spec: '4.16',
     method: 'GET',
     path: '/api/v1/loan_request/:id/guarantor',
@@ -203,6 +252,17 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: NO_QUERY,
+    body: EMPLOYMENT,
+    check: 'loan employment :id',
+    errors: {
+      alreadyAdded: {
+        http: 500,
+        status: 'error',
+        message:
+          'Employment information was already added to this loan request. It can only be updated, not added again',
+        when: 'employment information was already added to the loan request',
+      },
+    },
     reply: { data: 'employment' },
   },
   {
@@ -225,6 +285,8 @@ export const OPERATIONS = [
     pathParams: LOAN_REQUEST_ID,
     productId: true,
     query: { action: { type: 'literal', value: 'approve' } },
+    body: APPROVAL,
+    check: 'loan show :id',
     reply: { data: 'loanRequest' },
   },
 ] as const satisfies readonly OperationDef[];

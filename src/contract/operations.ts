@@ -11,16 +11,26 @@
  * - `productId` says the operation takes `?product-id=`. It is kept apart from `query` because the
  *   API answers a missing product id in its own way (200, status `error`, `Product ID is required`).
  * - `query` describes the other query parameters as they arrive (text).
- * - An operation carries a JSON body when ./fields.ts lists its fields (`carriesBody`).
+ * - An operation carries a JSON body when its row lists `body` fields (`carriesBody`).
  * - The three paths the spec leaves open (4.20) use the ones issue #2 chose: business information
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
-import { BODY_FIELDS, type BodyKey } from './fields.js';
+import type { BodyKey, FieldDef } from './fields.js';
 import { OPERATIONS } from './operation-table.js';
 
 export { OPERATIONS };
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** The methods a row may use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * The methods the API's operations use, in the usual order: what `loanctl api` accepts, its help
+ * and completion offer. A row with a new method adds it everywhere.
+ */
+export const API_METHODS: readonly HttpMethod[] = METHOD_ORDER.filter((method) =>
+  OPERATIONS.some((row) => row.method === method),
+);
 
 /** One query parameter: what its text must be. */
 export type QueryParam =
@@ -59,13 +69,42 @@ export interface OperationDef {
   pathParams: readonly string[];
   productId: boolean;
   query: QuerySpec;
+  /**
+   * The loanctl verb made from this row alone, as `noun verb` (`loan banks`): its arguments, flags,
+   * help and run come from the row (src/commands/common/operation-verb.ts). Absent when a verb of
+   * its own wraps the operation, or none does.
+   */
+  verb?: `${'loan' | 'user'} ${string}`;
+  /** The fields of its JSON body (./fields.ts says what a field holds); none: it carries no body. */
+  body?: readonly FieldDef[];
   /** The payloads of a successful reply. */
   reply: { data: ReplyShape; data1?: ReplyShape };
+  /**
+   * A write's: the loanctl command that shows whether it was applied (./checks.ts). Placeholders:
+   * `:id`, `:user_id` (the path's), `:email` (the body's). Every write must have one.
+   */
+  check?: string;
+  /**
+   * The failures particular to this operation, by name: the sandbox answers them (`refuse` in
+   * src/sandbox/envelope.ts), the OpenAPI document lists them. The failures every operation may
+   * get (key, product id, validation, no-access, limits) are src/sandbox/openapi-replies.ts's.
+   */
+  errors?: Readonly<Record<string, OperationError>>;
   /**
    * Other paths the real service's documentation gives the same operation. The sandbox serves
    * them with the same behaviour and `loanctl api` knows them; the CLI sends `path`.
    */
   otherPaths?: readonly string[];
+}
+
+/** A failure an operation answers in its own words. */
+export interface OperationError {
+  /** The HTTP status code it comes with (the API answers some failures with 200). */
+  http: number;
+  status: 'error' | 'no-access';
+  message: string;
+  /** When it is answered, for the OpenAPI document and README. */
+  when: string;
 }
 
 export type OperationKey = (typeof OPERATIONS)[number]['key'];
@@ -90,8 +129,16 @@ export function fillPath(path: string, params: Record<string, string | number>):
 
 /** True for an operation whose request carries a JSON body (its fields are in ./fields.ts). */
 export function carriesBody(key: string): key is BodyKey {
-  return Object.hasOwn(BODY_FIELDS, key);
+  return BY_KEY.get(key)?.body !== undefined;
 }
+
+/** Every write has a check command: a row without one does not compile. */
+type UncheckedWrite = Exclude<
+  Extract<(typeof OPERATIONS)[number], { method: Exclude<HttpMethod, 'GET'> }>,
+  { check: string }
+>;
+const everyWriteIsChecked: [UncheckedWrite] extends [never] ? true : UncheckedWrite = true;
+void everyWriteIsChecked;
 
 /** The value a query parameter has once parsed. */
 type ParamValue<P> = P extends { type: 'literal'; value: infer V }

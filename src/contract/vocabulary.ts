@@ -8,6 +8,9 @@
  * ./schemas.ts builds its schemas from these, so the two cannot disagree.
  */
 
+/** The API's message for a failure it does not explain (spec §7); the sandbox's unexpected errors say it too. */
+export const SOMETHING_WENT_WRONG = 'Something went wrong. Please try again';
+
 /** The value the API uses for a timestamp that is not set. */
 export const ZERO_TIMESTAMP = '0001-01-01T00:00:00Z';
 

@@ -17,7 +17,7 @@ import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
-import type { Checkable, Handler } from './handlers/types.js';
+import type { Checkable, Context, Handler } from './handlers/types.js';
 import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
@@ -113,7 +113,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   // The lender dashboard: its approval is `serve` with the signed-in caller, as the endpoint's is.
   const operate = (def: EndpointDef, input: OperationInput, caller: KeyOwner) =>
     retryWhileBusy(
-      () => serve(def, HANDLERS[def.key as EndpointKey] as never, input, repos, db, now, caller),
+      () => serve(def, HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>, input, repos, db, now, caller),
       options.lockWaitMs,
     );
   const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
@@ -226,7 +226,7 @@ function serve(
         if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
         ctx.loanRequest = loanRequest;
       }
-      return handler.run(ctx as never);
+      return handler.run(ctx as Context<EndpointKey>);
     };
     return def.method === 'GET' ? work() : db.write(work).catch(replyOf);
   } catch (error) {

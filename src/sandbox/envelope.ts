@@ -1,6 +1,8 @@
 /** The reply envelope (spec 2.1) and the failures a handler can answer with. */
 import type { EndpointDef } from '../contract/endpoints.js';
+import { type Operation, type OperationDef, type OperationKey, operation } from '../contract/operations.js';
 import type { EnvelopeStatus } from '../contract/schemas.js';
+import { SOMETHING_WENT_WRONG } from '../contract/vocabulary.js';
 
 export interface Outcome {
   /** HTTP status code; 200 unless said otherwise. */
@@ -45,19 +47,26 @@ export function fail(http: number, message: string): SandboxReply {
   return new SandboxReply({ http, status: 'error', message });
 }
 
+/** The names of the failures an operation's row lists (`errors`). */
+export type ErrorName<K extends OperationKey> = Operation<K> extends { errors: infer E } ? keyof E & string : never;
+
+/** The failure `name` of operation `key`, as its contract row says it (src/contract/operation-table.ts). */
+export function refuse<K extends OperationKey>(key: K, name: ErrorName<K>): SandboxReply {
+  const found = (operation(key) as OperationDef).errors?.[name];
+  if (!found) throw new Error(`operation ${key} has no error reply ${name}`);
+  return new SandboxReply({ http: found.http, status: found.status, message: found.message });
+}
+
 export const MESSAGES = {
   keyMissing: 'API key is missing. Send the header "Authorization: Bearer <API_KEY>".',
   keyInvalid: 'API key is invalid. Check the key, or create one with "loanctl sandbox org create".',
   productRequired: 'Product ID is required',
-  directionMissing: 'Direction not specified',
   noAccessUser: 'You do not have access to this user. Please verify the user id',
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
-  somethingWentWrong: 'Something went wrong. Please try again',
+  somethingWentWrong: SOMETHING_WENT_WRONG,
   bodyTooLarge: 'Request body is too large: the limit is 1 MiB',
   unsupportedContentType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
-  employmentExists:
-    'Employment information was already added to this loan request. It can only be updated, not added again',
 } as const;
 
 /** What a no-access reply of `def` says: the most specific of the user, loan request or product it names. */

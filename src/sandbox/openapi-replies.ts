@@ -77,11 +77,9 @@ const carriesBody = (def: EndpointDef) => def.body !== undefined;
 const ERROR_REPLIES: readonly ErrorReply[] = [
   {
     http: '400',
-    description:
-      'A query parameter or body field is invalid (the message names every one), the body is not JSON, or (fetch loan requests) the direction is missing',
+    description: 'A query parameter or body field is invalid (the message names every one), or the body is not JSON',
     examples: {
       invalid: { status: 'error', message: 'Invalid fields: body.email must be an e-mail address' },
-      direction: { status: 'error', message: MESSAGES.directionMissing },
     },
   },
   {
@@ -111,8 +109,7 @@ const ERROR_REPLIES: readonly ErrorReply[] = [
   },
   {
     http: '500',
-    description:
-      'Something went wrong: tokenizing failed, employment information was already added, or an unexpected error',
+    description: 'Something went wrong: an unexpected error',
     examples: { failed: { status: 'error', message: MESSAGES.somethingWentWrong } },
   },
   {
@@ -122,11 +119,27 @@ const ERROR_REPLIES: readonly ErrorReply[] = [
   },
 ];
 
-/** The documented error replies of `def`, as OpenAPI response objects keyed by HTTP status. */
+/**
+ * The documented error replies of `def`, as OpenAPI response objects keyed by HTTP status: the
+ * ones every operation may get, and its own (its contract row's `errors`), merged where they
+ * share a status.
+ */
 export function errorResponses(def: EndpointDef): Record<string, Json> {
+  const replies = ERROR_REPLIES.filter((reply) => !reply.applies || reply.applies(def)).map((reply) => ({ ...reply }));
+  for (const [name, own] of Object.entries(def.errors ?? {})) {
+    if (own.http === 200) continue; // a 200 failure is in the success reply's `oneOf` (failureEnvelope)
+    const http = String(own.http);
+    const example = { [name]: { status: own.status, message: own.message } };
+    const shared = replies.find((reply) => reply.http === http);
+    if (shared) {
+      shared.description = `${shared.description}; or ${own.when}`;
+      shared.examples = { ...shared.examples, ...example };
+    } else {
+      replies.push({ http, description: capitalised(own.when), examples: example });
+    }
+  }
   const responses: Record<string, Json> = {};
-  for (const reply of ERROR_REPLIES) {
-    if (reply.applies && !reply.applies(def)) continue;
+  for (const reply of replies.sort((a, b) => a.http.localeCompare(b.http))) {
     responses[reply.http] = {
       description: reply.description,
       content: {
@@ -140,6 +153,10 @@ export function errorResponses(def: EndpointDef): Record<string, Json> {
   return responses;
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /**
  * The 200 replies of status `error` and `no-access` (spec §7) an operation may get: its failure
  * branch, with them as the schema's `examples`. Not as the response's own examples: a mock server
@@ -148,6 +165,9 @@ export function errorResponses(def: EndpointDef): Record<string, Json> {
 export function failureEnvelope(def: EndpointDef): Json {
   const examples: Json[] = [];
   if (def.productId) examples.push({ status: 'error', message: MESSAGES.productRequired });
+  for (const own of Object.values(def.errors ?? {})) {
+    if (own.http === 200) examples.push({ status: own.status, message: own.message });
+  }
   if (def.productId || def.pathParams.length > 0) {
     examples.push({ status: 'no-access', message: noAccessMessage(def) });
   }

@@ -47,10 +47,10 @@ describe('errors under -o json|ndjson', () => {
   });
 
   it('a usage error too, even before the options are read', async () => {
-    const result = await sandbox.run(['-o', 'ndjson', 'loan', 'decline', '7']);
+    const result = await sandbox.run(['-o', 'ndjson', 'loan', 'no-such-verb', '7']);
     expect(result.exitCode).toBe(2);
     expect(lastJsonLine(result.stderr)).toEqual({
-      error: { code: 'usage', exit: 2, message: "Unknown command 'decline'." },
+      error: { code: 'usage', exit: 2, message: "Unknown command 'no-such-verb'." },
     });
   });
 

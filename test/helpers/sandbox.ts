@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey, endpointDef, fillPath } from '../../src/contract/endpoints.js';
+import { BODY_FIELDS, type FieldDef, type FieldKind } from '../../src/contract/fields.js';
+import { carriesBody, operation, type QuerySpec } from '../../src/contract/operations.js';
 import { Envelope } from '../../src/contract/schemas.js';
+import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../src/contract/vocabulary.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
@@ -169,84 +172,52 @@ export function userBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A valid body for every operation that takes one (business needs the caller's org id). */
-export function sampleBody(key: EndpointKey, orgId: number): unknown {
-  switch (key) {
-    case 'createUser':
-      return userBody();
-    case 'createLoanRequest':
-      return { amount: 50000, purpose: 'stock for the shop' };
-    case 'updateLoanRequest':
-      return { purpose: 'new purpose' };
-    case 'uploadDocument':
-      return {
-        type: 'passport',
-        title: 'International passport',
-        number: 'A1234567',
-        document_url: 'https://files.example.com/p.jpg',
-      };
-    case 'addBusinessInfo':
-      return {
-        name: 'Ada Stores',
-        org_id: orgId,
-        role: 'owner',
-        industry: 'retail',
-        description: 'groceries',
-        registered: true,
-        physical_location: '12 Broad Street, Lagos',
-        number_of_employees: '12',
-      };
-    case 'addBankDetails':
-      return { code: '058', account_name: 'Ada Obi', account_number: '0123456789', bank_name: 'GTBank' };
-    case 'addGuarantor':
-      return {
-        firstname: 'Chidi',
-        lastname: 'Obi',
-        gender: 'male',
-        relationship: 'brother',
-        email: 'chidi@example.com',
-        phone: '+2348098765432',
-      };
-    case 'addEmployment':
-      return {
-        status: 'employed',
-        company_name: 'Acme Ltd',
-        company_address: '1 Marina, Lagos',
-        position: 'engineer',
-        salary: 350000,
-        manager: 'Bola Ade',
-        manager_phone: '+2348011111111',
-        manager_email: 'bola@acme.example',
-      };
-    case 'approveLoanRequest':
-      return {
-        approved_amount: 40000,
-        rate: 5,
-        tenure: 3,
-        tenured_in: 'months',
-        rate_type: 'simple-interest',
-        frequency: 'monthly',
-        exclude_weekends: false,
-        grace_period: 0,
-        note: 'good history',
-      };
-    default:
-      return undefined;
-  }
+/**
+ * A valid value of each field kind (src/contract/fields.ts): a new kind does not compile until it
+ * has one. A text shows the field's hint (`e.g. owner` → `owner`) where it has one. Money is the
+ * amount seedLoanRequest asks for, so a sample approval is within it.
+ */
+const KIND_SAMPLES: Record<FieldKind, (field: FieldDef, orgId: number) => unknown> = {
+  text: (field) => field.hint?.match(/^e\.g\. (.+)$/)?.[1] ?? `sample ${field.name.replaceAll('_', ' ')}`,
+  'contact-phone': () => '+2348011111111',
+  secret: () => 'correct horse battery staple',
+  email: (field) => `${field.name}.${++counter}@example.com`,
+  phone: () => '+2348098765432',
+  url: () => 'https://files.example.com/sample.jpg',
+  date: () => '2019-03-01',
+  money: () => 50000,
+  rate: () => 5,
+  count: () => 3,
+  whole: () => 12,
+  'whole-text': () => '12',
+  'org-id': (_field, orgId) => orgId,
+  bool: () => true,
+  'tenured-in': () => TENURED_IN[0],
+  'rate-type': () => RATE_TYPES[0],
+  frequency: () => FREQUENCIES.at(-1),
+};
+
+/**
+ * A valid body for every operation that takes one, built from its fields' kinds (every field,
+ * optional ones too), so a new operation needs no line here; undefined for one without a body.
+ * `orgId` fills an `org-id` field (business information must name the caller's organisation).
+ */
+export function sampleBody(key: EndpointKey, orgId: number): Record<string, unknown> | undefined {
+  if (!carriesBody(key)) return undefined;
+  const fields: readonly FieldDef[] = BODY_FIELDS[key];
+  return Object.fromEntries(fields.map((field) => [field.name, KIND_SAMPLES[field.kind](field, orgId)]));
 }
 
-/** A valid query (besides product-id) for every operation that needs one. */
+/** A valid query (besides product-id) for every operation that needs one, from its description. */
 export function sampleQuery(key: EndpointKey, email = 'ada@example.com'): Record<string, string> {
-  switch (key) {
-    case 'userExists':
-      return { email, action: 'exists' };
-    case 'listLoanRequests':
-      return { direction: 'ASC' };
-    case 'approveLoanRequest':
-      return { action: 'approve' };
-    default:
-      return {};
+  const query: Record<string, string> = {};
+  for (const [name, param] of Object.entries(operation(key).query as QuerySpec)) {
+    if (param.type === 'literal') query[name] = param.value;
+    else if (param.type === 'email') query[name] = email;
   }
+  // Optional in the spec (4.5), yet the API answers "Direction not specified" without it.
+  if (key === 'listLoanRequests') query.direction = 'ASC';
+  return query;
 }
 
 /** Makes a user (found through the list, as a client must) and a loan request for it. */

@@ -90,8 +90,8 @@ describe('loanctl api', () => {
   });
 
   it('bad input is exit 2 before anything is sent', async () => {
-    expect(await run(['api', 'PATCH', '/user'])).toBe(2);
-    expect(io.stderr.text()).toContain('Unknown method "PATCH"');
+    expect(await run(['api', 'BREW', '/user'])).toBe(2);
+    expect(io.stderr.text()).toContain('Unknown method "BREW"');
     expect(await run(['api', 'POST', '/user', '--data', '{oops'])).toBe(2);
     expect(io.stderr.text()).toMatch(/^loanctl: --data is not valid JSON: /);
     expect(await run(['api', 'GET', '/user', '-q', 'novalue'])).toBe(2);

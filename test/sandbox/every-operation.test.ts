@@ -239,9 +239,9 @@ describe('the envelope everywhere', () => {
   it('answers an unknown route or method with a 404 envelope', async () => {
     for (const [method, url] of [
       ['GET', '/api/v1/nothing'],
-      ['PATCH', '/api/v1/user'],
       ['GET', '/'],
-      ['DELETE', '/api/v1/user'],
+      ['POST', '/api/v1/no_such_operation'],
+      ['PUT', '/api/v1/user/actions/no_such_action'],
     ] as const) {
       const reply = await app.inject({ method, url, headers: { authorization: `Bearer ${org.api_key}` } });
       expect(reply.statusCode).toBe(404);

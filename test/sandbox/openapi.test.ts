@@ -43,6 +43,21 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/api/v1/loan_request/{id}/tokenize_mono'].post.operationId).toBe('tokenizeLinker_tokenize_mono');
   });
 
+  it("lists each operation's own error replies (its contract row's errors) at their HTTP status, with the sandbox's message", () => {
+    const own = ENDPOINTS.flatMap((def) =>
+      Object.entries(def.errors ?? {}).map(([name, reply]) => ({ def, name, reply })),
+    );
+    expect(own.length).toBeGreaterThan(0);
+    for (const { def, name, reply } of own) {
+      const response = doc.paths[openApiPath(def.path)][def.method.toLowerCase()].responses[String(reply.http)];
+      expect(response.description, `${def.key} ${name}`).toContain(reply.when.slice(1));
+      expect(response.content['application/json'].examples[name].value).toEqual({
+        status: reply.status,
+        message: reply.message,
+      });
+    }
+  });
+
   it('says what a body field and a query parameter must be, from the contract', () => {
     const createUser = doc.paths['/api/v1/user'].post;
     const body = createUser.requestBody.content['application/json'].schema;

@@ -546,10 +546,20 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
 
   it('adds business information: physical_location becomes a bool, number_of_employees an int, unset fields zero', async () => {
     const { loanRequestId, userId } = await seedLoanRequest(sandbox.app, org);
+    // The required fields and two optional ones: the others are left unset.
     const reply = await call(
       sandbox.app,
       'addBusinessInfo',
-      on(loanRequestId, sampleBody('addBusinessInfo', org.org_id)),
+      on(loanRequestId, {
+        name: 'Ada Stores',
+        org_id: org.org_id,
+        role: 'owner',
+        industry: 'retail',
+        description: 'groceries',
+        registered: true,
+        physical_location: '12 Broad Street, Lagos',
+        number_of_employees: '12',
+      }),
     );
     expect(reply.json.status).toBe('success');
     expect(reply.json.data).toMatchObject({
@@ -603,11 +613,15 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
 
   it('adds guarantors: data all of them (no gender), data1 null; lists them', async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
-    await call(sandbox.app, 'addGuarantor', on(loanRequestId, sampleBody('addGuarantor', 0)));
+    await call(
+      sandbox.app,
+      'addGuarantor',
+      on(loanRequestId, { ...sampleBody('addGuarantor', 0), firstname: 'Chidi' }),
+    );
     const reply = await call(
       sandbox.app,
       'addGuarantor',
-      on(loanRequestId, { ...(sampleBody('addGuarantor', 0) as Json), firstname: 'Ifeoma', email: 'ife@example.com' }),
+      on(loanRequestId, { ...sampleBody('addGuarantor', 0), firstname: 'Ifeoma', email: 'ife@example.com' }),
     );
     expect(reply.json.status).toBe('success');
     expect(reply.json.data1).toBeNull();
@@ -621,7 +635,11 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
 
   it('uploads documents: data all of them, data1 null', async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
-    const reply = await call(sandbox.app, 'uploadDocument', on(loanRequestId, sampleBody('uploadDocument', 0)));
+    const reply = await call(
+      sandbox.app,
+      'uploadDocument',
+      on(loanRequestId, { ...sampleBody('uploadDocument', 0), type: 'passport' }),
+    );
     expect(reply.json).toMatchObject({ status: 'success', message: 'Document uploaded successfully', data1: null });
     expect(reply.json.data).toEqual([
       expect.objectContaining({
@@ -659,7 +677,8 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
     const none = await call(sandbox.app, 'getEmployment', on(loanRequestId));
     expect(none.json).toMatchObject({ status: 'success', data: null });
-    const first = await call(sandbox.app, 'addEmployment', on(loanRequestId, sampleBody('addEmployment', 0)));
+    const employment = { ...sampleBody('addEmployment', 0), company_name: 'Acme Ltd', salary: 350000 };
+    const first = await call(sandbox.app, 'addEmployment', on(loanRequestId, employment));
     expect(first.json.status).toBe('success');
     expect(first.json.data).toMatchObject({ company_name: 'Acme Ltd', salary: 350000, custom_fields: null });
     const before = snapshot(sandbox.dbPath);
@@ -710,7 +729,18 @@ describe('approveLoanRequest (4.19)', () => {
   it('fills terms with the estimated repayment, lender_status approved, the approval dates and approver', async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
     sandbox.setNow(LATER);
-    const body = sampleBody('approveLoanRequest', 0) as Json;
+    const body = {
+      ...sampleBody('approveLoanRequest', 0),
+      approved_amount: 40000,
+      rate: 5,
+      tenure: 3,
+      tenured_in: 'months',
+      rate_type: 'simple-interest',
+      frequency: 'monthly',
+      grace_period: 0,
+      exclude_weekends: false,
+      note: 'good history',
+    };
     const reply = await approve(loanRequestId, body);
     expect(reply.http).toBe(200);
     expect(reply.json.status).toBe('success');
@@ -751,7 +781,11 @@ describe('approveLoanRequest (4.19)', () => {
 
   it('marks zero_interest when the rate is 0', async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
-    const reply = await approve(loanRequestId, { ...(sampleBody('approveLoanRequest', 0) as Json), rate: 0 });
+    const reply = await approve(loanRequestId, {
+      ...sampleBody('approveLoanRequest', 0),
+      approved_amount: 40000,
+      rate: 0,
+    });
     expect((reply.json.data as Json).terms).toMatchObject({ zero_interest: true, estimated_repayment: 40000 });
   });
 

@@ -57,7 +57,6 @@ function loanRequest(overrides: Record<string, unknown> = {}) {
 
 describe('contract', () => {
   it('gives every operation of spec section 4 one row with a unique key and method+path', () => {
-    expect(ENDPOINTS).toHaveLength(19);
     expect(new Set(ENDPOINTS.map((e) => e.key)).size).toBe(ENDPOINTS.length);
     expect(new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`)).size).toBe(ENDPOINTS.length);
     for (const e of ENDPOINTS) {

@@ -544,9 +544,13 @@ describe('loan new --resume', () => {
     const userId = await seedBorrower();
     await seed('createLoanRequest', userId);
     const { id } = await seed('createLoanRequest', userId, { amount: 80000, purpose: 'Freezer' });
-    await seed('addBankDetails', id);
-    await seed('addEmployment', id);
-    await seed('addGuarantor', id);
+    await seed('addBankDetails', id, { code: '058', account_name: 'Ada Obi' });
+    await seed('addEmployment', id, {
+      ...sampleBody('addEmployment', 0),
+      company_name: 'Acme Ltd',
+      position: 'engineer',
+    });
+    await seed('addGuarantor', id, { ...sampleBody('addGuarantor', 0), firstname: 'Chidi', lastname: 'Obi' });
     return id;
   }
 

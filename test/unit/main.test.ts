@@ -39,7 +39,7 @@ describe('main: exit codes of help, version and missing words', () => {
     ],
     [['loan', 'show'], "loanctl: Missing required argument 'id'. See 'loanctl loan show --help'."],
     // A destructive verb is never offered as a correction (issue 12).
-    [['loan', 'decline', '7'], "loanctl: Unknown command 'decline'. See 'loanctl loan --help'."],
+    [['loan', 'delet', '7'], "loanctl: Unknown command 'delet'. See 'loanctl loan --help'."],
     [['profile', 'remov', 'prod'], "loanctl: Unknown command 'remov'. See 'loanctl profile --help'."],
     [['cache', 'clean'], "loanctl: Unknown command 'clean'. See 'loanctl cache --help'."],
   ])('%j is one line on stderr with the closest suggestion and the help to read, exit 2', async (argv, line) => {

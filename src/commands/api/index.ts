@@ -1,5 +1,6 @@
 /** `loanctl api METHOD PATH`: the raw escape hatch, with the profile's auth. */
 import type { Command } from 'commander';
+import { API_METHODS } from '../../contract/operations.js';
 import type { Deps } from '../../deps.js';
 import { examples } from '../common/help.js';
 
@@ -7,7 +8,7 @@ export function registerApiCommand(program: Command, deps: Deps): void {
   program
     .command('api')
     .description("Send any request to the API with the profile's key and print the reply envelope")
-    .argument('<method>', 'GET, POST, PUT or DELETE')
+    .argument('<method>', `${API_METHODS.slice(0, -1).join(', ')} or ${API_METHODS.at(-1)}`)
     .argument('<path>', 'e.g. /api/v1/loan_request/172 (a path without /api/ gets /api/v1 in front)')
     .option('-q, --query <key=value>', 'a query parameter (repeatable)', collect)
     .option('-d, --data <json>', 'the body: JSON, @file.json, or - for stdin')

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../../contract/endpoints.js';
+import { API_METHODS, type HttpMethod } from '../../contract/operations.js';
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';
 import { readDataValue } from '../common/data.js';
@@ -10,12 +10,10 @@ export interface ApiOptions {
   data?: string;
 }
 
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
-
 export async function runApi(options: ApiOptions, deps: Deps): Promise<void> {
   const method = options.method.toUpperCase() as HttpMethod;
-  if (!METHODS.includes(method)) {
-    throw new UsageError(`Unknown method "${options.method}".`, `Use one of: ${METHODS.join(', ')}.`);
+  if (!API_METHODS.includes(method)) {
+    throw new UsageError(`Unknown method "${options.method}".`, `Use one of: ${API_METHODS.join(', ')}.`);
   }
   const { path, query } = splitPath(options.path);
   for (const pair of options.query ?? []) {
@@ -24,7 +22,9 @@ export async function runApi(options: ApiOptions, deps: Deps): Promise<void> {
     query.push([pair.slice(0, at), pair.slice(at + 1)]);
   }
   if (options.data !== undefined && method === 'GET') {
-    throw new UsageError('A GET request has no body; drop --data or use POST/PUT.');
+    throw new UsageError(
+      `A GET request has no body; drop --data or use ${API_METHODS.filter((m) => m !== 'GET' && m !== 'DELETE').join('/')}.`,
+    );
   }
   const body = options.data === undefined ? undefined : await readDataValue(options.data, deps);
 

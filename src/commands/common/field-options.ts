@@ -11,6 +11,7 @@ import {
   type FieldDef,
   type FieldKind,
   type FieldsOf,
+  fieldHelp,
   flagName,
   flagOf,
   optionKeyOf,
@@ -69,15 +70,20 @@ function selected<K extends BodyKey>(key: K, only?: readonly FieldName<K>[]): re
   return fields.filter((field) => !field.noFlag && (names === undefined || names.includes(field.name)));
 }
 
+/** The value's name in `--help` (`<name>`): the field's own, else its kind's. */
+export function valueName(field: FieldDef): string {
+  return field.value ?? VALUE_NAMES[field.kind];
+}
+
 /** Adds a flag for each body field of operation `key` (or of the ones named in `only`). */
 export function addFieldOptions<K extends BodyKey>(command: Command, key: K, only?: readonly FieldName<K>[]): Command {
   for (const field of selected(key, only)) {
     const flag = `--${flagName(field)}`;
     if (field.kind !== 'bool') {
-      command.option(`${flag} <${field.value ?? VALUE_NAMES[field.kind]}>`, field.help);
+      command.option(`${flag} <${valueName(field)}>`, fieldHelp(field));
       continue;
     }
-    command.option(flag, field.help);
+    command.option(flag, fieldHelp(field));
     if (field.noHelp) command.option(`--no-${flagName(field)}`, field.noHelp);
   }
   return command;

@@ -1,5 +1,6 @@
 /**
- * `loanctl loan add-business ID …` (spec 4.11, every field of 2.6 as a flag).
+ * The default org id of `loanctl loan add-business ID …` (spec 4.11, every field of 2.6 as a flag;
+ * the verb is one operationVerb line in ./index.ts).
  *
  * The body needs the organisation's id. Without `--org-id` (or `org_id` in `--data`) it is the
  * profile's org id if the profile has one, else the `org_id` of the first user in the user list
@@ -7,18 +8,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { type AttachOptions, runAttach } from './attach.js';
 import { notice } from './common.js';
-
-export type LoanAddBusinessOptions = AttachOptions<'addBusinessInfo'>;
-
-export async function runLoanAddBusiness(options: LoanAddBusinessOptions, deps: Deps): Promise<void> {
-  await runAttach(options, deps, {
-    key: 'addBusinessInfo',
-    what: 'business information',
-    lookupDefault: { key: 'org_id', placeholder: 1, resolve: () => defaultOrgId(deps) },
-  });
-}
 
 /** The profile's org id, else the org_id of the user list's first user; else exit 2 naming --org-id. */
 export async function defaultOrgId(deps: Deps): Promise<number> {

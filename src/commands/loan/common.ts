@@ -3,59 +3,25 @@
  * loan request id argument, confirmation (`--yes`), and `--data`.
  */
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
 import { parseId } from '../../input/values.js';
 import { confirmAction } from '../common/confirm.js';
-import { SANDBOX_PROFILE } from '../common/sandbox-listening.js';
+import { PATH_PARAM_SOURCES } from '../common/help.js';
+import type { ProductOption } from '../common/product.js';
 
 export { notice } from '../../output/notice.js';
-// Shared with the user verbs; re-exported so the loan verbs keep one place to import from.
+// Shared with the user verbs and the verbs made from contract rows; re-exported so the loan verbs
+// keep one place to import from.
 export { type DataOption, readData } from '../common/data-option.js';
-
-export interface ProductOption {
-  /** `--product`, as typed. */
-  product?: string | undefined;
-}
+export { findProduct, missingProduct, type ProductOption, resolveProduct } from '../common/product.js';
 
 export interface LoanIdOptions extends ProductOption {
   /** The ID argument, as typed. */
   id: string;
 }
 
-/** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; missing everywhere → exit 2. */
-export async function resolveProduct(options: ProductOption, deps: Deps): Promise<number> {
-  const productId = await findProduct(options, deps);
-  if (productId !== undefined) return productId;
-  throw await missingProduct(deps);
-}
-
-/** `--product`, else LOANCTL_PRODUCT_ID, else the profile's product id; undefined when none. */
-export async function findProduct(options: ProductOption, deps: Deps): Promise<number | undefined> {
-  if (options.product !== undefined) return parseId(options.product, '--product');
-  return (await deps.settings()).productId;
-}
-
-/**
- * The exit-2 error for a missing product id, naming `others` too (flags the command also lacks),
- * so a script learns everything to add from one run. With no profile at all and no API given by
- * flag or environment, this is likely a newcomer fresh from the demo: the hint offers the sandbox.
- */
-export async function missingProduct(deps: Deps, others: readonly string[] = []): Promise<UsageError> {
-  const settings = await deps.settings();
-  const apiGiven = settings.baseUrlSource === 'flag' || settings.baseUrlSource === 'env';
-  const newcomer = !apiGiven && (await deps.config()).names().length === 0;
-  const sandbox = newcomer
-    ? `; or try the local sandbox: loanctl sandbox start (then, in another terminal, loanctl --profile ${SANDBOX_PROFILE} loan new)`
-    : '';
-  return new UsageError(
-    `Missing ${['--product', ...others].join(', ')}: loan commands need a loan product id.`,
-    `Pass --product N, set LOANCTL_PRODUCT_ID, or give the profile one: loanctl profile add NAME --base-url URL --product-id N${sandbox}`,
-  );
-}
-
 /** The ID argument of a loan verb. */
 export function loanId(raw: string): number {
-  return parseId(raw, 'The loan request ID');
+  return parseId(raw, PATH_PARAM_SOURCES.id as string);
 }
 
 /**

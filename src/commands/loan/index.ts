@@ -4,17 +4,14 @@
  * verb's options. Every verb takes `--product` (default: LOANCTL_PRODUCT_ID or the profile's).
  */
 import type { Command } from 'commander';
+import type { OperationKey } from '../../contract/operations.js';
 import type { Deps } from '../../deps.js';
-import type { DataOption } from '../common/data-option.js';
-import { addFieldOptions, type FieldOptions } from '../common/field-options.js';
-import { examples } from '../common/help.js';
-import type { AttachKey } from './attach.js';
-import type { ProductOption } from './common.js';
+import { addFieldOptions } from '../common/field-options.js';
+import { DATA_HELP, examples, PRODUCT_HELP } from '../common/help.js';
+import { addRowVerbs, operationVerb } from '../common/operation-verb.js';
 import { registerLoanFindCommand, registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
 import { registerLoanScheduleCommand } from './schedule.js';
 
-const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
-const DATA_HELP = 'the request body as JSON, @file.json, or - for stdin; flags override its fields';
 const YES_HELP = 'do not ask for confirmation (needed when not on a terminal)';
 
 export function registerLoanCommands(program: Command, deps: Deps): void {
@@ -47,17 +44,9 @@ The flow, step by step:
       .option('--product <id>', PRODUCT_HELP)
       .addHelpText('after', examples(...lines));
 
-  /**
-   * A verb that attaches information to a loan request: its flags are the operation's body fields
-   * (src/contract/fields.ts), its run the generic one of ./attach.ts.
-   */
-  const attachVerb = <K extends AttachKey>(name: string, key: K, what: string, description: string, example: string) =>
-    addFieldOptions(verb(name, description, example).argument('<id>', 'loan request id'), key)
-      .option('--data <json>', DATA_HELP)
-      .action(async (id: string, options: ProductOption & DataOption & FieldOptions<K>) => {
-        const { runAttach } = await import('./attach.js');
-        await runAttach<K>({ ...options, id }, deps, { key, what });
-      });
+  /** A verb that attaches information to a loan request: one operation, with a notice of what was added. */
+  const attachVerb = (name: string, key: OperationKey, what: string, description: string, example: string) =>
+    operationVerb(loan, name, key, deps, { description, examples: [example], what });
 
   const create = verb(
     'create',
@@ -193,18 +182,20 @@ The flow, step by step:
     'loanctl loan upload-document 172 --type passport --title "International passport" --number A01234567 --url https://files.example.com/ada-passport.jpg',
   );
 
-  const business = verb(
-    'add-business',
-    'Add business information to a loan request',
-    'loanctl loan add-business 172 --name "Ada Stores" --role owner --industry retail --description "Grocery shop" --registered --registration-number RC123456 --established-on 2019-03-01',
-    'loanctl loan add-business 172 --data @business.json --org-id 3',
-  ).argument('<id>', 'loan request id');
-  addFieldOptions(business, 'addBusinessInfo')
-    .option('--data <json>', DATA_HELP)
-    .action(async (id, options) => {
-      const { runLoanAddBusiness } = await import('./add-business.js');
-      await runLoanAddBusiness({ ...options, id }, deps);
-    });
+  operationVerb(loan, 'add-business', 'addBusinessInfo', deps, {
+    description: 'Add business information to a loan request',
+    examples: [
+      'loanctl loan add-business 172 --name "Ada Stores" --role owner --industry retail --description "Grocery shop" --registered --registration-number RC123456 --established-on 2019-03-01',
+      'loanctl loan add-business 172 --data @business.json --org-id 3',
+    ],
+    what: 'business information',
+    // Without --org-id: the profile's, else the user list's (./add-business.ts).
+    lookupDefault: {
+      key: 'org_id',
+      placeholder: 1,
+      resolve: async () => (await import('./add-business.js')).defaultOrgId(deps),
+    },
+  });
 
   attachVerb(
     'add-bank',
@@ -214,13 +205,6 @@ The flow, step by step:
     'loanctl loan add-bank 172 --code 058 --account-name "Ada Obi" --account-number 0123456789 --bank-name GTBank',
   );
 
-  verb('banks', 'List the bank details of a loan request', 'loanctl loan banks 172')
-    .argument('<id>', 'loan request id')
-    .action(async (id, options) => {
-      const { runLoanBanks } = await import('./banks.js');
-      await runLoanBanks({ ...options, id }, deps);
-    });
-
   attachVerb(
     'add-guarantor',
     'addGuarantor',
@@ -228,13 +212,6 @@ The flow, step by step:
     'Add a guarantor to a loan request',
     'loanctl loan add-guarantor 172 --firstname Chi --lastname Eze --gender male --relationship brother --email chi@example.com --phone 08055555555',
   );
-
-  verb('guarantors', 'List the guarantors of a loan request', 'loanctl loan guarantors 172')
-    .argument('<id>', 'loan request id')
-    .action(async (id, options) => {
-      const { runLoanGuarantors } = await import('./guarantors.js');
-      await runLoanGuarantors({ ...options, id }, deps);
-    });
 
   attachVerb(
     'add-employment',
@@ -275,4 +252,6 @@ The flow, step by step:
     });
 
   registerLoanScheduleCommand(loan, deps);
+  // The verbs the contract's rows name (`verb: 'loan banks'`): nothing to write here.
+  addRowVerbs(loan, deps);
 }

@@ -2,6 +2,7 @@
  * Ready-made faults (`sandbox faults add --preset NAME`): the failure replies the spec documents,
  * exactly as the real service sends them, and the replies of what stands in front of it.
  */
+import { operation } from '../../contract/operations.js';
 import { MESSAGES } from '../envelope.js';
 import type { NewFault } from './store.js';
 
@@ -25,7 +26,7 @@ export const PRESETS: Record<string, { description: string; fault: PresetFault }
       path: '/api/v1/loan_request/*/employment',
       http: 500,
       envelope: 'error',
-      message: MESSAGES.employmentExists,
+      message: operation('addEmployment').errors.alreadyAdded.message,
     },
   },
   'error-200': {

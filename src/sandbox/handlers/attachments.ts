@@ -4,7 +4,7 @@
  * loan request's progress marker (./common.ts) until it is submitted.
  */
 import type { BodyOf } from '../../contract/fields.js';
-import { fail, MESSAGES } from '../envelope.js';
+import { refuse } from '../envelope.js';
 import type { Owned } from '../repos/attachments.js';
 import type { LoanRequestRow, Repos } from '../repos/index.js';
 import { newLinkerId, newReference } from '../secrets.js';
@@ -52,7 +52,7 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
     run: (ctx) => {
       const accounts = ctx.repos.attachments.bankDetails(ctx.loanRequest.id);
       if (accounts.length === 0) {
-        throw fail(500, `${MESSAGES.somethingWentWrong}: the loan request has no bank details; add them first`);
+        throw refuse('tokenizeLinker', 'noBankDetails');
       }
       const linkerIds = accounts.map((account) => {
         if (account.linker_id) return account.linker_id;
@@ -95,7 +95,7 @@ export const ATTACHMENT_HANDLERS: HandlersOf<AttachmentKey> = {
         now: ctx.stamp,
       });
       if (!added) {
-        throw fail(500, MESSAGES.employmentExists);
+        throw refuse('addEmployment', 'alreadyAdded');
       }
       markProgress(ctx, PROGRESS.employment);
       const row = ctx.repos.attachments.employment(lr.id);

@@ -1,6 +1,6 @@
 /** Handlers of the loan request itself: create, list, update, delete, progress, submit, approve. */
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../../repayment/index.js';
-import { fail, MESSAGES } from '../envelope.js';
+import { fail, refuse } from '../envelope.js';
 import { newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
 import { invalidFieldsMessage } from '../validation.js';
@@ -38,7 +38,7 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
 
   listLoanRequests: {
     precheck: (raw) => {
-      if (raw.direction === undefined || raw.direction === '') throw fail(400, MESSAGES.directionMissing);
+      if (raw.direction === undefined || raw.direction === '') throw refuse('listLoanRequests', 'directionMissing');
     },
     inspect: ({ query }) =>
       typeof query.direction === 'string' && !['ASC', 'DESC'].includes(query.direction.toUpperCase())
@@ -80,10 +80,7 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
     run: (ctx) => {
       const lr = ctx.loanRequest;
       if (ctx.repos.attachments.supportingInformationCount(lr.id) === 0) {
-        throw fail(
-          400,
-          'The loan request has no supporting information. Add bank details, business information, employment information, a guarantor or a document before submitting',
-        );
+        throw refuse('submitLoanRequest', 'nothingAttached');
       }
       // Submitting again is harmless: the loan request is returned as it is (PUT is idempotent).
       if (lr.user_status !== 'submitted') {

@@ -146,7 +146,7 @@ export class LoanRequestsRepo {
   /** Up to `limit` loan requests of a product after `cursor` in id order (ASC: id > cursor, DESC: id < cursor). */
   page(orgId: number, productId: number, direction: 'ASC' | 'DESC', cursor: number, limit: number): LoanRequestRow[] {
     const stmt = direction === 'ASC' ? this.pageAsc : this.pageDesc;
-    return stmt.all({ org_id: orgId, product_id: productId, cursor, limit }) as unknown as LoanRequestRow[];
+    return stmt.all({ org_id: orgId, product_id: productId, cursor, limit });
   }
 
   updatePurpose(id: number, purpose: string, now: string): void {
