@@ -742,7 +742,10 @@ function __loanctl_options
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
+                '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
                 '--reapprove' 'with --yes: replace the terms of a loan request that is already approved' \
+                '--allow-unsubmitted' 'with --yes: approve a loan request the borrower never submitted' \
+                '--allow-high-interest' 'with --yes: approve terms whose interest is more than the principal' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan schedule'
@@ -755,6 +758,7 @@ function __loanctl_options
                 '--frequency' 'how often an instalment falls due: daily, weekly, bi-weekly or monthly' \
                 '--grace-period' 'days after the start before the schedule begins (default 0)' \
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
+                '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
                 '--start' 'the day the loan starts, yyyy-mm-dd (default: today, UTC)' \
                 '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
                 '-h' 'display help for command' \
@@ -1130,6 +1134,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan approve|--data'
             echo '@none'
+        case 'loan approve|--annual-rate'
+            echo '@none'
         case 'loan schedule|--amount'
             echo '@none'
         case 'loan schedule|--rate'
@@ -1143,6 +1149,8 @@ function __loanctl_option_values
         case 'loan schedule|--frequency'
             echo 'daily weekly bi-weekly monthly'
         case 'loan schedule|--grace-period'
+            echo '@none'
+        case 'loan schedule|--annual-rate'
             echo '@none'
         case 'loan schedule|--start'
             echo '@none'

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
+import { ANNUAL_RATE_HELP } from '../../schedule/flags.js';
 import type { DataOption } from '../common/data-option.js';
 import { addFieldOptions, type FieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
@@ -268,7 +269,10 @@ The flow, step by step:
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
+    .option('--annual-rate <n>', ANNUAL_RATE_HELP)
     .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
+    .option('--allow-unsubmitted', 'with --yes: approve a loan request the borrower never submitted')
+    .option('--allow-high-interest', 'with --yes: approve terms whose interest is more than the principal')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);
