@@ -79,7 +79,7 @@ function __loanctl_commands
                 'create' 'Create a loan request for a borrower (by user id or e-mail)' \
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
-                'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
+                'queue' 'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
