@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
-import { borrower } from '../helpers/cli.js';
+import { approvalFlags, borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
@@ -28,27 +28,7 @@ async function newLoan(submitted: boolean): Promise<string> {
 }
 
 const approve = (id: string, rate: string, ...more: string[]) =>
-  sandbox.run(
-    [
-      'loan',
-      'approve',
-      id,
-      '--approved-amount',
-      '45000',
-      '--rate',
-      rate,
-      '--tenure',
-      '6',
-      '--tenured-in',
-      'months',
-      '--rate-type',
-      'simple-interest',
-      '--frequency',
-      'monthly',
-      ...more,
-    ],
-    { now: LAPTOP },
-  );
+  sandbox.run(['loan', 'approve', id, ...approvalFlags({ '--rate': rate }), ...more], { now: LAPTOP });
 
 beforeAll(async () => {
   sandbox = await cliSandbox();
@@ -100,21 +80,8 @@ describe('loan approve shows the approval before sending it', () => {
 
   it('an approved amount above the request is refused before anything is asked or sent (the API refuses it)', async () => {
     const id = await newLoan(true);
-    const result = await sandbox.run(
-      [
-        'loan',
-        'approve',
-        id,
-        '--approved-amount',
-        '999999',
-        '--rate',
-        '2',
-        '--tenure',
-        '6',
-        '--tenured-in',
-        'months',
-      ].concat(['--rate-type', 'simple-interest', '--frequency', 'monthly', '--yes', '--debug']),
-    );
+    const flags = approvalFlags({ '--approved-amount': '999999', '--rate': '2' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes', '--debug']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('refused: the approved amount (999,999.00) is more than the 50,000.00 requested');
     expect(result.stderr).not.toContain('POST ');
@@ -123,17 +90,8 @@ describe('loan approve shows the approval before sending it', () => {
 
   it('--annual-rate is sent as the rate per tenure unit (÷ 12 a month); the review shows both', async () => {
     const id = await newLoan(true);
-    const result = await sandbox.run(
-      ['loan', 'approve', id, '--approved-amount', '45000', '--annual-rate', '24', '--tenure', '6'].concat([
-        '--tenured-in',
-        'months',
-        '--rate-type',
-        'simple-interest',
-        '--frequency',
-        'monthly',
-        '--yes',
-      ]),
-    );
+    const flags = approvalFlags({ '--rate': undefined, '--annual-rate': '24' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain('2 % per month (simple interest), 24 % a year');
     expect(result.json<LoanRequest>().terms.rate).toBe(2);
@@ -173,27 +131,9 @@ describe('loan approve shows the approval before sending it', () => {
 
   it('a fixed-amount rate is shown as money for the whole loan', async () => {
     const id = await newLoan(true);
-    const result = await sandbox.run(
-      [
-        'loan',
-        'approve',
-        id,
-        '--approved-amount',
-        '45000',
-        '--rate',
-        '7500',
-        '--tenure',
-        '30',
-        '--tenured-in',
-        'days',
-        '--rate-type',
-        'fixed-amount',
-        '--frequency',
-        'weekly',
-        '--yes',
-      ],
-      { now: LAPTOP },
-    );
+    const terms = { '--rate': '7500', '--tenure': '30', '--tenured-in': 'days', '--rate-type': 'fixed-amount' };
+    const flags = approvalFlags({ ...terms, '--frequency': 'weekly' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes'], { now: LAPTOP });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain('7,500.00 fixed for the whole loan');
     expect(result.stderr).toContain('4 (weekly), first due 2026-03-09, last due 2026-04-01');

@@ -7,7 +7,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardQueries, PAGE_SIZE } from '../../src/sandbox/dashboard/queries.js';
-import { borrower } from '../helpers/cli.js';
+import { approvalFlags, borrower } from '../helpers/cli.js';
 import { InjectBrowser } from '../helpers/dashboard.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
@@ -49,19 +49,8 @@ beforeAll(async () => {
   await newLoan('late', '75000.5', '2026-02-01', '2026-03-01');
   await newLoan('unsent', '5000', '2026-02-02');
   await newLoan('approved', '50000', '2026-02-03', '2026-02-04');
-  await ok(
-    ['loan', 'approve', String(ids.approved), '--approved-amount', '45000', '--annual-rate', '24'].concat([
-      '--tenure',
-      '6',
-      '--tenured-in',
-      'months',
-      '--rate-type',
-      'simple-interest',
-      '--frequency',
-      'monthly',
-      '--yes',
-    ]),
-  );
+  const terms = approvalFlags({ '--rate': undefined, '--annual-rate': '24' });
+  await ok(['loan', 'approve', String(ids.approved), ...terms, '--yes']);
   browser = new InjectBrowser(sandbox.app);
   expect((await browser.signIn(sandbox.org.api_key)).status).toBe(303);
 });
