@@ -171,8 +171,8 @@ _loanctl_options() {
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
-    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --reapprove -h --help' ;;
-    'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --start --product -h --help' ;;
+    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --annual-rate --reapprove --allow-unsubmitted --allow-high-interest -h --help' ;;
+    'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --annual-rate --start --product -h --help' ;;
     'loan banks') REPLY='--product -h --help' ;;
     'loan guarantors') REPLY='--product -h --help' ;;
     'cache') REPLY='-h --help' ;;
@@ -355,6 +355,7 @@ _loanctl_option_values() {
     ('loan approve|--grace-period') REPLY='@none' ;;
     ('loan approve|--note') REPLY='@none' ;;
     ('loan approve|--data') REPLY='@none' ;;
+    ('loan approve|--annual-rate') REPLY='@none' ;;
     ('loan schedule|--amount') REPLY='@none' ;;
     ('loan schedule|--rate') REPLY='@none' ;;
     ('loan schedule|--tenure') REPLY='@none' ;;
@@ -362,6 +363,7 @@ _loanctl_option_values() {
     ('loan schedule|--rate-type') REPLY='simple-interest compound-interest fixed-amount' ;;
     ('loan schedule|--frequency') REPLY='daily weekly bi-weekly monthly' ;;
     ('loan schedule|--grace-period') REPLY='@none' ;;
+    ('loan schedule|--annual-rate') REPLY='@none' ;;
     ('loan schedule|--start') REPLY='@none' ;;
     ('loan schedule|--product') REPLY='@none' ;;
     ('loan banks|--product') REPLY='@none' ;;

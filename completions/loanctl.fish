@@ -79,7 +79,7 @@ function __loanctl_commands
                 'create' 'Create a loan request for a borrower (by user id or e-mail)' \
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
-                'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
+                'queue' 'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
@@ -733,7 +733,10 @@ function __loanctl_options
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
+                '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
                 '--reapprove' 'with --yes: replace the terms of a loan request that is already approved' \
+                '--allow-unsubmitted' 'with --yes: approve a loan request the borrower never submitted' \
+                '--allow-high-interest' 'with --yes: approve terms whose interest is more than the principal' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan schedule'
@@ -746,6 +749,7 @@ function __loanctl_options
                 '--frequency' 'how often an instalment falls due: daily, weekly, bi-weekly or monthly' \
                 '--grace-period' 'days after the start before the schedule begins (default 0)' \
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
+                '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
                 '--start' 'the day the loan starts, yyyy-mm-dd (default: today, UTC)' \
                 '--product' 'with an ID: the loan product (default: $LOANCTL_PRODUCT_ID, else the profile'\''s)' \
                 '-h' 'display help for command' \
@@ -1129,6 +1133,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan approve|--data'
             echo '@none'
+        case 'loan approve|--annual-rate'
+            echo '@none'
         case 'loan schedule|--amount'
             echo '@none'
         case 'loan schedule|--rate'
@@ -1142,6 +1148,8 @@ function __loanctl_option_values
         case 'loan schedule|--frequency'
             echo 'daily weekly bi-weekly monthly'
         case 'loan schedule|--grace-period'
+            echo '@none'
+        case 'loan schedule|--annual-rate'
             echo '@none'
         case 'loan schedule|--start'
             echo '@none'

@@ -29,7 +29,7 @@ import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
+import { type ApiResult, httpDate, interpretReply, type ReplyContext } from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -140,6 +140,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       let statusCode: number;
       let contentType: string | undefined;
       let retryAfter: string | undefined;
+      let dateHeader: string | undefined;
       let text: string;
       try {
         const reply = await pool().send({
@@ -152,6 +153,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         statusCode = reply.statusCode;
         contentType = header(reply.headers['content-type']);
         retryAfter = header(reply.headers['retry-after']);
+        dateHeader = header(reply.headers.date);
         text = reply.text;
       } catch (error) {
         const failure = transportFailure(error, url, settings);
@@ -191,7 +193,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
-      return interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
+      const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
+      result.serverDate = httpDate(dateHeader);
+      return result;
     }
   }
 

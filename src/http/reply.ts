@@ -35,6 +35,15 @@ export interface ApiResult<T = unknown> {
   envelope: Envelope;
   rawBody: string;
   httpStatus: number;
+  /** The server's clock when it replied (its `Date` header), when it sent a valid one. */
+  serverDate?: Date | undefined;
+}
+
+/** The instant an HTTP `Date` header names (RFC 9110 IMF-fixdate), or undefined. */
+export function httpDate(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : new Date(at);
 }
 
 export interface ReplyContext {

@@ -5,7 +5,7 @@
  */
 import { type OperationKey, replyPayloadShape, replyRecord } from '../contract/operations.js';
 
-export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number';
+export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number' | 'rate';
 
 export interface Column {
   key: string;
@@ -23,6 +23,7 @@ export const RESOURCE_KINDS = [
   'document',
   'business',
   'profile',
+  'queue',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -97,7 +98,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('user_status', 'User status'),
       c('progress', 'Progress'),
       c('terms.approved_amount', 'Approved amount', 'money'),
-      c('terms.rate', 'Rate', 'number'),
+      c('terms.rate', 'Rate', 'rate'),
       c('terms.rate_type', 'Rate type'),
       c('terms.tenure', 'Tenure', 'number'),
       c('terms.tenured_in', 'Tenured in'),
@@ -201,6 +202,19 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('org_id', 'Org id'),
       c('api_key', 'API key'),
       c('key_storage', 'Key stored in'),
+    ],
+  },
+  // `loan queue`'s rows (src/commands/loan/queue.ts QueueRow): computed by loanctl, no reply schema.
+  queue: {
+    noun: 'loan requests waiting for approval',
+    list: [
+      c('id', 'ID'),
+      c('submitted_at', 'SUBMITTED', 'timestamp'),
+      c('age', 'WAITING'),
+      c('user_id', 'USER'),
+      c('borrower', 'BORROWER'),
+      c('amount', 'AMOUNT', 'money'),
+      c('purpose', 'PURPOSE'),
     ],
   },
 };

@@ -17,7 +17,8 @@ export async function recordFieldNames(kind: ResourceKind): Promise<string[]> {
   const set = COLUMNS[kind];
   const names = new Set<string>([...set.list, ...(set.detail ?? [])].map((column) => column.key));
   for (const name of set.computed ?? []) names.add(name);
-  if (kind === 'profile') return [...names];
+  // Made by loanctl, not sent by the API: their columns are all their fields.
+  if (kind === 'profile' || kind === 'queue') return [...names];
   const { recordSchema } = await import('../contract/endpoints.js');
   for (const [key, inner] of Object.entries(recordSchema(kind).shape)) {
     names.add(key);

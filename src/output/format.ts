@@ -1,57 +1,65 @@
 /**
- * Cell formatting for humans (tables only; JSON, NDJSON and CSV carry values unchanged).
+ * Cell formatting for humans (tables and the dashboard's label/value rows; JSON, NDJSON and CSV
+ * carry values unchanged). What each kind of value looks like is ./values.ts; this picks the kind.
  */
-import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
-import type { CellFormat } from './columns.js';
-import { escapeControl } from './escape.js';
 
-const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+import type { CellFormat, Column } from './columns.js';
+import { escapeControl } from './escape.js';
+import { getPath, isPlainObject } from './pick.js';
+import { formatBool, formatDate, formatMoney, formatNumber, formatRate, formatTimestamp } from './values.js';
+
+// The value functions, for the callers that imported them from here.
+export { formatMoney, formatTimestamp } from './values.js';
+
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-/** `50000` → `50,000.00`. */
-export function formatMoney(value: number): string {
-  return MONEY.format(value);
-}
-
 /**
- * `0001-01-01T00:00:00Z` (unset) → `—`; else `2026-11-22 05:27 +01:00` in the local time zone (TZ),
- * the way an operator reads a date, with its zone (conventions.md), written `UTC` when it is UTC.
+ * One cell. `siblings` is the object the value sits in: a rate is shown with its unit, which is
+ * the `tenured_in` next to it (`terms.rate` beside `terms.tenured_in`).
  */
-export function formatTimestamp(value: string): string {
-  if (!isSetTimestamp(value)) return '—';
-  const date = parseTimestamp(value);
-  if (date === undefined) return escapeControl(value);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${zoneOf(date)}`;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The local zone's offset at that date (daylight saving moves it): `UTC`, `+01:00`, `-05:30`. */
-function zoneOf(date: Date): string {
-  const minutes = -date.getTimezoneOffset();
-  if (minutes === 0) return 'UTC';
-  const sign = minutes > 0 ? '+' : '-';
-  return `${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
-}
-
-export function formatCell(value: unknown, format: CellFormat | undefined): string {
+export function formatCell(value: unknown, format: CellFormat | undefined, siblings?: Record<string, unknown>): string {
   if (value === undefined || value === null) return '';
   const kind = format ?? guessFormat(value);
   switch (kind) {
     case 'money':
       return typeof value === 'number' ? formatMoney(value) : escapeControl(String(value));
     case 'number':
-      return typeof value === 'number' ? NUMBER.format(value) : escapeControl(String(value));
+      return typeof value === 'number' ? formatNumber(value) : escapeControl(String(value));
+    case 'rate':
+      return typeof value === 'number' ? rateCell(value, siblings) : escapeControl(String(value));
     case 'timestamp':
-      return typeof value === 'string' ? formatTimestamp(value) : escapeControl(String(value));
+      return typeof value === 'string' ? escapeControl(formatTimestamp(value)) : escapeControl(String(value));
     case 'date':
-      return typeof value === 'string' ? escapeControl(value.slice(0, 10)) : escapeControl(String(value));
+      return typeof value === 'string' ? escapeControl(formatDate(value)) : escapeControl(String(value));
     case 'bool':
-      return typeof value === 'boolean' ? (value ? 'yes' : 'no') : escapeControl(String(value));
+      return typeof value === 'boolean' ? formatBool(value) : escapeControl(String(value));
     default:
       return textOf(value);
   }
+}
+
+function rateCell(rate: number, siblings: Record<string, unknown> | undefined): string {
+  const text = (key: string) => (typeof siblings?.[key] === 'string' ? (siblings[key] as string) : undefined);
+  return escapeControl(formatRate({ rate, tenured_in: text('tenured_in'), rate_type: text('rate_type') }));
+}
+
+/** The cell of `column` in `record`, formatted (the value's siblings found by the column's path). */
+export function columnCell(record: Record<string, unknown>, column: Column): string {
+  const parent = column.key.includes('.') ? getPath(record, column.key.slice(0, column.key.lastIndexOf('.'))) : record;
+  return formatCell(getPath(record, column.key), column.format, isPlainObject(parent) ? parent : undefined);
+}
+
+/**
+ * The label/value rows of one record: `loan show`'s detail table and the dashboard's loan page
+ * both print these, so the two show the same labels and values.
+ */
+export function detailRows(columns: readonly Column[], record: Record<string, unknown>): [string, string][] {
+  return columns.map((column) => [escapeControl(sentence(column.label)), columnCell(record, column)]);
+}
+
+/** `CREATED` → `Created`: a list's header label read as a detail row's label. */
+function sentence(label: string): string {
+  return label === label.toUpperCase() && label.length > 2 ? label[0] + label.slice(1).toLowerCase() : label;
 }
 
 function guessFormat(value: unknown): CellFormat {
@@ -62,7 +70,7 @@ function guessFormat(value: unknown): CellFormat {
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return escapeControl(value);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return formatBool(value);
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
     return escapeControl(value.join(', '));

@@ -7,8 +7,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { Column } from './columns.js';
 import { escapeControl } from './escape.js';
-import { formatCell } from './format.js';
-import { getPath } from './render.js';
+import { columnCell, detailRows } from './format.js';
 
 const BORDERLESS = {
   top: '',
@@ -45,7 +44,7 @@ export function listTable(
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   // A label may be a field name the server sent (a column picked by --fields, a record's key).
   const labels = columns.map((column) => escapeControl(column.label));
-  const rows = records.map((record) => columns.map((column) => formatCell(getPath(record, column.key), column.format)));
+  const rows = records.map((record) => columns.map((column) => columnCell(record, column)));
   const colWidths = fitWidths([labels, ...rows], options.width);
   const table = new Table({
     head: labels.map((label) => chalk.bold(label)),
@@ -65,10 +64,7 @@ export function detailTable(
   options: TableOptions,
 ): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const rows = columns.map((column) => [
-    escapeControl(sentence(column.label)),
-    formatCell(getPath(record, column.key), column.format),
-  ]);
+  const rows = detailRows(columns, record);
   const colWidths = fitWidths(rows, options.width);
   const table = new Table({ chars: BORDERLESS, style: STYLE, ...(colWidths && { colWidths, wordWrap: true }) });
   for (const [label, value] of rows) table.push([chalk.bold(label), value]);
@@ -100,10 +96,6 @@ export function fitWidths(rows: readonly string[][], width: number | undefined):
 function visibleWidth(text: string): number {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of a colour code
   return [...text.replace(/\x1b\[[0-9;]*m/g, '')].length;
-}
-
-function sentence(label: string): string {
-  return label === label.toUpperCase() && label.length > 2 ? label[0] + label.slice(1).toLowerCase() : label;
 }
 
 function finish(text: string): string {

@@ -59,6 +59,11 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
   app.addHook('onClose', async () => db.close());
+  // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
+  // CLI takes ages and "today" from it, as it would from a real server's (conventions.md).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', now().toUTCString());
+  });
   observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').

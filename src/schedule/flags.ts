@@ -4,6 +4,7 @@
  * the terms from this list, its messages name these flags, and `loan schedule ID` refuses them.
  */
 import { BODY_FIELDS, type FieldDef, flagName } from '../contract/fields.js';
+import { ANNUAL_RATE_RULE } from '../repayment/annual-rate.js';
 
 /** The approval terms a schedule needs: all but the amount approved (`--amount` here) and the note. */
 export const SCHEDULE_TERMS = [
@@ -25,3 +26,6 @@ export const SCHEDULE_FLAGS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(terms.map((field) => [field.name, `--${flagName(field)}`])),
   start: '--start',
 };
+
+/** `--annual-rate`: the yearly rate, for `loan approve` and `loan schedule` (instead of `--rate`). */
+export const ANNUAL_RATE_HELP = `yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (${ANNUAL_RATE_RULE})`;

@@ -9,9 +9,9 @@
  */
 import type { OutputStream } from '../deps.js';
 import type { Column } from '../output/columns.js';
-import { formatMoney } from '../output/format.js';
 import { type OutputDeps, openOutput } from '../output/output.js';
 import { colorEnabled } from '../output/settings.js';
+import { formatMoney, formatRate, UNIT_SINGULAR } from '../output/values.js';
 import type { RepaymentTerms, Schedule } from '../repayment/index.js';
 
 /** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
@@ -25,7 +25,6 @@ export const SCHEDULE_COLUMNS: readonly Column[] = [
 ];
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const UNIT: Record<RepaymentTerms['tenured_in'], string> = { months: 'month', weeks: 'week', days: 'day' };
 const RATE_TYPE_WORDS: Record<RepaymentTerms['rate_type'], string> = {
   'simple-interest': 'simple interest',
   'compound-interest': 'compound interest',
@@ -100,7 +99,7 @@ export function describeTerms(terms: RepaymentTerms): string {
 }
 
 /**
- * `100,000.00 at 5% a month (simple interest) over 3 months, repaid monthly`, then `, 10 days'
+ * `100,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly`, then `, 10 days'
  * grace` and `, weekdays only` when set: the one phrase for the terms, in the schedule's first line
  * and in the approval question of `loan approve` and `loan new`, so what is confirmed is all of it.
  */
@@ -110,8 +109,8 @@ export function summariseTerms(terms: RepaymentTerms): string {
       ? 'no interest'
       : terms.rate_type === 'fixed-amount'
         ? `a fixed interest of ${formatMoney(terms.rate)}`
-        : `${terms.rate}% a ${UNIT[terms.tenured_in]} (${RATE_TYPE_WORDS[terms.rate_type]})`;
-  const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT[terms.tenured_in] : terms.tenured_in}`;
+        : `${formatRate(terms)} (${RATE_TYPE_WORDS[terms.rate_type]})`;
+  const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT_SINGULAR[terms.tenured_in] : terms.tenured_in}`;
   const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
   const grace = terms.grace_period
     ? `, ${terms.grace_period} ${terms.grace_period === 1 ? "day's" : "days'"} grace`

@@ -18,6 +18,7 @@ import {
   parseWholeNumber,
 } from '../input/values.js';
 import { buildSchedule, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
+import { rateFlag } from './annual-rate-flag.js';
 import { SCHEDULE_FLAGS } from './flags.js';
 import { renderSchedule } from './render.js';
 
@@ -34,6 +35,8 @@ export interface RepaymentTermFlags {
 
 export interface LoanScheduleOptions extends RepaymentTermFlags {
   amount?: string;
+  /** The yearly rate instead of `--rate` (./flags.ts rateFlag). */
+  annualRate?: string;
   start?: string;
 }
 
@@ -73,9 +76,10 @@ export function scheduleTerms(options: LoanScheduleOptions, now: Date): Repaymen
   };
 
   const start = take('start', options.start, parseDate, false);
+  const rate = rateFlag(options);
   const candidate: Record<string, unknown> = {
     principal: take('principal', options.amount, parseAmount),
-    rate: take('rate', options.rate, parseNonNegativeNumber),
+    rate: take('rate', rate, parseNonNegativeNumber),
     tenure: take('tenure', options.tenure, parseWholeNumber),
     tenured_in: take('tenured_in', options.tenuredIn, parseTenuredIn),
     rate_type: take('rate_type', options.rateType, parseRateType),

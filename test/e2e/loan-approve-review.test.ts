@@ -5,12 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
-import { borrower } from '../helpers/cli.js';
+import { approvalFlags, borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
 const email = 'review@example.com';
 const NOW = new Date('2026-03-02T09:30:00Z');
+/** The laptop's clock, years off: "today" is the server's (its Date header), so this must not matter. */
+const LAPTOP = () => new Date('2031-07-15T00:00:00Z');
 
 async function newLoan(submitted: boolean): Promise<string> {
   const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'Stock']);
@@ -26,27 +28,7 @@ async function newLoan(submitted: boolean): Promise<string> {
 }
 
 const approve = (id: string, rate: string, ...more: string[]) =>
-  sandbox.run(
-    [
-      'loan',
-      'approve',
-      id,
-      '--approved-amount',
-      '45000',
-      '--rate',
-      rate,
-      '--tenure',
-      '6',
-      '--tenured-in',
-      'months',
-      '--rate-type',
-      'simple-interest',
-      '--frequency',
-      'monthly',
-      ...more,
-    ],
-    { now: () => NOW },
-  );
+  sandbox.run(['loan', 'approve', id, ...approvalFlags({ '--rate': rate }), ...more], { now: LAPTOP });
 
 beforeAll(async () => {
   sandbox = await cliSandbox();
@@ -66,7 +48,7 @@ describe('loan approve shows the approval before sending it', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain(`Approve loan request ${id} of Ada Obi`);
     expect(result.stderr).toContain('requested 50,000.00, approved 45,000.00');
-    expect(result.stderr).toContain('5 % per month (simple interest)');
+    expect(result.stderr).toContain('5 % per month (simple interest), 60 % a year (the yearly rate ÷ 12 a month');
     expect(result.stderr).toContain('interest     13,500.00 in total');
     expect(result.stderr).toContain('repayment    58,500.00 in total');
     expect(result.stderr).toContain('6 (monthly), first due 2026-04-02, last due 2026-09-02');
@@ -75,12 +57,50 @@ describe('loan approve shows the approval before sending it', () => {
     expect(result.json<LoanRequest>().terms.estimated_repayment).toBe(58500);
   });
 
-  it('warns, and still approves with --yes, when the loan was never submitted or costs more in interest than it lends', async () => {
+  it('--yes answers the question, not the warnings: never submitted and interest above the principal need their flags', async () => {
     const id = await newLoan(false);
-    const result = await approve(id, '20', '--yes');
+    const refused = await approve(id, '20', '--yes');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`warning: loan request ${id} was never submitted by the borrower.`);
+    expect(refused.stderr).toContain('warning: the interest (54,000.00) is more than the principal (45,000.00).');
+    const errorLines = refused.stderr.split('\n').filter((line) => line.startsWith('loanctl:'));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toContain('Pass --allow-unsubmitted --allow-high-interest with --yes to approve anyway');
+    expect(
+      (await sandbox.run(['loan', 'show', id])).json<{ loan_request: LoanRequest }>().loan_request.lender_status,
+    ).toBe('saved');
+    // One flag accepts one warning: the other still stops it.
+    const half = await approve(id, '20', '--yes', '--allow-unsubmitted');
+    expect(half.exitCode).toBe(2);
+    expect(half.stderr).toMatch(/loanctl: Not approved: the interest .* Pass --allow-high-interest with --yes/);
+    const accepted = await approve(id, '20', '--yes', '--allow-unsubmitted', '--allow-high-interest');
+    expect(accepted.exitCode, accepted.stderr).toBe(0);
+    expect(accepted.json<LoanRequest>().lender_status).toBe('approved');
+  });
+
+  it('an approved amount above the request is refused before anything is asked or sent (the API refuses it)', async () => {
+    const id = await newLoan(true);
+    const flags = approvalFlags({ '--approved-amount': '999999', '--rate': '2' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes', '--debug']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('refused: the approved amount (999,999.00) is more than the 50,000.00 requested');
+    expect(result.stderr).not.toContain('POST ');
+    expect(result.stderr).toContain('Pass --approved-amount at most 50000.');
+  });
+
+  it('--annual-rate is sent as the rate per tenure unit (÷ 12 a month); the review shows both', async () => {
+    const id = await newLoan(true);
+    const flags = approvalFlags({ '--rate': undefined, '--annual-rate': '24' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes']);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`warning: loan request ${id} was never submitted by the borrower.`);
-    expect(result.stderr).toContain('warning: the interest (54,000.00) is more than the principal (45,000.00).');
+    expect(result.stderr).toContain('2 % per month (simple interest), 24 % a year');
+    expect(result.json<LoanRequest>().terms.rate).toBe(2);
+    const shown = await sandbox.run(['loan', 'show', id, '-o', 'table']);
+    expect(shown.stdout).toMatch(/Rate\s+2 % per month/);
+
+    const both = await approve(id, '2', '--annual-rate', '24', '--yes', '--reapprove');
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--rate and --annual-rate cannot be used together.');
   });
 
   it('re-approving an approved loan with --yes needs --reapprove: exit 2, one line, the old terms kept', async () => {
@@ -91,7 +111,7 @@ describe('loan approve shows the approval before sending it', () => {
     expect(refused.stderr).toContain(`warning: loan request ${id} is already approved for 45,000.00`);
     const errorLines = refused.stderr.split('\n').filter((line) => line.startsWith('loanctl:'));
     expect(errorLines).toEqual([
-      `loanctl: Loan request ${id} is already approved; pass --reapprove with --yes to replace its terms (nothing was sent).`,
+      `loanctl: Not approved: loan request ${id} is already approved for 45,000.00: these terms replace the old ones. Pass --reapprove with --yes to approve anyway (nothing was sent).`,
     ]);
     const shown = await sandbox.run(['loan', 'show', id]);
     expect(shown.json<{ loan_request: LoanRequest }>().loan_request.terms.rate).toBe(5);
@@ -111,29 +131,11 @@ describe('loan approve shows the approval before sending it', () => {
 
   it('a fixed-amount rate is shown as money for the whole loan', async () => {
     const id = await newLoan(true);
-    const result = await sandbox.run(
-      [
-        'loan',
-        'approve',
-        id,
-        '--approved-amount',
-        '45000',
-        '--rate',
-        '7500',
-        '--tenure',
-        '30',
-        '--tenured-in',
-        'days',
-        '--rate-type',
-        'fixed-amount',
-        '--frequency',
-        'weekly',
-        '--yes',
-      ],
-      { now: () => NOW },
-    );
+    const terms = { '--rate': '7500', '--tenure': '30', '--tenured-in': 'days', '--rate-type': 'fixed-amount' };
+    const flags = approvalFlags({ ...terms, '--frequency': 'weekly' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes'], { now: LAPTOP });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain('7,500.00 fixed interest for the whole loan');
+    expect(result.stderr).toContain('7,500.00 fixed for the whole loan');
     expect(result.stderr).toContain('4 (weekly), first due 2026-03-09, last due 2026-04-01');
   });
 });

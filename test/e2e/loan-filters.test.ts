@@ -137,7 +137,9 @@ describe('loan list filters (client-side)', () => {
 
 describe('loan queue (the approval inbox)', () => {
   it('lists submitted, unapproved requests by how long they have waited, with age, borrower and amount', async () => {
-    const result = await ok(['loan', 'queue'], { now: () => new Date('2026-03-06T12:00:00Z') });
+    // Ages come from the server's clock (its Date header), not the laptop's, which is years off here.
+    sandbox.setNow(new Date('2026-03-06T12:00:00Z'));
+    const result = await ok(['loan', 'queue'], { now: () => new Date('2031-01-01T00:00:00Z') });
     const rows = result.json<{ id: number; age: string; borrower: string; amount: number; submitted_at: string }[]>();
     // "late" was created after "middle" but submitted before it; "early" is approved; "latest" never submitted.
     expect(rows.map((row) => row.id)).toEqual([loans.late, loans.middle]);
@@ -146,6 +148,14 @@ describe('loan queue (the approval inbox)', () => {
     expect(result.stderr).toContain(
       '2 waiting for approval (2 shown, oldest submission first) of 4 loan requests scanned',
     );
+  });
+
+  it('a table shows money as loan list does: two decimals and separators', async () => {
+    const result = await ok(['loan', 'queue', '-o', 'table']);
+    const late = result.stdout.split('\n').find((line) => line.startsWith(String(loans.late)));
+    expect(late).toContain('75,000.50');
+    expect(result.stdout).toContain('250,000.00');
+    expect(result.stdout).toMatch(/^ID\s+SUBMITTED\s+WAITING/);
   });
 
   it('--limit keeps only the oldest', async () => {

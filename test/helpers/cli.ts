@@ -150,3 +150,20 @@ export function parseStdout<T>(stdout: string, stderr: string, exitCode: number 
 export function borrower(email: string, phone = '08012345678'): string[] {
   return ['--firstname', 'Ada', '--lastname', 'Obi', '--email', email, '--phone', phone, '--gender', 'female'];
 }
+
+/**
+ * `loan approve`'s terms as flags: 45,000 at 5 % a month over 6 months, simple interest, repaid
+ * monthly; `overrides` replaces a flag's value (`{ '--rate': '20' }`) or, undefined, leaves it out.
+ */
+export function approvalFlags(overrides: Record<string, string | undefined> = {}): string[] {
+  const terms: Record<string, string | undefined> = {
+    '--approved-amount': '45000',
+    '--rate': '5',
+    '--tenure': '6',
+    '--tenured-in': 'months',
+    '--rate-type': 'simple-interest',
+    '--frequency': 'monthly',
+    ...overrides,
+  };
+  return Object.entries(terms).flatMap(([flag, value]) => (value === undefined ? [] : [flag, value]));
+}

@@ -101,7 +101,7 @@ describe('confirmation (loan approve, loan delete)', () => {
     });
     expect(exitCode).toBe(0);
     expect(questions).toEqual([
-      `Approve loan request ${id}: 45,000.00 at 5% a month (simple interest) over 6 months, repaid weekly?`,
+      `Approve loan request ${id}: 45,000.00 at 5 % per month (simple interest) over 6 months, repaid weekly?`,
     ]);
     // approve reads the loan request first, to review it, then sends the approval.
     expect(keys()).toEqual(['listLoanRequests', 'approveLoanRequest']);

@@ -155,7 +155,10 @@ describe('loan new: the whole flow', () => {
         [/Grace period/, ''],
         [/weekends/, false],
         [/Note/, ''],
-        [/Approve loan request \d+: 45,000\.00 at 5% a month \(simple interest\) over 3 months, repaid weekly\?/, true],
+        [
+          /Approve loan request \d+: 45,000\.00 at 5 % per month \(simple interest\) over 3 months, repaid weekly\?/,
+          true,
+        ],
       ],
     );
     expect(stderr).not.toContain('Stopped');
@@ -245,7 +248,7 @@ describe('loan new: the whole flow', () => {
     expect(stderr).toMatch(/Bank details\s+058 · Ada Obi · 0123456789/);
     expect(stderr).toMatch(/Guarantors\s+Chi Eze \(brother\) · \+2348055555555\n\s+Obi Eze \(brother\)/);
     expect(stderr).toMatch(/Employment\s+—/);
-    expect(stderr).toContain('Loan of 45,000.00 at 5% a month (simple interest) over 3 months, repaid weekly.');
+    expect(stderr).toContain('Loan of 45,000.00 at 5 % per month (simple interest) over 3 months, repaid weekly.');
     expect(stderr).toMatch(/12 instalments; the last is due 2025-04-01 Tue/);
     expect(stderr.indexOf('instalments;')).toBeLessThan(stderr.indexOf(`Approved loan request ${loanId}`));
 

@@ -9,6 +9,7 @@ import { escapeControl } from '../../src/output/escape.js';
 import { formatCell, formatMoney, formatTimestamp } from '../../src/output/format.js';
 import { createRowWriter, printNextPage, render, renderResult } from '../../src/output/render.js';
 import { colorEnabled } from '../../src/output/settings.js';
+import { formatRate } from '../../src/output/values.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 // Tables show timestamps in the local zone: the expectations below are written in UTC.
@@ -62,6 +63,17 @@ describe('cell formatting (tables only)', () => {
     } finally {
       process.env.TZ = saved ?? 'UTC';
     }
+  });
+
+  it('a rate shows its unit, the tenure unit beside it; fixed-amount is money; unset terms are —', () => {
+    expect(formatRate({ rate: 2, tenured_in: 'months', rate_type: 'simple-interest' })).toBe('2 % per month');
+    expect(formatRate({ rate: 0.461538, tenured_in: 'weeks' })).toBe('0.461538 % per week');
+    expect(formatRate({ rate: 5000, tenured_in: 'months', rate_type: 'fixed-amount' })).toBe(
+      '5,000.00 fixed for the whole loan',
+    );
+    expect(formatRate({ rate: 0, tenured_in: '', rate_type: '' })).toBe('—');
+    const terms = { rate: 1.5, tenured_in: 'days', rate_type: 'compound-interest' };
+    expect(formatCell(terms.rate, 'rate', terms)).toBe('1.5 % per day');
   });
 
   it('booleans are yes/no; control characters are escaped so a table cannot break the terminal', () => {

@@ -69,7 +69,7 @@ describe('loan schedule: the worked example', () => {
     expect(plain).not.toBe(result.stdout); // bold headers on a terminal
     const lines = plain.split('\n');
     expect(lines[0]).toBe(
-      'Loan of 100,000.00 at 5% a month (simple interest) over 3 months, repaid monthly. Starts 2025-01-01 Wed.',
+      'Loan of 100,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly. Starts 2025-01-01 Wed.',
     );
     const table = lines.slice(2, 7).map((line) => line.trim().split(/\s{2,}/));
     expect(table).toEqual([
@@ -211,6 +211,34 @@ describe('loan schedule: invalid terms are exit 2 with every problem on one line
     expect(JSON.parse(last.stdout).instalments.at(-1).due_date).toBe('9999-12-30');
   });
 
+  it('--annual-rate is the yearly rate: ÷ 12 a month, ÷ 52 a week; with --rate it is exit 2', async () => {
+    const common = [
+      '--amount',
+      '100000',
+      '--tenure',
+      '3',
+      '--rate-type',
+      'simple',
+      '--frequency',
+      'monthly',
+      '-o',
+      'json',
+    ];
+    const yearly = await schedule([...common, '--tenured-in', 'months', '--annual-rate', '60']);
+    const monthly = await schedule([...common, '--tenured-in', 'months', '--rate', '5']);
+    expect(yearly.code, yearly.stderr).toBe(0);
+    expect(JSON.parse(yearly.stdout)).toEqual(JSON.parse(monthly.stdout));
+    expect(
+      scheduleTerms(
+        { amount: '1', annualRate: '26', tenure: '1', tenuredIn: 'weeks', rateType: 'simple', frequency: 'weekly' },
+        NOW,
+      ).rate,
+    ).toBe(0.5);
+    const both = await schedule([...common, '--tenured-in', 'months', '--rate', '5', '--annual-rate', '60']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--rate and --annual-rate cannot be used together.');
+  });
+
   it('names every missing flag, in the order of the command', () => {
     expect(() => scheduleTerms({}, NOW)).toThrow(
       'Invalid repayment terms: --amount is required; --rate is required; --tenure is required; ' +
@@ -262,15 +290,15 @@ describe('the terms in one phrase (schedule header, approval question)', () => {
   } as const;
 
   it('names the grace period and weekdays-only when set, and only then', () => {
-    expect(summariseTerms(base)).toBe('45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly');
+    expect(summariseTerms(base)).toBe('45,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly');
     expect(summariseTerms({ ...base, grace_period: 10, exclude_weekends: true })).toBe(
-      "45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only",
+      "45,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only",
     );
     expect(summariseTerms({ ...base, grace_period: 1 })).toMatch(/, repaid monthly, 1 day's grace$/);
     expect(summariseTerms({ ...base, grace_period: 0, exclude_weekends: false })).toMatch(/repaid monthly$/);
     // The schedule's first line says each once.
     expect(describeTerms({ ...base, grace_period: 10, exclude_weekends: true })).toBe(
-      "Loan of 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only. Starts 2025-01-01 Wed.",
+      "Loan of 45,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only. Starts 2025-01-01 Wed.",
     );
   });
 
@@ -297,7 +325,7 @@ describe('the terms in one phrase (schedule header, approval question)', () => {
     );
     expect(result.exitCode, result.stderr).toBe(130);
     expect(questions).toEqual([
-      "Approve loan request 5: 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only?",
+      "Approve loan request 5: 45,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly, 10 days' grace, weekdays only?",
     ]);
   });
 });
@@ -390,18 +418,19 @@ describe('loan approve --preview', () => {
       },
     });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(shownWhenAsked).toContain('Loan of 100,000.00 at 5% a month (simple interest) over 3 months');
+    expect(shownWhenAsked).toContain('Loan of 100,000.00 at 5 % per month (simple interest) over 3 months');
     expect(shownWhenAsked).toMatch(/Total\s+100,000\.00\s+15,000\.00\s+115,000\.00/);
     expect(lenderStatus).toBe('approved');
     expect(result.json()).toMatchObject({ id, lender_status: 'approved' });
   });
 
   it('with --yes (a script) the preview still goes to stderr, and without --preview there is none', async () => {
-    const withPreview = await approve(['--preview', '--yes']);
+    // The seeded loan request was never submitted: --yes alone does not accept that (--allow-unsubmitted).
+    const withPreview = await approve(['--preview', '--yes', '--allow-unsubmitted']);
     expect(withPreview.result.exitCode, withPreview.result.stderr).toBe(0);
     expect(withPreview.result.stderr).toContain('3 instalments; the last is due 2025-04-01 Tue.');
     expect(() => withPreview.result.json()).not.toThrow();
-    const without = await approve(['--yes']);
+    const without = await approve(['--yes', '--allow-unsubmitted']);
     expect(without.result.exitCode, without.result.stderr).toBe(0);
     expect(without.result.stderr).not.toContain('the last is due');
   });

@@ -1,17 +1,17 @@
 /**
  * What `loan approve` shows before it sends: the borrower, the amount requested and approved, the
- * rate with its unit, the interest and repayment in total, the instalments and their first and
- * last due dates — all computed by the repayment module the sandbox uses for
- * `estimated_repayment`, as if approved today — and the warnings that make an approval worth a
- * second look (already approved, never submitted, more interest than principal).
+ * rate with its unit and as a yearly rate, the interest and repayment in total, the instalments
+ * and their first and last due dates — all computed by the repayment module the sandbox uses for
+ * `estimated_repayment`, as if approved today (by the server's clock) — then what the API would
+ * refuse (nothing is asked then), and the warnings that make an approval worth a second look, each
+ * with the flag that accepts it under `--yes` (conventions.md: `--yes` answers the question, not
+ * the warnings).
  */
 import type { BodyOf } from '../../contract/fields.js';
 import type { LoanRequest } from '../../contract/schemas.js';
-
-type ApprovalTerms = BodyOf<'approveLoanRequest'>;
-
-import { isSetTimestamp } from '../../contract/vocabulary.js';
-import { formatMoney } from '../../output/format.js';
+import { isApproved, wasSubmitted } from '../../contract/states.js';
+import { formatMoney, formatNumber, formatRate } from '../../output/values.js';
+import { ANNUAL_RATE_RULE, yearlyRate } from '../../repayment/annual-rate.js';
 import {
   buildSchedule,
   RepaymentTermsError,
@@ -19,13 +19,20 @@ import {
   type Schedule,
 } from '../../repayment/index.js';
 
-const UNIT = { months: 'month', weeks: 'week', days: 'day' } as const;
+type ApprovalTerms = BodyOf<'approveLoanRequest'>;
+
+/** A warning, and the flag that accepts it under `--yes`. */
+export interface ApprovalWarning {
+  text: string;
+  flag: '--reapprove' | '--allow-unsubmitted' | '--allow-high-interest';
+}
 
 export interface ApprovalReview {
-  /** The lines to show, warnings last (each `warning: …`). */
+  /** The lines to show, refusals and warnings last (`refused: …`, `warning: …`). */
   lines: string[];
-  warnings: string[];
-  alreadyApproved: boolean;
+  /** What the API refuses (the approval is not asked for then). */
+  refusals: string[];
+  warnings: ApprovalWarning[];
 }
 
 /** The review of approving `loan` on `terms` at `now`. */
@@ -47,33 +54,61 @@ export function reviewApproval(loan: LoanRequest, terms: ApprovalTerms, now: Dat
       `  instalments  ${count} (${frequency}), first due ${schedule.instalments[0]?.due_date}, last due ${schedule.maturity_date} (if approved today)`,
     );
   }
-
-  const alreadyApproved = loan.lender_status === 'approved' || isSetTimestamp(loan.approved_at);
-  const warnings: string[] = [];
-  if (alreadyApproved) {
-    const was = loan.terms?.approved_amount ? ` for ${formatMoney(loan.terms.approved_amount)}` : '';
-    warnings.push(`loan request ${loan.id} is already approved${was}: these terms replace the old ones.`);
-  }
-  if (loan.user_status !== 'submitted' && !isSetTimestamp(loan.submitted_at)) {
-    warnings.push(`loan request ${loan.id} was never submitted by the borrower.`);
-  }
-  if (typeof schedule !== 'string' && schedule.total_interest > schedule.total_principal) {
-    warnings.push(
-      `the interest (${formatMoney(schedule.total_interest)}) is more than the principal (${formatMoney(schedule.total_principal)}).`,
-    );
-  }
-  return { lines: [...lines, ...warnings.map((warning) => `warning: ${warning}`)], warnings, alreadyApproved };
+  const refusals = refusalsOf(loan, terms);
+  const warnings = warningsOf(loan, schedule);
+  return {
+    lines: [
+      ...lines,
+      ...refusals.map((refusal) => `refused: ${refusal}`),
+      ...warnings.map((warning) => `warning: ${warning.text}`),
+    ],
+    refusals,
+    warnings,
+  };
 }
 
+/** What the API refuses, read from the loan request already in hand (the sandbox refuses the same). */
+function refusalsOf(loan: LoanRequest, terms: ApprovalTerms): string[] {
+  if (terms.approved_amount <= loan.amount) return [];
+  return [
+    `the approved amount (${formatMoney(terms.approved_amount)}) is more than the ${formatMoney(loan.amount)} requested: the API refuses it.`,
+  ];
+}
+
+function warningsOf(loan: LoanRequest, schedule: Schedule | string): ApprovalWarning[] {
+  const warnings: ApprovalWarning[] = [];
+  if (isApproved(loan)) {
+    const was = loan.terms?.approved_amount ? ` for ${formatMoney(loan.terms.approved_amount)}` : '';
+    warnings.push({
+      text: `loan request ${loan.id} is already approved${was}: these terms replace the old ones.`,
+      flag: '--reapprove',
+    });
+  } else if (!wasSubmitted(loan)) {
+    warnings.push({
+      text: `loan request ${loan.id} was never submitted by the borrower.`,
+      flag: '--allow-unsubmitted',
+    });
+  }
+  if (typeof schedule !== 'string' && schedule.total_interest > schedule.total_principal) {
+    warnings.push({
+      text: `the interest (${formatMoney(schedule.total_interest)}) is more than the principal (${formatMoney(schedule.total_principal)}).`,
+      flag: '--allow-high-interest',
+    });
+  }
+  return warnings;
+}
+
+const RATE_TYPE_WORDS = { 'simple-interest': 'simple interest', 'compound-interest': 'compound interest' } as const;
+
 /**
- * The rate as the repayment module reads it: `5 % per month (simple interest)` — a percentage per
- * `tenured_in` unit — or, for fixed-amount, the interest in currency for the whole loan.
+ * The rate as the API takes it and as a yearly rate: `2 % per month (simple interest), 24 % a
+ * year (the yearly rate ÷ 12 a month, …)`; for fixed-amount, the interest in currency.
  */
 export function rateWithUnit(terms: ApprovalTerms): string {
   if (terms.rate === 0) return '0 % (no interest)';
-  if (terms.rate_type === 'fixed-amount') return `${formatMoney(terms.rate)} fixed interest for the whole loan`;
-  const kind = terms.rate_type === 'compound-interest' ? 'compound interest' : 'simple interest';
-  return `${terms.rate} % per ${UNIT[terms.tenured_in]} (${kind})`;
+  if (terms.rate_type === 'fixed-amount') return formatRate(terms);
+  const yearly = formatNumber(yearlyRate(terms.rate, terms.tenured_in));
+  return `${formatRate(terms)} (${RATE_TYPE_WORDS[terms.rate_type]}), ${yearly} % a year (${ANNUAL_RATE_RULE})`;
 }
 
 function scheduleOrProblem(terms: ApprovalTerms, now: Date): Schedule | string {

@@ -1,16 +1,19 @@
 /**
  * `loanctl loan approve ID` with terms (spec 4.19). Before sending, the loan request is read and
  * the approval reviewed on stderr (./approve-review.ts): borrower, requested and approved amount,
- * rate with its unit, totals, instalments, due dates, and warnings. Asks first on a terminal
- * (declining → exit 130), and asks again when there is a warning; elsewhere it needs `--yes`, and
- * the warnings still print. Re-approving an approved loan with `--yes` also needs `--reapprove`
- * (exit 2 without it); on a terminal the second question is that consent. `--frequency weekly` is
- * sent as the API's `weekely`. With `--dry-run` nothing is read: only the approval is printed.
+ * rate with its unit and yearly, totals, instalments, due dates, and warnings. What the API
+ * refuses (an amount above the request) stops there, exit 2, before any question. Asks first on a
+ * terminal (declining → exit 130), and asks again when there is a warning; elsewhere it needs
+ * `--yes`, which answers the question, not the warnings: each warning needs its own flag
+ * (`--reapprove`, `--allow-unsubmitted`, `--allow-high-interest`; exit 2 naming it without). On a
+ * terminal the second question is that consent. `--annual-rate` is sent as the rate per tenure
+ * unit; `--frequency weekly` as the API's `weekely`. With `--dry-run` nothing is read: only the
+ * approval is printed.
  */
 
 import type { BodyOf } from '../../contract/fields.js';
 import type { Deps } from '../../deps.js';
-import { findLoanRequest } from '../../domain/loan-requests.js';
+import { loanRequestIn, lookUpLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { buildOperationBody } from '../../input/body.js';
 import { openOutput } from '../../output/output.js';
@@ -27,8 +30,14 @@ import {
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOptions<'approveLoanRequest'> {
   yes?: boolean;
+  /** The yearly rate instead of --rate (src/schedule/annual-rate-flag.ts). */
+  annualRate?: string;
   /** Replace the terms of a loan request that is already approved (needed with --yes). */
   reapprove?: boolean;
+  /** Approve a loan request the borrower never submitted (needed with --yes). */
+  allowUnsubmitted?: boolean;
+  /** Approve terms whose interest is more than the principal (needed with --yes). */
+  allowHighInterest?: boolean;
   /** Show the repayment schedule (on stderr) before asking to confirm. */
   preview?: boolean;
 }
@@ -37,9 +46,11 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
+  const { rateFlag } = await import('../../schedule/annual-rate-flag.js');
+  const rate = rateFlag(options, data?.tenured_in);
   const { body: terms, ignored } = buildOperationBody(
     'approveLoanRequest',
-    fieldInputs('approveLoanRequest', options),
+    fieldInputs('approveLoanRequest', { ...options, rate }),
     data,
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: approval terms have no such field.`);
@@ -81,10 +92,17 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   await output.print(result.data, result.rawBody);
 }
 
+/** The flag that accepts each warning under --yes, as the options name it. */
+const ACCEPTED_BY = {
+  '--reapprove': 'reapprove',
+  '--allow-unsubmitted': 'allowUnsubmitted',
+  '--allow-high-interest': 'allowHighInterest',
+} as const;
+
 /**
- * Reads the loan request, shows the review and its warnings (`show`), and refuses (exit 2) to
- * re-approve under `--yes` without `--reapprove`. Returns the question to ask again on a terminal
- * when there is a warning.
+ * Reads the loan request, shows the review and its warnings (`show`), and refuses (exit 2) what
+ * the API would refuse, and under `--yes` each warning its flag does not accept. Returns the
+ * question to ask again on a terminal when there is a warning.
  */
 async function reviewBeforeSending(
   id: number,
@@ -94,17 +112,27 @@ async function reviewBeforeSending(
   deps: Deps,
   show: (line: string) => void,
 ): Promise<string | undefined> {
-  const loan = await findLoanRequest(await deps.api(), productId, id);
+  const lookup = await lookUpLoanRequest(await deps.api(), productId, id);
+  const loan = loanRequestIn(lookup, productId, id);
   const { reviewApproval } = await import('./approve-review.js');
-  const review = reviewApproval(loan, terms, deps.now());
+  // "If approved today" by the server's clock (its Date header), which dates the approval.
+  const review = reviewApproval(loan, terms, lookup.serverDate ?? deps.now());
   for (const line of review.lines) show(line);
-  if (review.alreadyApproved && options.yes && !options.reapprove) {
+  if (review.refusals.length > 0) {
     throw new UsageError(
-      `Loan request ${id} is already approved; pass --reapprove with --yes to replace its terms (nothing was sent).`,
+      `Loan request ${id} cannot be approved on these terms: ${review.refusals.join(' ')} (nothing was sent)`,
+      `Pass --approved-amount at most ${loan.amount}.`,
+    );
+  }
+  const unaccepted = review.warnings.filter((warning) => !options[ACCEPTED_BY[warning.flag]]);
+  if (options.yes && unaccepted.length > 0) {
+    const flags = unaccepted.map((warning) => warning.flag).join(' ');
+    throw new UsageError(
+      `Not approved: ${unaccepted.map((warning) => warning.text).join(' ')} Pass ${flags} with --yes to approve anyway (nothing was sent).`,
     );
   }
   if (review.warnings.length === 0) return undefined;
-  return review.alreadyApproved
+  return review.warnings.some((warning) => warning.flag === '--reapprove')
     ? `Loan request ${id} is already approved: replace its terms anyway?`
     : 'Approve anyway, despite the warning above?';
 }

@@ -5,14 +5,18 @@
  * ./list-filtered.ts and ./queue.ts, imported when they run.
  */
 import type { Command } from 'commander';
+import { STATE_VALUES, type StateField } from '../../contract/states.js';
 import type { Deps } from '../../deps.js';
+
+/** The values a state field is seen with (src/contract/states.ts), for the help. */
+const seen = (field: StateField) => STATE_VALUES[field].join(', ');
 
 /** `loan list`'s filter flags; their parsing is ../common/loan-filter-options.ts. */
 export function withLoanFilterOptions(list: Command): Command {
   return list
-    .option('--status <s>', 'only this status (e.g. saved, pending)')
-    .option('--lender-status <s>', 'only this lender status (e.g. saved, approved)')
-    .option('--user-status <s>', 'only this user status (e.g. saved, submitted)')
+    .option('--status <s>', `only this status (e.g. ${seen('status')})`)
+    .option('--lender-status <s>', `only this lender status (e.g. ${seen('lender_status')})`)
+    .option('--user-status <s>', `only this user status (e.g. ${seen('user_status')})`)
     .option('--user <id|email>', "only this borrower's loan requests (a user id, or an e-mail looked up)")
     .option('--created-since <date>', 'created on or after this day (yyyy-mm-dd, UTC) or instant')
     .option('--created-until <date>', 'created on or before this day (yyyy-mm-dd, UTC) or instant')
@@ -41,7 +45,7 @@ export function registerLoanQueueCommand(
 ): void {
   verb(
     'queue',
-    'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first',
+    'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first',
     'loanctl loan queue',
     'loanctl loan queue --limit 100 -o csv > inbox.csv',
   )

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { OperationKey } from '../../contract/operations.js';
 import type { Deps } from '../../deps.js';
+import { ANNUAL_RATE_HELP } from '../../schedule/flags.js';
 import { addFieldOptions } from '../common/field-options.js';
 import { DATA_HELP, examples, PRODUCT_HELP } from '../common/help.js';
 import { addRowVerbs, operationVerb } from '../common/operation-verb.js';
@@ -245,7 +246,10 @@ The flow, step by step:
     .option('--preview', 'show the repayment schedule (as loan schedule would) before asking to confirm')
     .option('--data <json>', DATA_HELP)
     .option('-y, --yes', YES_HELP)
+    .option('--annual-rate <n>', ANNUAL_RATE_HELP)
     .option('--reapprove', 'with --yes: replace the terms of a loan request that is already approved')
+    .option('--allow-unsubmitted', 'with --yes: approve a loan request the borrower never submitted')
+    .option('--allow-high-interest', 'with --yes: approve terms whose interest is more than the principal')
     .action(async (id, options) => {
       const { runLoanApprove } = await import('./approve.js');
       await runLoanApprove({ ...options, id }, deps);

@@ -1,7 +1,7 @@
 /**
- * `loanctl loan queue`: the approval inbox — loan requests submitted by the borrower
- * (`user_status` submitted) and not yet approved (`lender_status` not approved), the one waiting
- * longest first, with its age, its borrower and its amount.
+ * `loanctl loan queue`: the approval inbox — loan requests waiting for approval (submitted by the
+ * borrower, not yet approved: src/contract/states.ts), the one waiting longest first, with its
+ * age (by the server's clock: the `Date` header of the last page read), its borrower and amount.
  *
  * The API can neither filter nor order by submission (spec 4.5 orders by id, and a loan request
  * created early may be submitted late), so this is client-side: every page is streamed through the
@@ -10,12 +10,14 @@
  * read, since the oldest submission may be on the last page.
  */
 import type { LoanRequest } from '../../contract/schemas.js';
+import { isWaiting, queueOrder } from '../../contract/states.js';
+import { parseTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
-import { matchesLoan } from '../../domain/loan-filter.js';
 import { loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
+import { formatAge } from '../../output/values.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanQueueOptions extends ProductOption {
@@ -48,8 +50,10 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
   const oldest = new OldestFirst(limit);
   let scanned = 0;
   let waiting = 0;
+  let serverDate: Date | undefined;
   const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
-  for await (const { loanRequests } of loanRequestPages(api, productId, query, { prefetch: true })) {
+  for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
+    serverDate = result.serverDate ?? serverDate;
     for (const loan of loanRequests) {
       scanned++;
       if (!isWaiting(loan)) continue;
@@ -57,10 +61,11 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
       oldest.offer(loan);
     }
   }
-  const now = deps.now().getTime();
+  // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
+  const now = (serverDate ?? deps.now()).getTime();
   await render(
     oldest.rows().map((loan) => queueRow(loan, now)),
-    {},
+    { kind: 'queue' },
     deps,
   );
   const shown = Math.min(waiting, limit);
@@ -68,11 +73,6 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
     deps,
     `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
   );
-}
-
-/** Submitted by the borrower, not yet approved. */
-function isWaiting(loan: LoanRequest): boolean {
-  return matchesLoan({ userStatus: 'submitted' }, loan) && String(loan.lender_status).toLowerCase() !== 'approved';
 }
 
 /**
@@ -99,29 +99,17 @@ class OldestFirst {
 }
 
 function earlier(a: LoanRequest, b: LoanRequest): boolean {
-  const at = Date.parse(a.submitted_at);
-  const bt = Date.parse(b.submitted_at);
-  return at < bt || (at === bt && a.id < b.id);
+  return queueOrder(a, b) < 0;
 }
 
 function queueRow(loan: LoanRequest, now: number): QueueRow {
   return {
     id: loan.id,
     submitted_at: loan.submitted_at,
-    age: ageText(now - Date.parse(loan.submitted_at)),
+    age: formatAge(now - (parseTimestamp(loan.submitted_at)?.getTime() ?? now)),
     user_id: loan.user_id,
     borrower: loan.fullname,
     amount: loan.amount,
     purpose: loan.purpose,
   };
-}
-
-/** `3 d 4 h`, `5 h 12 min`, `4 min`: how long a request has waited, to the unit that matters. */
-export function ageText(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days > 0) return `${days} d ${hours} h`;
-  if (hours > 0) return `${hours} h ${minutes % 60} min`;
-  return `${minutes} min`;
 }

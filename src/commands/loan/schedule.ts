@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
-import { SCHEDULE_TERMS } from '../../schedule/flags.js';
+import { ANNUAL_RATE_HELP, SCHEDULE_TERMS } from '../../schedule/flags.js';
 import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 
@@ -18,6 +18,7 @@ export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
     'approveLoanRequest',
     SCHEDULE_TERMS,
   )
+    .option('--annual-rate <n>', ANNUAL_RATE_HELP)
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
     // Issue 12: the schedule of an approved loan request, from the terms the API stored.
     .argument(

@@ -20,9 +20,10 @@ import {
   parseText,
   parseWholeNumber,
 } from '../../input/values.js';
-import { formatMoney } from '../../output/format.js';
+import { formatMoney, UNIT_SINGULAR } from '../../output/values.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Prompter } from '../../prompts/prompter.js';
+import { UNITS_PER_YEAR } from '../../repayment/annual-rate.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
 import { summariseTerms } from '../../schedule/render.js';
 import { typedBody } from './prompts.js';
@@ -68,10 +69,14 @@ export async function askTerms(prompter: Prompter, loan: LoanRequest): Promise<A
     RATE_TYPES.map((type) => ({ value: type, name: type, description: RATE_TYPE_HELP[type] })),
     { default: 'simple-interest' },
   );
-  const unit = tenuredIn.replace(/s$/, '');
+  const unit = UNIT_SINGULAR[tenuredIn];
   const rate = await askRequired(prompter, {
     label: rateType === 'fixed-amount' ? 'Interest for the whole loan' : 'Rate',
-    hint: rateType === 'fixed-amount' ? 'an amount, e.g. 15000' : `% a ${unit}, e.g. 5`,
+    // The API takes the rate per tenure unit; operators think in yearly rates: the hint converts.
+    hint:
+      rateType === 'fixed-amount'
+        ? 'an amount, e.g. 15000'
+        : `% per ${unit}, e.g. 2 (a yearly rate ÷ ${UNITS_PER_YEAR[tenuredIn]})`,
     parse: parseNonNegativeNumber,
     schema: shape.rate,
   });

@@ -6,7 +6,9 @@
  */
 import { bodySchema } from '../../contract/field-schemas.js';
 import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
-import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../contract/vocabulary.js';
+import { FREQUENCIES, RATE_TYPES, TENURED_IN, type TenuredIn } from '../../contract/vocabulary.js';
+import { formatMoney as money } from '../../output/values.js';
+import { ANNUAL_RATE_RULE, perUnitRate } from '../../repayment/annual-rate.js';
 import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { describeIssues, invalidFieldsMessage } from '../validation.js';
@@ -21,6 +23,7 @@ const NUMERIC = new Set(['money', 'rate', 'count', 'whole']);
  * stays text, for the schema to name), a checkbox as true/false, empty optional fields left out.
  */
 export function approvalBodyFromForm(form: Form): Record<string, unknown> {
+  form = withRateFromAnnual(form);
   const body: Record<string, unknown> = {};
   for (const field of BODY_FIELDS.approveLoanRequest) {
     const text = form[field.name]?.trim() ?? '';
@@ -30,6 +33,18 @@ export function approvalBodyFromForm(form: Form): Record<string, unknown> {
     else body[field.name] = form[field.name];
   }
   return body;
+}
+
+/**
+ * The rate the API takes, from the form's yearly rate when the rate per unit is left empty
+ * (src/repayment/annual-rate.ts: ÷ 12 a month, ÷ 52 a week, ÷ 365 a day); the form as it is
+ * otherwise (both given: the rate per unit is what the operator typed last to send).
+ */
+function withRateFromAnnual(form: Form): Form {
+  const annual = form.annual_rate?.trim() ?? '';
+  const unit = form.tenured_in as TenuredIn;
+  if ((form.rate?.trim() ?? '') !== '' || !/^\d+(\.\d+)?$/.test(annual) || !TENURED_IN.includes(unit)) return form;
+  return { ...form, rate: String(perUnitRate(Number(annual), unit)) };
 }
 
 /** The form's values for a loan request: what was posted, else its stored terms, else the amount asked for. */
@@ -75,8 +90,9 @@ export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): 
   const unit = values.tenured_in ?? 'months';
   return html`<form method="post" action="${BASE}/loans/${loan.id}/approve" class="grid" id="approval" data-preview="${BASE}/loans/${loan.id}/preview">
   ${csrfField(csrf)}
-  ${numberField('approved_amount', 'Approved amount', values.approved_amount, `at most ${loan.amount}`, '0.01')}
+  ${numberField('approved_amount', 'Approved amount', values.approved_amount, `at most ${money(loan.amount)}`, '0.01')}
   ${numberField('rate', 'Rate', values.rate, html`% per <span id="rate-unit">${unit.replace(/s$/, '')}</span> (fixed-amount: the interest in currency)`)}
+  ${numberField('annual_rate', 'Or a yearly rate', values.annual_rate, `% a year, when Rate is empty: sent per unit (${ANNUAL_RATE_RULE})`)}
   ${numberField('tenure', 'Tenure', values.tenure, 'whole number of units', '1')}
   ${select('tenured_in', 'Tenure unit', TENURED_IN, values.tenured_in)}
   ${select('rate_type', 'Rate type', RATE_TYPES, values.rate_type)}
@@ -112,10 +128,6 @@ ${schedule.instalments
     if (error instanceof RepaymentTermsError) return html`<p class="hint">${error.problems.join('; ')}</p>`;
     throw error;
   }
-}
-
-export function money(value: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /**

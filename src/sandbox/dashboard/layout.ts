@@ -28,6 +28,7 @@ export function page({ title, signedIn, body }: Shell): string {
   ${
     signedIn &&
     html`<nav aria-label="Main">
+    <a href="${BASE}/queue">Waiting for approval</a>
     <a href="${BASE}/loans">Loan requests</a>
     <a href="${BASE}/borrowers">Borrowers</a>
     <a href="${BASE}/log">Request log</a>
@@ -56,14 +57,6 @@ export function csrfField(csrf: string): Html {
 /** A message above a page's content: `error` for a refusal, `ok` for a done write. */
 export function notice(kind: 'error' | 'ok', text: string): Html {
   return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
-}
-
-/** Label/value rows of an object; nested objects and lists as JSON text (escaped like any value). */
-export function details(values: Record<string, unknown>): Html {
-  return html`<dl>${Object.entries(values).map(
-    ([name, value]) =>
-      html`<dt>${name}</dt><dd>${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}</dd>`,
-  )}</dl>`;
 }
 
 export const STYLE = raw(`

@@ -1,9 +1,14 @@
-/** The list pages: loan requests (the approval queue first) and borrowers, each paged, and the request log. */
+/**
+ * The list pages: the queue (waiting for approval, oldest submission first), loan requests and
+ * borrowers (newest first), each paged by keyset, and the request log. Values are shown as the
+ * CLI's tables show them (src/output/values.ts).
+ */
+import { isWaiting } from '../../contract/states.js';
+import { formatMoney, formatTimestamp } from '../../output/values.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
-import { money } from './approval.js';
 import { type Html, html, queryString } from './html.js';
 import { BASE } from './layout.js';
-import { FILTER_VALUES, inQueue, type LoanFilters, type Page } from './queries.js';
+import { FILTER_VALUES, type LoanFilters, type Page } from './queries.js';
 
 /** One request of the sandbox's request log (issue 10), as the log gives it. */
 export interface RequestLogEntry {
@@ -20,10 +25,16 @@ export interface RequestLogEntry {
 /** The caller's most recent requests, newest first; absent where the sandbox keeps no log. */
 export type RequestLogSource = (orgId: number, limit: number) => RequestLogEntry[];
 
-function pager(pageNumber: number, hasNext: boolean, path: string, keep: Record<string, string | undefined>): Html {
-  const link = (to: number, text: string) =>
-    html`<a href="${BASE}${path}${queryString({ ...keep, page: to })}">${text}</a>`;
-  return html`<nav class="pager" aria-label="Pages">${pageNumber > 1 && link(pageNumber - 1, '← Previous')}<span>Page ${pageNumber}</span>${hasNext && link(pageNumber + 1, 'Next →')}</nav>`;
+/** To the first page, and to the next when one follows (keyset: `after` the last row shown). */
+function pager(
+  after: number | undefined,
+  next: number | undefined,
+  path: string,
+  keep: Record<string, string | undefined>,
+): Html {
+  const link = (to: number | undefined, text: string) =>
+    html`<a href="${BASE}${path}${queryString({ ...keep, after: to })}">${text}</a>`;
+  return html`<nav class="pager" aria-label="Pages">${after !== undefined && link(undefined, '← First page')}${next !== undefined && link(next, 'Next →')}</nav>`;
 }
 
 function filterSelect(name: keyof LoanFilters, label: string, value: string | undefined): Html {
@@ -32,27 +43,42 @@ function filterSelect(name: keyof LoanFilters, label: string, value: string | un
   )}</select></label>`;
 }
 
-export function loansPage(page: Page<LoanRequestRow>, filters: LoanFilters, pageNumber: number): Html {
+/** A loan request's row; one waiting for approval is highlighted, with its Approve link. */
+function loanRow(row: LoanRequestRow): Html {
+  const waiting = isWaiting(row);
+  return html`<tr${waiting ? html` class="queue"` : ''}>
+<td><a href="${BASE}/loans/${row.id}">${row.id}</a></td><td>${row.fullname}</td><td class="num">${formatMoney(row.amount)}</td>
+<td>${row.purpose}</td><td>${row.status}</td><td>${row.lender_status}</td><td>${row.user_status}</td><td>${formatTimestamp(row.submitted_at ?? '')}</td><td>${row.product_name}</td>
+<td>${waiting && html`<a href="${BASE}/loans/${row.id}/approve" aria-label="Approve loan request ${row.id}">Approve</a>`}</td></tr>`;
+}
+
+function loanTable(rows: LoanRequestRow[]): Html {
+  return html`<div class="table"><table>
+<thead><tr><th>ID</th><th>Borrower</th><th class="num">Amount</th><th>Purpose</th><th>Status</th><th>Lender status</th><th>User status</th><th>Submitted</th><th>Product</th><th></th></tr></thead>
+<tbody>${rows.map(loanRow)}</tbody></table></div>`;
+}
+
+export function loansPage(page: Page<LoanRequestRow>, filters: LoanFilters, after: number | undefined): Html {
   return html`<form method="get" action="${BASE}/loans" class="filters">
   ${filterSelect('status', 'Status', filters.status)}
   ${filterSelect('lender_status', 'Lender status', filters.lender_status)}
   ${filterSelect('user_status', 'User status', filters.user_status)}
   <div><button type="submit">Filter</button></div>
 </form>
-<p class="hint">Submitted loan requests waiting for approval come first (highlighted).</p>
-<div class="table"><table>
-<thead><tr><th>ID</th><th>Borrower</th><th class="num">Amount</th><th>Purpose</th><th>Status</th><th>Lender status</th><th>User status</th><th>Product</th><th></th></tr></thead>
-<tbody>${page.rows.map(
-    (row) => html`<tr${inQueue(row) ? html` class="queue"` : ''}>
-<td><a href="${BASE}/loans/${row.id}">${row.id}</a></td><td>${row.fullname}</td><td class="num">${money(row.amount)}</td>
-<td>${row.purpose}</td><td>${row.status}</td><td>${row.lender_status}</td><td>${row.user_status}</td><td>${row.product_name}</td>
-<td>${inQueue(row) && html`<a href="${BASE}/loans/${row.id}/approve" aria-label="Approve loan request ${row.id}">Approve</a>`}</td></tr>`,
-  )}</tbody></table></div>
+<p class="hint">Newest first. Loan requests waiting for approval are highlighted; <a href="${BASE}/queue">the queue</a> lists them oldest submission first.</p>
+${loanTable(page.rows)}
 ${page.rows.length === 0 && html`<p>No loan requests match.</p>`}
-${pager(pageNumber, page.hasNext, '/loans', { ...filters })}`;
+${pager(after, page.next, '/loans', { ...filters })}`;
 }
 
-export function borrowersPage(page: Page<UserRow>, email: string, pageNumber: number): Html {
+export function queuePage(page: Page<LoanRequestRow>, after: number | undefined): Html {
+  return html`<p class="hint">Submitted by the borrower and not yet approved, the one waiting longest first (as <code>loanctl loan queue</code> lists them).</p>
+${loanTable(page.rows)}
+${page.rows.length === 0 && html`<p>No loan requests are waiting for approval.</p>`}
+${pager(after, page.next, '/queue', {})}`;
+}
+
+export function borrowersPage(page: Page<UserRow>, email: string, after: number | undefined): Html {
   return html`<form method="get" action="${BASE}/borrowers" class="filters" role="search">
   <label>E-mail contains<input type="search" name="email" value="${email}" autocomplete="off"></label>
   <div><button type="submit">Search</button></div>
@@ -61,10 +87,10 @@ export function borrowersPage(page: Page<UserRow>, email: string, pageNumber: nu
 <thead><tr><th>ID</th><th>Name</th><th>E-mail</th><th>Phone</th><th>Reference</th><th>Created</th></tr></thead>
 <tbody>${page.rows.map(
     (row) =>
-      html`<tr><td>${row.id}</td><td>${row.firstname} ${row.lastname}</td><td>${row.email}</td><td>${row.phone}</td><td>${row.reference}</td><td>${row.created_at}</td></tr>`,
+      html`<tr><td>${row.id}</td><td>${row.firstname} ${row.lastname}</td><td>${row.email}</td><td>${row.phone}</td><td>${row.reference}</td><td>${formatTimestamp(row.created_at)}</td></tr>`,
   )}</tbody></table></div>
 ${page.rows.length === 0 && html`<p>No borrowers match.</p>`}
-${pager(pageNumber, page.hasNext, '/borrowers', { email })}`;
+${pager(after, page.next, '/borrowers', { email })}`;
 }
 
 export const LOG_ROWS = 100;

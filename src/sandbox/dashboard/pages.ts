@@ -8,7 +8,7 @@ import { approvalBodyFromForm, type Form, schedulePreview } from './approval.js'
 import { type Html, html } from './html.js';
 import { COOKIE, type DashboardContext, type SignedIn } from './index.js';
 import { BASE, csrfField, notice, page } from './layout.js';
-import { borrowersPage, LOG_ROWS, loansPage, logPage } from './lists.js';
+import { borrowersPage, LOG_ROWS, loansPage, logPage, queuePage } from './lists.js';
 import { approvePage, loanPage } from './loan-page.js';
 import { DashboardQueries, FILTER_VALUES, type LoanFilters } from './queries.js';
 
@@ -20,9 +20,10 @@ function one(values: unknown, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function pageNumber(request: FastifyRequest): number {
-  const text = one(request.query, 'page') ?? '1';
-  return /^[1-9]\d{0,5}$/.test(text) ? Number(text) : 1;
+/** Where a page starts: after the row whose id the previous page's Next link gave; else the first page. */
+function afterOf(request: FastifyRequest): number | undefined {
+  const text = one(request.query, 'after') ?? '';
+  return /^[1-9]\d{0,15}$/.test(text) ? Number(text) : undefined;
 }
 
 function sendPage(reply: FastifyReply, title: string, who: SignedIn | undefined, body: Html, code = 200) {
@@ -89,18 +90,25 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
       const value = one(request.query, name);
       if (value) filters[name] = value;
     }
-    const number = pageNumber(request);
-    const rows = queries.loanPage(who.owner.org_id, filters, number);
-    return sendPage(reply, 'Loan requests', who, loansPage(rows, filters, number));
+    const after = afterOf(request);
+    const rows = queries.loanPage(who.owner.org_id, filters, after);
+    return sendPage(reply, 'Loan requests', who, loansPage(rows, filters, after));
+  });
+
+  scope.get('/queue', (request, reply) => {
+    const who = caller(request, reply);
+    if (!who) return reply;
+    const after = afterOf(request);
+    return sendPage(reply, 'Waiting for approval', who, queuePage(queries.queuePage(who.owner.org_id, after), after));
   });
 
   scope.get('/borrowers', (request, reply) => {
     const who = caller(request, reply);
     if (!who) return reply;
     const email = one(request.query, 'email')?.trim() ?? '';
-    const number = pageNumber(request);
-    const rows = queries.borrowerPage(who.owner.org_id, email, number);
-    return sendPage(reply, 'Borrowers', who, borrowersPage(rows, email, number));
+    const after = afterOf(request);
+    const rows = queries.borrowerPage(who.owner.org_id, email, after);
+    return sendPage(reply, 'Borrowers', who, borrowersPage(rows, email, after));
   });
 
   scope.get('/log', (request, reply) => {

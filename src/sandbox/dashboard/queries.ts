@@ -1,9 +1,17 @@
 /**
  * The dashboard's list reads, each bound to the caller's organisation in its SQL (as every
  * repository read of the API is): an organisation sees only its own borrowers and loan requests.
- * Lists go across the organisation's products, the approval queue first.
+ *
+ * Every list is read by keyset (design.md): a page starts after the last row of the one before
+ * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 5):
+ * the first page and the last cost the same at a thousand rows and at a million.
+ * - borrowers: newest first (id descending);
+ * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts);
+ * - the queue: the loan requests waiting for approval, oldest submission first — the one order
+ *   of the queue everywhere (`loan queue` too).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { STATE_FIELDS, STATE_VALUES, type StateField, waitingSql } from '../../contract/states.js';
 import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 import { LOAN_REQUEST_VIEW } from '../repos/loan-requests.js';
@@ -12,79 +20,84 @@ import { USER_COLUMNS } from '../repos/users.js';
 
 export const PAGE_SIZE = 20;
 
-export interface LoanFilters {
-  status?: string;
-  lender_status?: string;
-  user_status?: string;
-}
+export type LoanFilters = Partial<Record<StateField, string>>;
 
-/** The values each filter offers (the ones the sandbox writes). */
-export const FILTER_VALUES: Readonly<Record<keyof LoanFilters, readonly string[]>> = {
-  status: ['saved', 'pending'],
-  lender_status: ['saved', 'approved'],
-  user_status: ['saved', 'submitted'],
-};
+/** The values each filter offers: the state table's. */
+export const FILTER_VALUES = STATE_VALUES;
 
-/** A page of rows and whether another follows. */
+/** A page of rows, and the `after` of the next page when one follows. */
 export interface Page<T> {
   rows: T[];
-  hasNext: boolean;
+  next: number | undefined;
 }
+
+/** No `after`: the first page (ids are positive, so every id is below it). */
+const FROM_THE_START = Number.MAX_SAFE_INTEGER;
 
 export class DashboardQueries {
   private readonly borrowers: RowStatement<UserRow>;
-  private readonly loans: RowStatement<LoanRequestRow>;
+  private readonly borrowersByEmail: RowStatement<UserRow>;
+  private readonly queue: RowStatement<LoanRequestRow>;
+  /** One statement per set of filters given, so that each can use its index (made when first asked). */
+  private readonly loans = new Map<string, RowStatement<LoanRequestRow>>();
 
-  constructor(db: DatabaseSync) {
-    this.borrowers = prepareRows(
+  constructor(private readonly db: DatabaseSync) {
+    const borrowers = `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND id < :after`;
+    this.borrowers = prepareRows(db, `${borrowers} ORDER BY id DESC ${LIMIT_PARAM}`);
+    this.borrowersByEmail = prepareRows(
       db,
-      `SELECT ${USER_COLUMNS}
-         FROM users
-        WHERE org_id = :org_id AND (:email = '' OR instr(lower(email), lower(:email)) > 0)
-        ORDER BY id DESC ${LIMIT_PARAM} OFFSET :offset`,
+      `${borrowers} AND instr(lower(email), lower(:email)) > 0 ORDER BY id DESC ${LIMIT_PARAM}`,
     );
-    this.loans = prepareRows(
+    // After the row `after` in (submitted_at, id) order; the first page starts before every row.
+    this.queue = prepareRows(
       db,
       `${LOAN_REQUEST_VIEW}
-        WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL
-          AND (:status = '' OR lr.status = :status)
-          AND (:lender_status = '' OR lr.lender_status = :lender_status)
-          AND (:user_status = '' OR lr.user_status = :user_status)
-        ORDER BY CASE WHEN lr.user_status = 'submitted' AND lr.lender_status <> 'approved' THEN 0 ELSE 1 END,
-                 lr.id DESC
-        ${LIMIT_PARAM} OFFSET :offset`,
+        WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL AND ${waitingSql('lr')}
+          AND (lr.submitted_at, lr.id) > (SELECT ifnull(max(submitted_at), ''), ifnull(max(id), 0) FROM loan_requests WHERE id = :after)
+        ORDER BY lr.submitted_at, lr.id ${LIMIT_PARAM}`,
     );
   }
 
   /** Borrowers whose e-mail contains `email` (any case; all when empty), newest first. */
-  borrowerPage(orgId: number, email: string, page: number): Page<UserRow> {
-    const rows = this.borrowers.all({ org_id: orgId, email, ...window(page) });
+  borrowerPage(orgId: number, email: string, after: number | undefined): Page<UserRow> {
+    const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
+    const rows = email === '' ? this.borrowers.all(window) : this.borrowersByEmail.all({ ...window, email });
     return paged(rows);
   }
 
-  /** Loan requests matching the filters: submitted and not yet approved first, then newest first. */
-  loanPage(orgId: number, filters: LoanFilters, page: number): Page<LoanRequestRow> {
-    const rows = this.loans.all({
-      org_id: orgId,
-      status: filters.status ?? '',
-      lender_status: filters.lender_status ?? '',
-      user_status: filters.user_status ?? '',
-      ...window(page),
-    });
-    return paged(rows);
+  /** Loan requests matching the filters (each a state field's value), newest first. */
+  loanPage(orgId: number, filters: LoanFilters, after: number | undefined): Page<LoanRequestRow> {
+    const given = STATE_FIELDS.filter((field) => filters[field] !== undefined);
+    const params: Record<string, string | number> = { org_id: orgId, after: after ?? FROM_THE_START };
+    for (const field of given) params[field] = filters[field] as string;
+    return paged(this.loansFiltered(given).all({ ...params, limit: PAGE_SIZE + 1 }));
+  }
+
+  /** The loan requests waiting for approval, oldest submission first. */
+  queuePage(orgId: number, after: number | undefined): Page<LoanRequestRow> {
+    return paged(this.queue.all({ org_id: orgId, after: after ?? 0, limit: PAGE_SIZE + 1 }));
+  }
+
+  private loansFiltered(fields: readonly StateField[]): RowStatement<LoanRequestRow> {
+    const key = fields.join(',');
+    let statement = this.loans.get(key);
+    if (statement === undefined) {
+      // Field names come from the state table, never from the request; values are parameters.
+      const conditions = fields.map((field) => ` AND lr.${field} = :${field}`).join('');
+      statement = prepareRows(
+        this.db,
+        `${LOAN_REQUEST_VIEW}
+          WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL AND lr.id < :after${conditions}
+          ORDER BY lr.id DESC ${LIMIT_PARAM}`,
+      );
+      this.loans.set(key, statement);
+    }
+    return statement;
   }
 }
 
-/** One more row than a page, to know whether another page follows. */
-function window(page: number) {
-  return { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
-}
-
-function paged<T>(rows: T[]): Page<T> {
-  return { rows: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
-}
-
-/** Whether a loan request waits for the lender: submitted, not yet approved. */
-export function inQueue(row: Pick<LoanRequestRow, 'user_status' | 'lender_status'>): boolean {
-  return row.user_status === 'submitted' && row.lender_status !== 'approved';
+/** One more row than a page was read, to know whether another page follows. */
+function paged<T extends { id: number }>(rows: T[]): Page<T> {
+  const shown = rows.slice(0, PAGE_SIZE);
+  return { rows: shown, next: rows.length > PAGE_SIZE ? shown.at(-1)?.id : undefined };
 }

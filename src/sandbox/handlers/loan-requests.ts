@@ -1,4 +1,5 @@
 /** Handlers of the loan request itself: create, list, update, delete, progress, submit, approve. */
+import { wasSubmitted } from '../../contract/states.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../../repayment/index.js';
 import { fail, refuse } from '../envelope.js';
 import { newReference } from '../secrets.js';
@@ -83,7 +84,7 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
         throw refuse('submitLoanRequest', 'nothingAttached');
       }
       // Submitting again is harmless: the loan request is returned as it is (PUT is idempotent).
-      if (lr.user_status !== 'submitted') {
+      if (!wasSubmitted(lr)) {
         const progress = lr.progress === PROGRESS.approved ? PROGRESS.approved : PROGRESS.submitted;
         ctx.repos.loanRequests.submit(lr.id, progress, ctx.stamp);
       }

@@ -238,4 +238,18 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE temp.users_without_passwords;
   PRAGMA secure_delete = OFF;
   `,
+  // 6: the dashboard's lists, read by keyset (src/sandbox/dashboard/queries.ts), each with an index
+  //    that matches its order, so a page costs the same at any size. SQLite appends the rowid (the
+  //    id) to every index: (org_id) is (org_id, id). The queue's condition is "waiting for approval"
+  //    as src/contract/states.ts waitingSql writes it (test/sandbox/dashboard-paging.test.ts checks
+  //    each query uses its index).
+  `
+  CREATE INDEX users_org ON users (org_id);
+  CREATE INDEX loan_requests_org ON loan_requests (org_id) WHERE deleted_at IS NULL;
+  CREATE INDEX loan_requests_org_status ON loan_requests (org_id, status) WHERE deleted_at IS NULL;
+  CREATE INDEX loan_requests_org_lender_status ON loan_requests (org_id, lender_status) WHERE deleted_at IS NULL;
+  CREATE INDEX loan_requests_org_user_status ON loan_requests (org_id, user_status) WHERE deleted_at IS NULL;
+  CREATE INDEX loan_requests_queue ON loan_requests (org_id, submitted_at)
+    WHERE deleted_at IS NULL AND user_status = 'submitted' AND lender_status <> 'approved';
+  `,
 ];

@@ -1,0 +1,125 @@
+/**
+ * The dashboard's pages at one size, in a process of their own (bench/dashboard.mjs bundles this
+ * file and runs it once per size): the demo organisation grown to `--size` borrowers and as many
+ * loan requests by SQL (seconds, where the API would take hours) — a third submitted, each at its
+ * own second, a sixth of those approved — then each page, first and last, asked through the real
+ * Fastify app (`inject`: routes, session, queries, HTML) `--requests` times. Prints one JSON line:
+ * [{what, size, ms}], ms the median.
+ */
+import { parseArgs } from 'node:util';
+import { ensureDemo } from '../src/sandbox/admin.js';
+import { buildSandbox } from '../src/sandbox/app.js';
+import { PAGE_SIZE } from '../src/sandbox/dashboard/queries.js';
+import { dbPathFor, SandboxDb } from '../src/sandbox/db.js';
+
+const { values } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, size: { type: 'string' }, requests: { type: 'string', default: '15' } },
+});
+const dataDir = values['data-dir'] as string;
+const size = Number(values.size);
+const requests = Number(values.requests);
+const demo = ensureDemo(dataDir);
+
+/** `size` borrowers and `size` loan requests of the demo product, one statement each. */
+function grow(): void {
+  const db = SandboxDb.open(dbPathFor(dataDir));
+  try {
+    const at = (offset: string) => `strftime('%Y-%m-%dT%H:%M:%SZ', '2026-01-01', ${offset} || ' seconds')`;
+    db.transaction(() => {
+      db.sqlite.exec(`
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
+        INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+                           is_active, created_at, updated_at, org_seq)
+        SELECT ${demo.org_id}, 'Borrower', 'Number ' || i, 'borrower-' || i || '@bench.example', '+2348012345678',
+               'female', 'bench-seed-no-login', 'USR-BENCH-' || i, 'api', 1, ${at('i')}, ${at('i')}, i
+          FROM n;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
+        INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
+                                   user_status, active, debit_mandate_next_step, submitted_at, approved_at,
+                                   created_at, updated_at)
+        SELECT ${demo.org_id}, (SELECT min(id) FROM users WHERE org_id = ${demo.org_id}) + i % ${size},
+               ${demo.product_id}, 'LR-BENCH-' || i, 50000 + i % 1000, 'Seeded ' || i,
+               CASE WHEN i % 3 = 0 THEN 'pending' ELSE 'saved' END,
+               CASE WHEN i % 18 = 0 THEN 'approved' ELSE 'saved' END,
+               CASE WHEN i % 3 = 0 THEN 'submitted' ELSE 'saved' END, 1, 'setup',
+               CASE WHEN i % 3 = 0 THEN ${at('i * 2')} END, CASE WHEN i % 18 = 0 THEN ${at('i * 2 + 1')} END,
+               ${at('i')}, ${at('i')}
+          FROM n;
+      `);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** The `after` that opens the last page of a list: the id of the row just before its last PAGE_SIZE rows. */
+function lastAfter(db: SandboxDb, sql: string): number {
+  const row = db.sqlite.prepare(`${sql} LIMIT 1 OFFSET ${PAGE_SIZE}`).get() as { id: number } | undefined;
+  return row?.id ?? 0;
+}
+
+grow();
+const db = SandboxDb.open(dbPathFor(dataDir));
+const org = `org_id = ${demo.org_id}`;
+const loans = `FROM loan_requests WHERE ${org} AND deleted_at IS NULL`;
+const pages: [string, string, string][] = [
+  ['borrowers', '/dashboard/borrowers', `SELECT id FROM users WHERE ${org} ORDER BY id`],
+  ['loans', '/dashboard/loans', `SELECT id ${loans} ORDER BY id`],
+  ['loans, status pending', '/dashboard/loans?status=pending', `SELECT id ${loans} AND status = 'pending' ORDER BY id`],
+  [
+    'loans, lender status approved',
+    '/dashboard/loans?lender_status=approved',
+    `SELECT id ${loans} AND lender_status = 'approved' ORDER BY id`,
+  ],
+  [
+    'loans, user status submitted',
+    '/dashboard/loans?user_status=submitted',
+    `SELECT id ${loans} AND user_status = 'submitted' ORDER BY id`,
+  ],
+  [
+    'queue',
+    '/dashboard/queue',
+    `SELECT id ${loans} AND user_status = 'submitted' AND lender_status <> 'approved' ORDER BY submitted_at DESC, id DESC`,
+  ],
+];
+const cases = pages.flatMap(([what, path, order]) => {
+  const join = path.includes('?') ? '&' : '?';
+  return [
+    { what: `${what}, first page`, url: path },
+    { what: `${what}, last page`, url: `${path}${join}after=${lastAfter(db, order)}` },
+  ];
+});
+db.close();
+
+const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
+let cookie = '';
+const inject = async (method: 'GET' | 'POST', url: string, payload?: string) => {
+  const reply = await app.inject({
+    method,
+    url,
+    payload,
+    headers: { cookie, ...(payload ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+  });
+  const set = reply.headers['set-cookie'];
+  for (const line of set === undefined ? [] : Array.isArray(set) ? set : [set]) cookie = line.split(';')[0] ?? '';
+  return reply;
+};
+const signIn = await inject('GET', '/dashboard/sign-in');
+const token = /name="token" value="([^"]+)"/.exec(signIn.body)?.[1] ?? '';
+await inject('POST', '/dashboard/sign-in', new URLSearchParams({ token, api_key: demo.api_key }).toString());
+
+// Interleaved rounds (each case once a round), after untimed ones that warm the JIT and SQLite's cache.
+const samples = new Map<string, number[]>(cases.map(({ what }) => [what, []]));
+for (let round = -5; round < requests; round++) {
+  for (const { what, url } of cases) {
+    const start = process.hrtime.bigint();
+    const reply = await inject('GET', url);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (reply.statusCode !== 200 || !reply.body.includes('<table')) throw new Error(`${url}: HTTP ${reply.statusCode}`);
+    if (round >= 0) samples.get(what)?.push(ms);
+  }
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const rows = cases.map(({ what }) => ({ what, size, ms: median(samples.get(what) ?? []) }));
+await app.close();
+process.stdout.write(`${JSON.stringify(rows)}\n`);

@@ -1,0 +1,78 @@
+// The dashboard's pages at any size (issue 24): borrowers, loan requests (and each state filter)
+// and the queue, first and last page, at 1,000 and at 1,000,000 borrowers and loan requests.
+// Goal: at 1,000,000 each page costs at most 1.5 x what it costs at 1,000 (keyset reads on indexes
+// that match each order: src/sandbox/dashboard/queries.ts).
+//   node bench/dashboard.mjs            both sizes, the table and the goal (exit 1 when it fails)
+//   import { dashboardPages } from './dashboard.mjs'   the rows [{what, size, ms}], for bench/run.mjs
+// Each size runs in a process of its own (bench/dashboard-pages.ts, bundled here), one at a time.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { NODE, ROOT, tempDir } from './lib.mjs';
+
+const GOAL = 1.5;
+
+async function bundle() {
+  const dir = join(ROOT, 'node_modules', '.cache', 'loanctl-bench');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'dashboard-pages.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'dashboard-pages.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22.13',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** The rows {what, size, ms} (ms: the median of `requests` requests) at each size. */
+export async function dashboardPages({ sizes = [1_000, 1_000_000], requests = 40 } = {}) {
+  const script = await bundle();
+  const rows = [];
+  for (const size of sizes) {
+    const { dir, cleanup } = tempDir('dashboard');
+    try {
+      const run = spawnSync(
+        NODE,
+        ['--no-warnings', script, '--data-dir', dir, '--size', String(size), '--requests', String(requests)],
+        { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20, timeout: 600_000 },
+      );
+      if (run.status !== 0) throw new Error(`dashboard pages at ${size}: ${run.stderr || run.signal}`);
+      rows.push(...JSON.parse(run.stdout.trim().split('\n').at(-1)));
+    } finally {
+      cleanup();
+    }
+  }
+  return rows;
+}
+
+/** Each page at the largest size against the smallest: [{what, small, large, ratio, ok}]. */
+export function dashboardGoal(rows) {
+  const sizes = [...new Set(rows.map((row) => row.size))].sort((a, b) => a - b);
+  const small = sizes[0];
+  const large = sizes.at(-1);
+  return rows
+    .filter((row) => row.size === small)
+    .map((row) => {
+      const big = rows.find((other) => other.size === large && other.what === row.what);
+      const ratio = big.ms / row.ms;
+      return { what: row.what, small: row.ms, large: big.ms, ratio, ok: ratio <= GOAL };
+    });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await dashboardPages();
+  const goal = dashboardGoal(rows);
+  console.log(`page                                          1k (ms)   1M (ms)   ratio (goal ≤ ${GOAL})`);
+  for (const row of goal) {
+    console.log(
+      `${row.what.padEnd(44)} ${row.small.toFixed(2).padStart(8)}  ${row.large.toFixed(2).padStart(8)}   ${row.ratio.toFixed(2)} ${row.ok ? '✓' : '✗'}`,
+    );
+  }
+  process.exit(goal.every((row) => row.ok) ? 0 : 1);
+}
