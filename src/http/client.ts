@@ -131,8 +131,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     }
     const headers = requestHeaders(prepared, key);
     const { method, url } = prepared;
-    // --timeout bounds the request whole: every attempt, every phase of each, and the waits
-    // between them. An attempt gets what is left; a wait that would pass the deadline is not made.
+    // --timeout bounds the request whole, retries and waits included: an attempt gets what is left.
     const deadline = monotonicMs() + settings.timeoutMs;
     const left = () => Math.max(0, Math.ceil(deadline - monotonicMs()));
     let waited = 0;
@@ -161,9 +160,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         text = reply.text;
       } catch (error) {
         // An attempt the deadline ended is told as the request's: "within 5 s", the --timeout given.
-        if (left() === 0 && typeof error === 'object' && error !== null && 'limitMs' in error) {
-          error.limitMs = settings.timeoutMs;
-        }
+        if (left() === 0 && error instanceof Error && 'limitMs' in error) error.limitMs = settings.timeoutMs;
         const failure = transportFailure(error, url, settings);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
         if (!failure.neverSent) sent();

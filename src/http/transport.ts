@@ -24,10 +24,23 @@
  *   with no proxy set never loads either. The connect timeout then covers the proxy connection and
  *   its CONNECT tunnel, and every error of a proxied request carries `proxy`, the proxy's label
  *   (host:port and variable, never credentials), so the message can name it.
+ * - Both timeout errors carry `phase` and `limitMs` (./bounds.ts): which step never finished —
+ *   connect, the proxy's answer to CONNECT, TLS (in the tunnel too), headers, body.
+ * - `close` destroys every socket the pool opened, one still opening its tunnel included: nothing
+ *   keeps the process alive after its command (a proxy that answers CONNECT and then never
+ *   completes TLS used to).
  */
-import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
+import type { Agent, ClientRequest, IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import {
+  connectTimeoutError,
+  limitConnect,
+  MAX_REPLY_BYTES,
+  type Phase,
+  readText,
+  ready,
+  timeoutError,
+} from './bounds.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 
 export interface Exchange {
@@ -40,14 +53,6 @@ export interface Exchange {
   /** The connection's own bound, if shorter than the pool's `connectTimeoutMs` (what is left of a deadline). */
   connectTimeoutMs?: number;
 }
-
-/**
- * Where an exchange was when a bound ended it, carried as `phase` by CONNECT_TIMEOUT and
- * TimeoutError errors, so the message can say which step never finished: the connection (to the
- * server, or to the proxy), the proxy's answer to CONNECT, the TLS handshake (inside the tunnel
- * when proxied), the reply's headers, or its body.
- */
-export type Phase = 'connect' | 'proxy' | 'tls' | 'headers' | 'body';
 
 export interface Reply {
   statusCode: number;
@@ -84,14 +89,7 @@ export interface TransportOptions {
 
 export type ProxyMechanism = 'node' | 'library';
 
-/** The largest reply body loanctl reads (README, "Network behaviour"). */
-export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
-
-/** The error code of a reply body larger than the bound. */
-export const REPLY_TOO_LARGE = 'REPLY_TOO_LARGE';
-
-/** The error code of a connection not made in time. */
-export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
+export { CONNECT_TIMEOUT, MAX_REPLY_BYTES, type Phase, REPLY_TOO_LARGE } from './bounds.js';
 
 /**
  * An idle kept-alive socket is closed after this long (or the server's `Keep-Alive: timeout=`
@@ -289,74 +287,6 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   return { reply, fail };
 }
 
-function timeoutError(ms: number, phase: Phase): Error {
-  return Object.assign(new Error(`no complete reply within ${ms} ms (${phase})`), {
-    name: 'TimeoutError',
-    phase,
-    limitMs: ms,
-  });
-}
-
-function connectTimeoutError(ms: number, phase: Phase): Error {
-  return Object.assign(new Error(`connect timed out after ${ms} ms (${phase})`), {
-    code: CONNECT_TIMEOUT,
-    phase,
-    limitMs: ms,
-  });
-}
-
-/** A socket connected, and through its TLS handshake for https. */
-function ready(socket: Socket, secure: boolean): boolean {
-  return secure ? (socket as TLSSocket).authorized : !socket.connecting;
-}
-
-/**
- * Calls `timedOut` if the request's connection is not ready after `ms`: connected, and for https
- * through the TLS handshake (a server that accepts and never answers TLS counts). The clock starts
- * with the request, before the whole-exchange timer: through a proxy the socket is handed over
- * only once the tunnel is open (a proxy that never answers the CONNECT must count), and when both
- * bounds are equal (--timeout under 10 s) a connection never made must be reported as such (never
- * sent, safe to repeat), not as a request without a reply.
- */
-function limitConnect(request: ClientRequest, ms: number, secure: boolean, timedOut: (ms: number) => void): void {
-  const timer = setTimeout(() => timedOut(ms), ms);
-  const clear = () => clearTimeout(timer);
-  request.once('close', clear);
-  request.once('socket', (socket) => {
-    // A kept-alive socket is connected, and through its handshake, already; so is the TLS socket
-    // Node's own proxy support hands over (it shakes hands inside the tunnel before).
-    if (request.reusedSocket || ready(socket, secure)) return clear();
-    socket.once(secure ? 'secureConnect' : 'connect', clear);
-    socket.once('close', clear);
-  });
-}
-
 function abandonedError(): Error {
   return Object.assign(new Error('the request was abandoned'), { name: 'AbortError', code: 'ABORT_ERR' });
-}
-
-function readText(response: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const refuse = () => {
-      chunks = [];
-      reject(
-        Object.assign(new Error(`the reply is larger than ${maxBytes} bytes`), { code: REPLY_TOO_LARGE, maxBytes }),
-      );
-      response.destroy();
-    };
-    if (Number(response.headers['content-length']) > maxBytes) return refuse();
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) refuse();
-      else chunks.push(chunk);
-    });
-    response.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    });
-    // The socket closed before the whole body arrived (ECONNRESET), or the timer fired.
-    response.on('error', reject);
-  });
 }
