@@ -516,6 +516,7 @@ function __loanctl_options
                 '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
+                '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user exists'
@@ -557,6 +558,7 @@ function __loanctl_options
                 '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
+                '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan new'

@@ -1,37 +1,61 @@
 /**
- * The bulk journal: what happened to each row of a file, so running the same file again skips
- * exactly the rows the API acknowledged before — and nothing else. Two identical rows are two
- * rows; a loan request made by hand with the same amount and purpose is not "this row".
+ * The bulk journal: what happened to each row of a file, so running the same file again sends
+ * each row that is not on the server, and none twice. Two identical rows are two rows; a loan
+ * request made by hand with the same amount and purpose is not "this row".
  *
- * - One journal per file content (SHA-256 of the bytes), kind (users, loan requests), API key
- *   (a hash of it: one organisation; a reset sandbox has a new key, so a new journal) and default
- *   product. Changing the file (fixing a row) makes a new journal: `--failed` writes the rejected
- *   rows to their own file for that.
+ * - One journal per file content (SHA-256 of the bytes), kind (users, loan requests), organisation
+ *   (a hash of the API key) and default product; the file's path and the base URL are recorded. Changing the file (fixing a row) makes a
+ *   new journal: `--failed` writes the rejected rows to their own file for that.
  * - Where: `$LOANCTL_STATE_DIR`, else `$XDG_STATE_HOME/loanctl`, else `~/.local/state/loanctl`,
  *   under `bulk/`. Deleting the directory (or one file) forgets the runs; nothing else reads it.
- * - Lines, appended: `S row` before a row is sent (written to the file before the request leaves),
- *   `A row id reference` once acknowledged (`-` for what the reply did not give), `R row` when it was refused (an error reply) or never reached the
- *   server. A row whose last line is `S` was sent with no answer: its outcome is unknown, and
- *   only such a row is looked up on the server when the file runs again.
+ * - The file: a header line with the length written so far (a fixed-width field, rewritten after
+ *   each append), a line naming the file and server it belongs to (JSON), then one line a fact:
+ *   `S row` before a row is sent (with the operating system before the request leaves),
+ *   `A row id reference user_id` once acknowledged (`-` for what the reply did not give),
+ *   `R row` when it was refused or never reached the server. A row whose last line is `S` was
+ *   sent with no answer: its outcome is unknown.
+ * - Nothing in it is believed unchecked. It is opened without following a symbolic link, and
+ *   must be a regular file with one link; its header must name this file and this server; it must
+ *   be as long as its header says (shorter: it was truncated); every complete line must be one of
+ *   the three. Anything else stops the run with one line (JournalUntrusted), or with
+ *   `--ignore-journal` the file is set aside and the run starts afresh. Only a last line cut off
+ *   by a crash is dropped: its write had not finished, so its request was never sent.
+ * - Appends are grouped: the lines of every row that reaches the journal while one write is out
+ *   go in the next single write (issue 24: two awaited writes a row were a third of a run's CPU).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { makeDir } from '../make-dir.js';
+import {
+  checkJournal,
+  headerLine,
+  identityLine,
+  JOURNAL_LINE,
+  JournalUntrusted,
+  openJournalFile,
+  writeAll,
+} from './journal-file.js';
+
+export { JournalUntrusted } from './journal-file.js';
 
 /** What the journal knows of a row from earlier runs. */
 export type RowMemory =
-  | { state: 'acknowledged'; id: number | undefined; reference: string | undefined }
+  | { state: 'acknowledged'; id: number | undefined; reference: string | undefined; userId: number | undefined }
   | { state: 'unknown' };
 
+/** What a journal belongs to: the input file and the server; written in its second line. */
 export interface JournalKey {
   kind: 'user' | 'loan';
   /** SHA-256 of the file's bytes (hex). */
   content: string;
+  /** The file as given (for people reading the journal; the content is what identifies it). */
+  path: string;
+  baseUrl: string;
   apiKey: string;
   product: number | undefined;
 }
@@ -55,37 +79,82 @@ export async function hashFile(path: string): Promise<string> {
 export class Journal {
   private readonly memory = new Map<number, RowMemory>();
   private readonly ids = new Set<number>();
-  private out: WriteStream | undefined;
+  /** Lines waiting for the next write, the write they will go in, and the last write started. */
+  private queued: string[] = [];
+  private batch: Promise<void> | undefined;
+  private written: Promise<void> = Promise.resolve();
 
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    private handle: FileHandle | undefined,
+    private end: number,
+  ) {}
 
-  /** Opens (and reads) the journal of `key` in `dir`. */
-  static async open(dir: string, key: JournalKey): Promise<Journal> {
+  /**
+   * Opens (and reads) the journal of `key` in `dir`. Throws JournalUntrusted for a journal it
+   * cannot believe, unless `ignore` (`--ignore-journal`): then that file is set aside (renamed,
+   * `setAside` told where) and a new one started.
+   */
+  static async open(
+    dir: string,
+    key: JournalKey,
+    options: { ignore?: boolean; setAside?: (path: string, reason: string) => void } = {},
+  ): Promise<Journal> {
+    makeDir(dir, 0o700);
+    // Not the base URL: a sandbox back on another port is the same server, and what the journal
+    // says of it is checked there anyway (./remembered.ts).
     const target = createHash('sha256')
       .update(`${key.apiKey}\n${key.product ?? ''}`)
       .digest('hex')
       .slice(0, 16);
-    const journal = new Journal(join(dir, `${key.kind}-${key.content.slice(0, 32)}-${target}.journal`));
-    const text = await readFile(journal.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
+    const path = join(dir, `${key.kind}-${key.content.slice(0, 32)}-${target}.journal`);
+    try {
+      return await Journal.read(path, key);
+    } catch (error) {
+      if (!(error instanceof JournalUntrusted) || !options.ignore) throw error;
+      const aside = `${path}.set-aside-${Date.now()}`;
+      await rename(path, aside).catch((failure: Error) => {
+        throw new JournalUntrusted(`Cannot set aside the bulk journal ${path}: ${failure.message}.`);
+      });
+      options.setAside?.(aside, error.message);
+      return Journal.read(path, key);
+    }
+  }
+
+  private static async read(path: string, key: JournalKey): Promise<Journal> {
+    const handle = await openJournalFile(path);
+    try {
+      const text = (await handle.readFile()).toString('utf8');
+      const identity = identityLine(key);
+      if (text === '') {
+        const journal = new Journal(path, handle, 0);
+        await journal.append(identity, true);
+        return journal;
+      }
+      const { lines, end } = checkJournal(text, identity, path);
+      // A line a crash cut off is dropped from the file too, so the next line starts clean.
+      if (end < Buffer.byteLength(text)) await handle.truncate(end);
+      const journal = new Journal(path, handle, end);
+      for (const line of lines) journal.remember(line);
+      return journal;
+    } catch (error) {
+      await handle.close();
       throw error;
-    });
-    for (const line of text.split('\n')) journal.remember(line);
-    makeDir(dir);
-    journal.out = createWriteStream(journal.path, { flags: 'a', mode: 0o600 });
-    return journal;
+    }
   }
 
   private remember(line: string): void {
-    const [mark, rowText, idText, reference] = line.split(' ');
-    const row = Number(rowText);
-    if (!Number.isSafeInteger(row)) return;
-    if (mark === 'S') this.memory.set(row, { state: 'unknown' });
-    else if (mark === 'R') this.memory.delete(row);
-    else if (mark === 'A') {
-      const id = idText && idText !== '-' ? Number(idText) : undefined;
-      const known = reference && reference !== '-' ? reference : undefined;
-      this.memory.set(row, { state: 'acknowledged', id, reference: known });
+    const [, sent, refused, acked, idText, reference, userText] = JOURNAL_LINE.exec(line) ?? [];
+    if (sent) this.memory.set(Number(sent), { state: 'unknown' });
+    else if (refused) this.memory.delete(Number(refused));
+    else if (acked) {
+      const id = idText === '-' ? undefined : Number(idText);
+      this.memory.set(Number(acked), {
+        state: 'acknowledged',
+        id,
+        reference: reference === '-' ? undefined : reference,
+        userId: userText === '-' ? undefined : Number(userText),
+      });
       if (id !== undefined) this.ids.add(id);
     }
   }
@@ -105,27 +174,59 @@ export class Journal {
     return this.append(`S ${row}`);
   }
 
-  acknowledged(row: number, id: number | undefined, reference: string | undefined): Promise<void> {
-    if (id !== undefined) this.ids.add(id);
+  /**
+   * Need not be awaited before the row's result: a row whose `A` is lost in a crash is `S`,
+   * unknown, and looked up on the server when the file runs again.
+   */
+  acknowledged(
+    row: number,
+    outcome: { id?: number | undefined; reference?: string | undefined; user_id?: number | undefined },
+  ): Promise<void> {
+    if (outcome.id !== undefined) this.ids.add(outcome.id);
     // A reference is the API's own token (letters and digits); anything else is not kept.
-    const ref = reference && /^[\w.-]+$/.test(reference) ? reference : '-';
-    return this.append(`A ${row} ${id ?? '-'} ${ref}`);
+    const ref = outcome.reference && /^[\w.-]+$/.test(outcome.reference) ? outcome.reference : '-';
+    return this.append(`A ${row} ${outcome.id ?? '-'} ${ref} ${outcome.user_id ?? '-'}`);
   }
 
   refused(row: number): Promise<void> {
     return this.append(`R ${row}`);
   }
 
-  /** Written to the file only: what earlier runs left is all `recall` needs (the map stays theirs). */
-  private append(line: string): Promise<void> {
-    const out = this.out;
-    if (!out) return Promise.resolve();
-    return new Promise((resolve, reject) => out.write(`${line}\n`, (error) => (error ? reject(error) : resolve())));
+  /**
+   * Queues `line` for the next write; one write at a time, each carrying every line queued while
+   * the one before was out, then the new length into the header. `header`: the first write, of
+   * the header and the identity line.
+   */
+  private append(line: string, header = false): Promise<void> {
+    if (!this.handle) return Promise.resolve();
+    this.queued.push(line);
+    this.batch ??= this.written.then(() => this.writeQueued(header));
+    return this.batch;
   }
 
-  close(): Promise<void> {
-    const out = this.out;
-    this.out = undefined;
-    return out ? new Promise((resolve) => out.end(() => resolve())) : Promise.resolve();
+  private writeQueued(header: boolean): Promise<void> {
+    const handle = this.handle;
+    const text = `${this.queued.join('\n')}\n`;
+    this.queued = [];
+    this.batch = undefined;
+    const write = (async () => {
+      if (!handle) return;
+      const body = Buffer.from(header ? `${headerLine(0)}${text}` : text);
+      await writeAll(handle, body, this.end);
+      this.end += body.length;
+      await writeAll(handle, Buffer.from(headerLine(this.end)), 0);
+    })();
+    // The next write waits for this one, whether it failed or not; each caller sees its own.
+    this.written = write.catch(() => {});
+    return write;
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    if (!handle) return;
+    while (this.batch) await this.batch.catch(() => {});
+    await this.written;
+    this.handle = undefined;
+    await handle.close();
   }
 }

@@ -6,9 +6,8 @@
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
  * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
- *   applied, and that running the file again is safe (users exist by e-mail; the journal,
- *   ./journal.ts, skips acknowledged rows and looks up only the unknown ones). Rows read from
- *   stdin have no journal: for loan requests the messages say so instead.
+ *   applied, and that running the file again is safe (the journal, ./journal.ts, and the server's
+ *   checks, ./remembered.ts). Rows read from stdin have no journal: loan rows' messages say so.
  * - A server that went away: once a request is refused after its retries, the next rows are sent
  *   without retries (each still tried once, so a server back up is used again at once, and retries
  *   come back with the first success): a few hundred rows fail in a moment, not in minutes.
@@ -16,6 +15,7 @@
  *   3 when the API rejected the key (the run stops there: every row would fail the same way).
  */
 import type { Deps } from '../deps.js';
+import { userLookup } from '../domain/user-lookup.js';
 import {
   AuthError,
   CancelledError,
@@ -32,9 +32,9 @@ import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
 import { openFailedRows } from './failed.js';
-import { hashFile, Journal, type JournalKey, journalDir } from './journal.js';
+import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, type LoanRow, loanTask } from './loans.js';
-import { type LookUp, remembered } from './remembered.js';
+import { remembered, type ServerChecks } from './remembered.js';
 import { resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, userTask } from './users.js';
@@ -53,6 +53,8 @@ export interface BulkCommandOptions {
   product?: string | undefined;
   /** `--failed FILE`: where the rejected rows go, as read. */
   failed?: string | undefined;
+  /** `--ignore-journal`: a journal that cannot be trusted is set aside, and every row taken as new. */
+  ignoreJournal?: boolean | undefined;
 }
 
 export function parseConcurrency(raw: string | undefined): number {
@@ -90,12 +92,18 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
-      : await openJournal(deps, {
-          kind,
-          content: await hashFile(options.from),
-          apiKey: settings.apiKey ?? '',
-          product: defaultProduct ?? settings.productId,
-        });
+      : await openJournal(
+          deps,
+          {
+            kind,
+            content: await hashFile(options.from),
+            path: options.from,
+            baseUrl: settings.baseUrl,
+            apiKey: settings.apiKey ?? '',
+            product: defaultProduct ?? settings.productId,
+          },
+          options.ignoreJournal === true,
+        );
 
   const [{ createPool, createApiClient }, { neverSent }, { unknownOutcome }] = await Promise.all([
     import('../http/client.js'),
@@ -111,10 +119,14 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
 
   const loans =
     kind === 'loan'
-      ? loanTask(api, { defaultProduct: defaultProduct ?? settings.productId, dryRun: settings.dryRun })
+      ? loanTask(api, {
+          defaultProduct: defaultProduct ?? settings.productId,
+          dryRun: settings.dryRun,
+          lookup: await userLookup(deps),
+        })
       : undefined;
   const base = (loans ?? userTask(api)) as BulkTask<unknown>;
-  const inner = journal ? remembered(base, journal, identify, loans?.lookUp as LookUp<unknown> | undefined) : base;
+  const inner = journal ? remembered(base, journal, identify, (loans ?? {}) as ServerChecks<unknown>) : base;
   // Whether running the input again is safe: a file has its journal; users exist by e-mail.
   const again =
     journal || kind === 'user'
@@ -240,12 +252,20 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   }
 }
 
-/** The file's journal; where it cannot be kept (a read-only home), the run goes on without one, saying so. */
-async function openJournal(deps: Deps, key: JournalKey): Promise<Journal | undefined> {
+/**
+ * The file's journal. One that cannot be trusted stops the run (exit 2), unless `ignore`; where
+ * none can be kept (a read-only home), the run goes on without one, saying so.
+ */
+async function openJournal(deps: Deps, key: JournalKey, ignore: boolean): Promise<Journal | undefined> {
   const dir = journalDir(deps.env);
+  const setAside = (path: string, reason: string) =>
+    deps.io.stderr.write(
+      `loanctl: ${reason.replace(/ Nothing was sent\.$/, '')} Set aside as ${path}; every row is new.\n`,
+    );
   try {
-    return await Journal.open(dir, key);
+    return await Journal.open(dir, key, { ignore, setAside });
   } catch (error) {
+    if (error instanceof JournalUntrusted) throw error;
     deps.io.stderr.write(
       `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
     );

@@ -12,7 +12,9 @@
  */
 import {
   closeSync,
+  constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   openSync,
   readFileSync,
@@ -118,6 +120,46 @@ function releaseIfOwned(lockPath: string, owner: string): void {
 
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The text of the regular file at `path` (a symlink to one is followed), or undefined when there
+ * is none. Anything else is refused at once, naming what it is: a FIFO would block the read
+ * forever, a directory or a device is no state loanctl wrote. Opened without blocking, then
+ * checked on the descriptor itself, so what is read is what was checked.
+ */
+export function readRegularFile(path: string, what: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR') throw notAFile(path, what, 'a directory');
+    throw new UsageError(`Cannot read ${what} ${path}: ${(error as Error).message}.`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notAFile(path, what, kindOf(stat));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notAFile(path: string, what: string, kind: string): UsageError {
+  return new UsageError(
+    `${what[0]?.toUpperCase()}${what.slice(1)} ${path} is ${kind}, not a file; loanctl did not read it.`,
+    `Move it away (mv ${path} ${path}.bad) and run the command again.`,
+  );
+}
+
+function kindOf(stat: import('node:fs').Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'a special file';
 }
 
 /**

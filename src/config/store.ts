@@ -13,13 +13,14 @@
  * processes (twelve `profile add` from a script, a `sandbox start` beside them) each keep what the
  * others wrote, instead of the last one writing back the file as it was when it started.
  */
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { MakeDirError, makeDir } from '../make-dir.js';
 import { checkBaseUrl } from './base-url.js';
+import { readConfigFile } from './config-file.js';
 import { withFileLock, writeFileAtomic } from './locked-write.js';
 
 export interface Profile {
@@ -220,51 +221,6 @@ function tightenMode(path: string, mode: number, warn: (line: string) => void): 
   } catch (error) {
     warn(`${was}; could not change it (${(error as NodeJS.ErrnoException).code}). Run: chmod ${octal(mode)} ${path}`);
   }
-}
-
-/** The config file's content, or undefined when there is none yet. */
-function readConfigFile(path: string): ConfigData | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`Cannot read the config file ${path}: ${(error as Error).message}.`);
-  }
-  return parseConfig(text, path);
-}
-
-function parseConfig(text: string, path: string): ConfigData {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(
-      `The config file ${path} is not valid JSON.`,
-      'Fix it, or move it away and add your profiles again.',
-    );
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new UsageError(`The config file ${path} is not a loanctl config (expected a JSON object).`);
-  }
-  const raw = parsed as { current?: unknown; profiles?: unknown };
-  const profiles: Record<string, Profile> = {};
-  if (raw.profiles && typeof raw.profiles === 'object') {
-    for (const [name, value] of Object.entries(raw.profiles as Record<string, unknown>)) {
-      const p = value as Partial<Record<keyof Profile, unknown>>;
-      if (!p || typeof p.baseUrl !== 'string') continue;
-      if (typeof p.apiKey !== 'string' && typeof p.keyringAccount !== 'string') continue;
-      const profile: Profile = { baseUrl: p.baseUrl };
-      if (typeof p.apiKey === 'string') profile.apiKey = p.apiKey;
-      if (typeof p.keyringAccount === 'string') profile.keyringAccount = p.keyringAccount;
-      if (typeof p.productId === 'number') profile.productId = p.productId;
-      if (typeof p.orgId === 'number') profile.orgId = p.orgId;
-      profiles[name] = profile;
-    }
-  }
-  const data: ConfigData = { profiles };
-  if (typeof raw.current === 'string') data.current = raw.current;
-  return data;
 }
 
 /**

@@ -8,14 +8,15 @@
  * entry is trusted only after the user list, asked for that window and page again, shows that id
  * with that e-mail (one request; src/domain/users.ts). Deleting the files (`loanctl cache clear`)
  * costs nothing but a slower next look-up. At most MAX_ENTRIES are kept, the oldest dropped first.
+ * A FIFO, directory or device where the file should be is refused at once (never read).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
 import { makeDir } from '../make-dir.js';
-import { withFileLock, writeFileAtomic } from './locked-write.js';
+import { readRegularFile, withFileLock, writeFileAtomic } from './locked-write.js';
 
 export interface IndexedUser {
   id: number;
@@ -90,9 +91,16 @@ export function clearUserIndexes(env: Env): { dir: string; removed: number } {
   return { dir, removed: names.length };
 }
 
+/**
+ * The entries of the file. One that is not a file (a FIFO would block the read forever) stops the
+ * command with one line (../config/locked-write.ts); unreadable JSON is an empty index, since no
+ * entry is believed before the server confirms it anyway.
+ */
 function readEntries(path: string): Record<string, IndexedUser> {
+  const text = readRegularFile(path, 'the e-mail index cache');
+  if (text === undefined) return {};
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? (parsed as Record<string, IndexedUser>)
       : {};

@@ -3,7 +3,8 @@
  * run, the contract's endpoint table for paths and validation, retries only where repeating is
  * safe, and the reply mapping of ./reply.ts (conventions.md, "Network").
  *
- * - Timeouts: connect (min(timeout, 10 s)) and the whole exchange, headers and body (`--timeout`).
+ * - Timeouts: `--timeout` bounds each request whole — connect, proxy, TLS, headers, body, and every
+ *   retry with the waits between them; a connection gets at most 10 s of it.
  * - Retries (at most 3, exponential backoff with jitter, at most 30 s of waiting in all):
  *   GETs on a dropped connection or HTTP 502/503/504; every method when the request provably
  *   never reached the server (connection refused, DNS, connect timeout) or was refused with 429.
@@ -130,6 +131,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     }
     const headers = requestHeaders(prepared, key);
     const { method, url } = prepared;
+    // --timeout bounds the request whole, retries and waits included: an attempt gets what is left.
+    const deadline = monotonicMs() + settings.timeoutMs;
+    const left = () => Math.max(0, Math.ceil(deadline - monotonicMs()));
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const started = monotonicMs();
@@ -148,7 +152,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           url,
           headers,
           body: prepared.body,
-          timeoutMs: settings.timeoutMs,
+          timeoutMs: Math.max(1, left()),
+          connectTimeoutMs: Math.max(1, left()),
         });
         statusCode = reply.statusCode;
         contentType = header(reply.headers['content-type']);
@@ -156,13 +161,15 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         dateHeader = header(reply.headers.date);
         text = reply.text;
       } catch (error) {
+        // An attempt the deadline ended is told as the request's: "within 5 s", the --timeout given.
+        if (left() === 0 && error instanceof Error && 'limitMs' in error) error.limitMs = settings.timeoutMs;
         const failure = transportFailure(error, url, settings);
         debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
         if (!failure.neverSent) sent();
         if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
         const delay = safe && attempt <= policy.retries ? backoff(policy, attempt, random) : undefined;
-        if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs) {
+        if (delay !== undefined && waited + delay <= policy.maxTotalWaitMs && delay < left()) {
           notice(`${failure.short}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`);
           waited += delay;
           await sleep(delay, closing.signal);
@@ -180,7 +187,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
         const asked = parseRetryAfter(retryAfter, now());
         const delay = asked ?? backoff(policy, attempt, random);
-        if (waited + delay <= policy.maxTotalWaitMs) {
+        if (waited + delay <= policy.maxTotalWaitMs && delay < left()) {
           notice(
             `HTTP ${statusCode} from ${url.host}; retrying in ${seconds(delay)} (attempt ${attempt + 1} of ${policy.retries + 1})`,
           );
@@ -189,7 +196,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           if (closing.signal.aborted) throw abandoned(url);
           continue;
         }
-        debug(`not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit`);
+        debug(
+          `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
+        );
       }
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.

@@ -5,7 +5,8 @@
  */
 import { isLoopbackHost } from '../config/base-url.js';
 import { PROXY_TUNNEL, PROXY_UNUSABLE, type ProxyLabel } from './proxy.js';
-import { CONNECT_TIMEOUT } from './transport.js';
+import { seconds } from './retry.js';
+import { CONNECT_TIMEOUT, type Phase } from './transport.js';
 
 export interface Failure {
   message: string;
@@ -71,12 +72,21 @@ export function proxyFailure(error: unknown, code: string | undefined, url: URL)
   }
   const tunnel = error as { statusCode?: number; proxyTunnelTimeout?: number };
   if (code === CONNECT_TIMEOUT || (code === PROXY_TUNNEL && tunnel.proxyTunnelTimeout !== undefined)) {
-    return fact(
-      `The proxy ${proxy.label} did not open a connection to ${url.host} in time.`,
-      `Check ${proxy.variable}, ${direct}.`,
-      'proxy connect timed out',
-      true,
-    );
+    const { phase, limitMs } = error as { phase?: Phase; limitMs?: number };
+    const within = `within ${seconds(limitMs ?? tunnel.proxyTunnelTimeout ?? 0)}`;
+    const [message, short] =
+      phase === 'connect'
+        ? [`Could not connect to the proxy ${proxy.label} ${within}.`, 'proxy connect timed out']
+        : phase === 'tls'
+          ? [
+              `The proxy ${proxy.label} opened a tunnel to ${url.host}, but the TLS handshake through it did not finish ${within}.`,
+              'TLS handshake through the proxy timed out',
+            ]
+          : [
+              `The proxy ${proxy.label} did not answer the CONNECT to ${url.host} ${within}.`,
+              'proxy did not answer CONNECT',
+            ];
+    return fact(message, `Check ${proxy.variable}, ${direct}.`, short, true);
   }
   if (code === PROXY_TUNNEL && tunnel.statusCode !== undefined) {
     const status = tunnel.statusCode;

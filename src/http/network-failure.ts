@@ -9,7 +9,7 @@ import { NetworkError } from '../errors.js';
 import { proxyFailure, tlsFailure } from './failure.js';
 import { seconds } from './retry.js';
 import { describeBaseUrl } from './settings-hints.js';
-import { CONNECT_TIMEOUT, REPLY_TOO_LARGE } from './transport.js';
+import { CONNECT_TIMEOUT, type Phase, REPLY_TOO_LARGE } from './transport.js';
 
 /** Transport errors of requests that provably never reached the server (see `neverSent`). */
 const NEVER_SENT = new WeakSet<object>();
@@ -35,7 +35,7 @@ export interface TransportFailure {
 }
 
 export function transportFailure(error: unknown, url: URL, settings: Settings): TransportFailure {
-  const code = errorCode(error);
+  let code = errorCode(error);
   const host = url.host;
   const check = `Check the base URL (${describeBaseUrl(settings)}) and your network.`;
   const make = (message: string, hint: string, short: string, neverSent: boolean, retryable: boolean) => {
@@ -54,18 +54,31 @@ export function transportFailure(error: unknown, url: URL, settings: Settings): 
     );
   }
   if ((error as Error)?.name === 'TimeoutError') {
+    // The request's whole --timeout is spent (retries included): which phase it ended in.
+    const phase = (error as { phase?: Phase }).phase;
     const limit = seconds(settings.timeoutMs);
-    return make(
-      `No complete reply from ${host} within ${limit}.`,
-      'Try again, or allow longer with --timeout SECONDS.',
-      'timed out',
-      false,
-      false,
-    );
+    const hint = 'Try again, or allow longer with --timeout SECONDS.';
+    if (phase === 'body')
+      return make(`The reply from ${host} began but did not finish within ${limit}.`, hint, 'timed out', false, false);
+    if (phase === 'headers')
+      return make(`No complete reply from ${host} within ${limit}.`, hint, 'timed out', false, false);
+    // Never connected: the pool was full, or the connection or its handshake took the whole time.
+    Object.assign(error as Error, { code: CONNECT_TIMEOUT, limitMs: settings.timeoutMs });
+    code = CONNECT_TIMEOUT;
   }
   // Through a proxy, a refused or unknown host is the proxy's; and TLS failures have their own words.
   const known = proxyFailure(error, code, url) ?? tlsFailure(error, code, url);
   if (known) return make(known.message, known.hint, known.short, known.neverSent, known.retryable);
+  if (code === CONNECT_TIMEOUT && (error as { phase?: Phase }).phase === 'tls') {
+    const limit = seconds((error as { limitMs: number }).limitMs);
+    return make(
+      `${host} accepted the connection, but the TLS handshake did not finish within ${limit}.`,
+      `Is it a TLS server? ${check}`,
+      'TLS handshake timed out',
+      true,
+      true,
+    );
+  }
   if (code === CONNECT_TIMEOUT) {
     return make(`Could not connect to ${host}: the connection timed out.`, check, 'connect timed out', true, true);
   }

@@ -24,9 +24,23 @@
  *   with no proxy set never loads either. The connect timeout then covers the proxy connection and
  *   its CONNECT tunnel, and every error of a proxied request carries `proxy`, the proxy's label
  *   (host:port and variable, never credentials), so the message can name it.
+ * - Both timeout errors carry `phase` and `limitMs` (./bounds.ts): which step never finished —
+ *   connect, the proxy's answer to CONNECT, TLS (in the tunnel too), headers, body.
+ * - `close` destroys every socket the pool opened, one still opening its tunnel included: nothing
+ *   keeps the process alive after its command (a proxy that answers CONNECT and then never
+ *   completes TLS used to).
  */
-import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import type { Agent, ClientRequest, IncomingHttpHeaders, RequestOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  connectTimeoutError,
+  limitConnect,
+  MAX_REPLY_BYTES,
+  type Phase,
+  readText,
+  ready,
+  timeoutError,
+} from './bounds.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 
 export interface Exchange {
@@ -36,6 +50,8 @@ export interface Exchange {
   body: string | undefined;
   /** The whole exchange, from the first byte sent to the last received. */
   timeoutMs: number;
+  /** The connection's own bound, if shorter than the pool's `connectTimeoutMs` (what is left of a deadline). */
+  connectTimeoutMs?: number;
 }
 
 export interface Reply {
@@ -73,14 +89,7 @@ export interface TransportOptions {
 
 export type ProxyMechanism = 'node' | 'library';
 
-/** The largest reply body loanctl reads (README, "Network behaviour"). */
-export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
-
-/** The error code of a reply body larger than the bound. */
-export const REPLY_TOO_LARGE = 'REPLY_TOO_LARGE';
-
-/** The error code of a connection not made in time. */
-export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
+export { CONNECT_TIMEOUT, MAX_REPLY_BYTES, type Phase, REPLY_TOO_LARGE } from './bounds.js';
 
 /**
  * An idle kept-alive socket is closed after this long (or the server's `Keep-Alive: timeout=`
@@ -100,6 +109,12 @@ interface Pool {
   proxy: ProxyChoice | undefined;
   /** Destroys the proxy connections still opening their tunnel, which the agent does not track. */
   stop?: AbortController;
+  /**
+   * Every socket the agent opened that is not closed yet, and the exchange it was opened for.
+   * A connection still being made (a tunnel whose TLS handshake never ends) is in no list of the
+   * agent's: without this, `close` left it open and the process never exited.
+   */
+  opened: Map<Socket, object | undefined>;
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -153,6 +168,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (settled.status !== 'fulfilled') continue;
         settled.value.stop?.abort();
         settled.value.agent.destroy();
+        for (const socket of settled.value.opened.keys()) socket.destroy();
       }
       pools.clear();
       routes.clear();
@@ -168,11 +184,11 @@ function makePool(secure: boolean, proxy: ProxyChoice | undefined, options: Tran
     maxSockets: options.connections,
     timeout: options.idleSocketMs ?? IDLE_SOCKET_MS,
   };
-  const pool = { module, secure, proxy };
-  if (!proxy) return { ...pool, agent: new module.Agent(agentOptions) };
+  const pool = { module, secure, proxy, opened: new Map<Socket, object | undefined>() };
+  if (!proxy) return tracked({ ...pool, agent: new module.Agent(agentOptions) });
   if ((options.proxyMechanism ?? (nodeHasProxyEnv() ? 'node' : 'library')) === 'node') {
     const proxyEnv = { [secure ? 'HTTPS_PROXY' : 'HTTP_PROXY']: proxy.url.href };
-    return { ...pool, agent: new module.Agent({ ...agentOptions, proxyEnv }) };
+    return tracked({ ...pool, agent: new module.Agent({ ...agentOptions, proxyEnv }) });
   }
   // It tunnels with CONNECT for http:// URLs too (those go to loopback hosts only, never proxied).
   // Its options go to net.connect as well: the signal ends a CONNECT left unanswered when the run
@@ -185,19 +201,50 @@ function makePool(secure: boolean, proxy: ProxyChoice | undefined, options: Tran
   }));
 }
 
+/** The exchange whose request is being made: an agent opens a connection for it synchronously. */
+let opening: object | undefined;
+
+/**
+ * Records every socket the agent opens in `pool.opened`, with the exchange it is opened for (see
+ * Pool). For Node's own proxy support it is the socket to the proxy, before CONNECT: how much it
+ * has read tells a proxy that never answered from a TLS handshake that never ended in the tunnel.
+ */
+function tracked(pool: Pool): Pool {
+  const agent = pool.agent as Agent & { createConnection: (...args: unknown[]) => Socket };
+  const create = agent.createConnection;
+  agent.createConnection = function (this: Agent, ...args: unknown[]) {
+    const socket = create.apply(this, args);
+    pool.opened.set(socket, opening);
+    socket.once('close', () => pool.opened.delete(socket));
+    return socket;
+  };
+  return pool;
+}
+
 function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions) {
   let fail!: (error: Error) => void;
+  const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
     // Node's own proxy support gives up on a tunnel after the request's `timeout` (else the agent's
     // idle timeout): the connect timeout, so no unanswered CONNECT outlives the run.
-    if (pool.proxy) requestOptions.timeout = options.connectTimeoutMs;
-    const request = pool.module.request(exchange.url, requestOptions, (response) => {
-      readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
-        (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
-        (error: unknown) => settle(() => reject(error)),
-      );
-    });
+    if (pool.proxy) requestOptions.timeout = connectMs;
+    let answered = false;
+    let tunnelOpen = false;
+    const token = {};
+    opening = token;
+    let request: ClientRequest;
+    try {
+      request = pool.module.request(exchange.url, requestOptions, (response) => {
+        answered = true;
+        readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
+          (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
+          (error: unknown) => settle(() => reject(error)),
+        );
+      });
+    } finally {
+      opening = undefined;
+    }
     let timer: NodeJS.Timeout | undefined;
     const settle = (done: () => void) => {
       clearTimeout(timer);
@@ -205,75 +252,41 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     };
     const rejectWith = (error: Error) =>
       settle(() => reject(pool.proxy ? Object.assign(error, { proxy: labelOf(pool.proxy) }) : error));
+    /** Where the exchange is now (see Phase). */
+    const phase = (): Phase => {
+      if (answered) return 'body';
+      const socket = request.socket;
+      if (socket && (request.reusedSocket || ready(socket, pool.secure))) return 'headers';
+      if (socket) return pool.proxy || !socket.connecting ? 'tls' : 'connect';
+      if (!pool.proxy) return 'connect';
+      // Before the socket is handed over: the tunnel is being opened.
+      if (tunnelOpen) return 'tls';
+      const toProxy = [...pool.opened].find(([, owner]) => owner === token)?.[0];
+      if (!toProxy) return 'proxy';
+      return toProxy.connecting ? 'connect' : toProxy.bytesRead === 0 ? 'proxy' : 'tls';
+    };
     // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
-    // pool) reports a destroy only when the socket comes, if ever.
+    // pool) reports a destroy only when the socket comes, if ever; the connection opened for it
+    // is destroyed too (a tunnel whose handshake never ends would otherwise stay open).
     fail = (error) => {
       rejectWith(error);
       request.destroy(error);
+      for (const [socket, owner] of pool.opened) if (owner === token && !request.socket) socket.destroy();
     };
     request.on('error', rejectWith);
-    if (pool.proxy) refuseFailedTunnel(request, fail);
-    limitConnect(request, options.connectTimeoutMs, pool.secure, fail);
-    timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs)), exchange.timeoutMs);
+    if (pool.proxy) {
+      refuseFailedTunnel(request, fail);
+      request.once('proxyConnect', () => {
+        tunnelOpen = true;
+      });
+    }
+    limitConnect(request, connectMs, pool.secure, (ms) => fail(connectTimeoutError(ms, phase())));
+    timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs, phase())), exchange.timeoutMs);
     request.end(exchange.body);
   });
   return { reply, fail };
 }
 
-function timeoutError(ms: number): Error {
-  return Object.assign(new Error(`no complete reply within ${ms} ms`), { name: 'TimeoutError' });
-}
-
-/**
- * Destroys the request with CONNECT_TIMEOUT if its connection is not ready after `ms`: connected,
- * and for https through the TLS handshake (a server that accepts and never answers TLS counts).
- * The clock starts with the request, before the whole-exchange timer: through a proxy the socket
- * is handed over only once the tunnel is open (a proxy that never answers the CONNECT must count),
- * and when both bounds are equal (--timeout under 10 s) a connection never made must be reported
- * as such (never sent, safe to repeat), not as a request without a reply.
- */
-function limitConnect(request: ClientRequest, ms: number, secure: boolean, fail: (error: Error) => void): void {
-  const timer = setTimeout(() => {
-    fail(Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT }));
-  }, ms);
-  const clear = () => clearTimeout(timer);
-  request.once('close', clear);
-  request.once('socket', (socket) => {
-    // A kept-alive socket is connected, and through its handshake, already; so is the TLS socket
-    // Node's own proxy support hands over (it shakes hands inside the tunnel before).
-    const ready = secure ? (socket as TLSSocket).authorized : !socket.connecting;
-    if (request.reusedSocket || ready) return clear();
-    socket.once(secure ? 'secureConnect' : 'connect', clear);
-    socket.once('close', clear);
-  });
-}
-
 function abandonedError(): Error {
   return Object.assign(new Error('the request was abandoned'), { name: 'AbortError', code: 'ABORT_ERR' });
-}
-
-function readText(response: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const refuse = () => {
-      chunks = [];
-      reject(
-        Object.assign(new Error(`the reply is larger than ${maxBytes} bytes`), { code: REPLY_TOO_LARGE, maxBytes }),
-      );
-      response.destroy();
-    };
-    if (Number(response.headers['content-length']) > maxBytes) return refuse();
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) refuse();
-      else chunks.push(chunk);
-    });
-    response.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    });
-    // The socket closed before the whole body arrived (ECONNRESET), or the timer fired.
-    response.on('error', reject);
-  });
 }

@@ -233,13 +233,16 @@ describe('a corporate proxy', () => {
     expectOneLine(result.stderr);
   });
 
-  it('a proxy that never answers the CONNECT is a connect timeout naming it; a write is retried, never "may have been applied"', async () => {
+  it('a proxy that answers the CONNECT and then sends what is not TLS: --timeout ends the command, naming the TLS phase, no retry', async () => {
+    // The attack of issue 22 (item 5): this hung until killed, after retries that ignored --timeout.
     const sockets: Socket[] = [];
-    const silent = createServer((socket) => sockets.push(socket.on('error', () => {})));
-    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const liar = createServer((socket) => {
+      sockets.push(socket.on('error', () => {}));
+      socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\nxy'));
+    });
+    await new Promise<void>((done) => liar.listen(0, '127.0.0.1', done));
     try {
-      const { port } = silent.address() as AddressInfo;
-      // --timeout 1: the connect timeout and the whole request's are both 1 s.
+      const { port } = liar.address() as AddressInfo;
       const result = await loanctl('https://api.example.test', { HTTPS_PROXY: `http://127.0.0.1:${port}` }, [
         'api',
         'POST',
@@ -250,14 +253,16 @@ describe('a corporate proxy', () => {
         '1',
       ]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toContain('proxy connect timed out; retrying');
       expect(result.stderr).toContain(
-        `The proxy 127.0.0.1:${port} (HTTPS_PROXY) did not open a connection to api.example.test in time.`,
+        `The proxy 127.0.0.1:${port} (HTTPS_PROXY) opened a tunnel to api.example.test, but the TLS handshake through it did not finish within 1 s.`,
       );
+      expect(result.stderr).not.toContain('retrying');
+      // Never sent (no handshake, no request): not "may have been applied".
       expect(result.stderr).not.toContain('may or may not have been applied');
+      expect(sockets).toHaveLength(1);
     } finally {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((done) => silent.close(() => done()));
+      await new Promise<void>((done) => liar.close(() => done()));
     }
   });
 

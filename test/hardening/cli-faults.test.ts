@@ -94,7 +94,7 @@ describe.concurrent('a server that hangs', () => {
       res.write('{"status":"success",');
     });
     const result = await cli([...POST, '--timeout', '1'], server.env);
-    expectFailure(result, 5, /No complete reply .* within 1 s/);
+    expectFailure(result, 5, /The reply from .* began but did not finish within 1 s/);
     expect(server.requests.map((r) => r.method)).toEqual(['POST']);
   });
 });

@@ -6,7 +6,7 @@
  * Node 22.13–22.20, forced here on Node 24).
  */
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../src/config/settings.js';
 import { LoanctlError } from '../../src/errors.js';
 import { createApiClient } from '../../src/http/client.js';
@@ -214,9 +214,87 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
       proxy: { label: `127.0.0.1:${port} (HTTPS_PROXY)`, variable: 'HTTPS_PROXY' },
     });
   });
+  it('a proxy that answers the CONNECT, then sends bytes that are not TLS: a TLS-phase timeout, and nothing stays open', async () => {
+    const liar = await lyingProxy();
+    const through = createTransport({
+      connections: 4,
+      connectTimeoutMs: 400,
+      env: { HTTPS_PROXY: `http://127.0.0.1:${liar.port}` },
+      proxyMechanism: mechanism,
+    });
+    const error = await rejection(get(through));
+    expect(error).toMatchObject({ code: CONNECT_TIMEOUT, phase: 'tls' });
+    // Closing the pool closes the tunnel whose handshake never ended: before, it stayed open and
+    // the process never exited (issue 22, item 5).
+    await through.close();
+    await liar.allClosed();
+  });
+
+  it('a proxy that accepts the connection and never answers the CONNECT: a proxy-phase timeout', async () => {
+    const liar = await lyingProxy({ answer: false });
+    const through = transport(mechanism, { HTTPS_PROXY: `http://127.0.0.1:${liar.port}` }, 400);
+    const error = await rejection(get(through));
+    expect(error).toMatchObject({ code: CONNECT_TIMEOUT, phase: 'proxy' });
+  });
 });
 
+/**
+ * A proxy that lies: it answers `200 Connection established` (or, with `answer: false`, nothing)
+ * to CONNECT, then sends two bytes that are not TLS and keeps the connection open.
+ */
+async function lyingProxy(options: { answer?: boolean } = {}) {
+  const { createServer } = await import('node:net');
+  const open = new Set<import('node:net').Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    open.add(socket);
+    socket.on('error', () => {});
+    socket.once('close', () => open.delete(socket));
+    socket.once('data', () => {
+      if (options.answer !== false) socket.write('HTTP/1.1 200 Connection established\r\n\r\nxy');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  cleanups.push(() => {
+    for (const socket of open) socket.destroy();
+    return new Promise<void>((done) => server.close(() => done()));
+  });
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => connections,
+    /** Resolves once the client has closed every connection it opened. */
+    allClosed: () => vi.waitFor(() => expect(open.size).toBe(0), { timeout: 10_000, interval: 20 }),
+  };
+}
+
 describe('the client through a proxy (the environment it is given)', () => {
+  it('--timeout bounds the request whole: no retry starts after it, and the line names the phase that never ended', async () => {
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 1_000,
+    } as Settings;
+    for (const [answer, message] of [
+      [false, 'did not answer the CONNECT to api.example.test within 1 s.'],
+      [true, 'opened a tunnel to api.example.test, but the TLS handshake through it did not finish within 1 s.'],
+    ] as const) {
+      const liar = await lyingProxy({ answer });
+      const io = fakeIo();
+      // Real waits between retries: a retry would be made if the deadline did not forbid it.
+      const client = createApiClient(settings, { io, env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
+      cleanups.push(() => client.close());
+      const error = await rejection(client.request('GET', '/api/v1/user'));
+      expect((error as unknown as LoanctlError).exitCode).toBe(5);
+      expect(error.message).toBe(`The proxy 127.0.0.1:${liar.port} (https_proxy) ${message}`);
+      // Before: four attempts of a full connect timeout each, with waits between them.
+      expect(liar.connections()).toBe(1);
+      expect(io.stderr.text()).not.toContain('retrying');
+    }
+  });
+
   it('a proxy that cannot reach the API (502) is exit 5, naming the proxy, not retried, even for a GET', async () => {
     const forward = await proxy();
     forward.refuse(502);

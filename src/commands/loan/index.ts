@@ -63,6 +63,7 @@ The flow, step by step:
     .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
     // Issue 12: the rejected rows, ready to fix and run again.
     .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
+    .option('--ignore-journal', 'with --from: set aside a journal that cannot be trusted and take every row as new')
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);
