@@ -14,5 +14,5 @@ export async function runSandboxClockSet(time: string, options: DataDirOptions, 
     throw new UsageError(`"${time}" is not a time with its zone.`, 'Give one such as 2026-01-01T09:00:00Z.');
   }
   const state = withDataDir(options, deps, (db) => setClock(db, at, deps.now()));
-  printClock(state, options.json, deps);
+  await printClock(state, deps);
 }

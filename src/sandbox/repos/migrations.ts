@@ -2,6 +2,8 @@
  * The sandbox's schema, as an ordered list of migrations. Migration N (1-based) moves the database
  * from `PRAGMA user_version` N-1 to N. Never edit a migration that has shipped: append a new one.
  */
+import { AUTOINCREMENT_IDS } from './migration-ids.js';
+
 export const MIGRATIONS: readonly string[] = [
   // 1: the whole first schema.
   `
@@ -220,4 +222,6 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 5: ids never handed out twice, across reset and restore (./migration-ids.ts).
+  AUTOINCREMENT_IDS,
 ];
