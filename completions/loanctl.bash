@@ -128,10 +128,10 @@ _loanctl_options() {
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox status') REPLY='--data-dir --json -h --help' ;;
     'sandbox stop') REPLY='--data-dir --json --timeout -h --help' ;;
-    'sandbox reset') REPLY='--data-dir --json --all -h --help' ;;
+    'sandbox reset') REPLY='--data-dir --json --all --yes -h --help' ;;
     'sandbox snapshot') REPLY='--data-dir --json --force -h --help' ;;
     'sandbox snapshot list') REPLY='--data-dir --json -h --help' ;;
-    'sandbox restore') REPLY='--data-dir --json -h --help' ;;
+    'sandbox restore') REPLY='--data-dir --json --yes -h --help' ;;
     'sandbox seed') REPLY='--data-dir --json -h --help' ;;
     'sandbox clock') REPLY='--data-dir --json -h --help' ;;
     'sandbox clock set') REPLY='--data-dir --json -h --help' ;;
@@ -383,6 +383,7 @@ _loanctl_argument_values() {
     ('profile help|0') REPLY='add set list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
+    ('sandbox restore|0') REPLY='@snapshots' ;;
     ('sandbox seed|0') REPLY='@files' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
@@ -401,7 +402,8 @@ _loanctl_argument_values() {
 _loanctl_reply() {
   local IFS=$'\n'
   case "$1" in
-    @profiles) COMPREPLY=($(compgen -W "$(command loanctl __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @profiles) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @snapshots) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete snapshots 2>/dev/null)" -- "$cur")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     @none) COMPREPLY=() ;;

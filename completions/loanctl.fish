@@ -34,9 +34,9 @@ function __loanctl_commands
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
                 'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
-                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products)' \
+                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products); asks first' \
                 'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
-                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too)' \
+                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first' \
                 'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
                 'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
@@ -369,70 +369,72 @@ function __loanctl_options
         case 'sandbox status'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox stop'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--timeout' 'how long to wait for it to exit' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox reset'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--all' 'remove everything, then make the demo organisation and product again' \
+                '--yes' 'do it without asking (needed where there is no terminal to ask on)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox snapshot'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--force' 'replace a snapshot of the same name' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox snapshot list'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print them as a JSON array' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox restore'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
+                '--yes' 'do it without asking (needed where there is no terminal to ask on)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox seed'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock set'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock advance'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock reset'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -443,7 +445,7 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--name' 'the organisation name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {org_id, api_key} as JSON' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox product'
@@ -455,7 +457,7 @@ function __loanctl_options
                 '--org' 'the organisation id' \
                 '--name' 'the product name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {product_id, slug} as JSON' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox logs'
@@ -1178,6 +1180,8 @@ function __loanctl_argument_values
             echo 'GET POST PUT DELETE'
         case 'api|1'
             echo '@none'
+        case 'sandbox restore|0'
+            echo '@snapshots'
         case 'sandbox seed|0'
             echo '@files'
         case 'sandbox org help|0'
@@ -1208,8 +1212,12 @@ function __loanctl_values
     set -l prefix $argv[3]
     switch $argv[1]
         case @profiles
-            for name in (command loanctl __complete profiles 2>/dev/null)
+            for name in (command 'loanctl' __complete profiles 2>/dev/null)
                 printf '%s%s\tprofile\n' $prefix $name
+            end
+        case @snapshots
+            for name in (command 'loanctl' __complete snapshots 2>/dev/null)
+                printf '%s%s\tsnapshot\n' $prefix $name
             end
         case @files
             __fish_complete_path $argv[2]

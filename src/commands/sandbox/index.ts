@@ -5,27 +5,10 @@
  */
 import { type Command, Option } from 'commander';
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { JSON_ALIAS_HELP, jsonAlias } from './json-alias.js';
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
-}
-
-/**
- * `--json`, from before the sandbox's verbs printed through `-o`: kept as another way to say
- * `-o json` (README "Output"), so the scripts that pass it keep working.
- */
-const JSON_ALIAS_HELP = 'the same as -o json';
-
-function jsonAlias(deps: Deps) {
-  return (_sandbox: Command, action: Command) => {
-    if (action.optsWithGlobals().json !== true) return;
-    const given = deps.globals?.output;
-    if (given !== undefined && given !== 'json') {
-      throw new UsageError(`--json is -o json; it cannot go with -o ${given}.`, 'Give only one of them.');
-    }
-    deps.globals = { ...deps.globals, output: 'json' };
-  };
 }
 
 export function registerSandboxCommands(program: Command, deps: Deps): void {
