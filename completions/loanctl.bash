@@ -18,7 +18,7 @@ _loanctl_commands() {
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
+    'loan') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -83,6 +83,7 @@ _loanctl_resolve() {
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
     'loan|find') REPLY='find' ;;
+    'loan|open') REPLY='open' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
@@ -114,7 +115,7 @@ _loanctl_options() {
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
-    'profile set') REPLY='--product-id --org-id --api-key-stdin -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -158,7 +159,8 @@ _loanctl_options() {
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
     'loan find') REPLY='--product --reference -h --help' ;;
-    'loan show') REPLY='--product -h --help' ;;
+    'loan open') REPLY='--product -h --help' ;;
+    'loan show') REPLY='--product --web -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
     'loan wait') REPLY='--product --until --interval -h --help' ;;
@@ -191,6 +193,7 @@ _loanctl_option_values() {
     ('profile add|--org-id') REPLY='@none' ;;
     ('profile set|--product-id') REPLY='@none' ;;
     ('profile set|--org-id') REPLY='@none' ;;
+    ('profile set|--dashboard-url') REPLY='@none' ;;
     ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
@@ -281,6 +284,7 @@ _loanctl_option_values() {
     ('loan queue|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
+    ('loan open|--product') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
@@ -390,7 +394,7 @@ _loanctl_argument_values() {
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
+    ('loan help|0') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;

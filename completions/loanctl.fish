@@ -81,6 +81,7 @@ function __loanctl_commands
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests submitted and not yet approved, the one waiting longest first' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
+                'open' 'Open a loan request'\''s page in the lender dashboard (prints its URL where there is no browser)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
@@ -221,6 +222,8 @@ function __loanctl_resolve
             echo 'queue'
         case 'loan|find'
             echo 'find'
+        case 'loan|open'
+            echo 'open'
         case 'loan|show'
             echo 'show'
         case 'loan|update'
@@ -307,6 +310,7 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product-id' 'default product id for loan commands' \
                 '--org-id' 'your organisation id (used by business information)' \
+                '--dashboard-url' 'your lender dashboard'\''s loan page, {id} for the id (loan open)' \
                 '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
@@ -599,9 +603,15 @@ function __loanctl_options
                 '--reference' 'the loan request reference' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'loan open'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'loan show'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--web' 'open its page in the lender dashboard instead (as loan open)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan update'
@@ -802,6 +812,8 @@ function __loanctl_option_values
             echo '@none'
         case 'profile set|--org-id'
             echo '@none'
+        case 'profile set|--dashboard-url'
+            echo '@none'
         case 'profile move-key|--to'
             echo '@none'
         case 'api|-q' 'api|--query'
@@ -981,6 +993,8 @@ function __loanctl_option_values
         case 'loan find|--product'
             echo '@none'
         case 'loan find|--reference'
+            echo '@none'
+        case 'loan open|--product'
             echo '@none'
         case 'loan show|--product'
             echo '@none'
@@ -1195,7 +1209,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
+            echo 'create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank banks add-guarantor guarantors add-employment employment submit approve schedule'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

@@ -11,6 +11,7 @@ import { examples } from '../common/help.js';
 import type { AttachKey } from './attach.js';
 import type { ProductOption } from './common.js';
 import { registerLoanFindCommand, registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
+import { registerLoanOpenCommand } from './open.js';
 import { registerLoanScheduleCommand } from './schedule.js';
 
 const PRODUCT_HELP = "loan product id (default: $LOANCTL_PRODUCT_ID, else the profile's product id)";
@@ -112,14 +113,17 @@ The flow, step by step:
   registerLoanQueueCommand(verb, deps);
   // A loan request by its reference (issue 12): client-side too.
   registerLoanFindCommand(verb, deps);
+  registerLoanOpenCommand(verb, deps);
 
   verb(
     'show',
     'Show a loan request with its progress, bank details, guarantors and employment',
     'loanctl loan show 172',
     'loanctl loan show 172 -o json | jq .loan_request.status',
+    'loanctl loan show 172 --web',
   )
     .argument('<id>', 'loan request id')
+    .option('--web', 'open its page in the lender dashboard instead (as loan open)')
     .action(async (id, options) => {
       const { runLoanShow } = await import('./show.js');
       await runLoanShow({ ...options, id }, deps);
