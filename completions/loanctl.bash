@@ -18,7 +18,7 @@ _loanctl_commands() {
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
+    'loan') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -83,6 +83,7 @@ _loanctl_resolve() {
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
     'loan|find') REPLY='find' ;;
+    'loan|open') REPLY='open' ;;
     'loan|show') REPLY='show' ;;
     'loan|update') REPLY='update' ;;
     'loan|delete') REPLY='delete' ;;
@@ -114,7 +115,7 @@ _loanctl_options() {
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
-    'profile set') REPLY='--product-id --org-id --api-key-stdin -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -128,10 +129,10 @@ _loanctl_options() {
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox status') REPLY='--data-dir --json -h --help' ;;
     'sandbox stop') REPLY='--data-dir --json --timeout -h --help' ;;
-    'sandbox reset') REPLY='--data-dir --json --all -h --help' ;;
+    'sandbox reset') REPLY='--data-dir --json --all --yes -h --help' ;;
     'sandbox snapshot') REPLY='--data-dir --json --force -h --help' ;;
     'sandbox snapshot list') REPLY='--data-dir --json -h --help' ;;
-    'sandbox restore') REPLY='--data-dir --json -h --help' ;;
+    'sandbox restore') REPLY='--data-dir --json --yes -h --help' ;;
     'sandbox seed') REPLY='--data-dir --json -h --help' ;;
     'sandbox clock') REPLY='--data-dir --json -h --help' ;;
     'sandbox clock set') REPLY='--data-dir --json -h --help' ;;
@@ -158,7 +159,8 @@ _loanctl_options() {
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
     'loan find') REPLY='--product --reference -h --help' ;;
-    'loan show') REPLY='--product -h --help' ;;
+    'loan open') REPLY='--product -h --help' ;;
+    'loan show') REPLY='--product --web -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
     'loan delete') REPLY='--product -y --yes -h --help' ;;
     'loan wait') REPLY='--product --until --interval -h --help' ;;
@@ -191,6 +193,7 @@ _loanctl_option_values() {
     ('profile add|--org-id') REPLY='@none' ;;
     ('profile set|--product-id') REPLY='@none' ;;
     ('profile set|--org-id') REPLY='@none' ;;
+    ('profile set|--dashboard-url') REPLY='@none' ;;
     ('profile move-key|--to') REPLY='@none' ;;
     ('api|-q'|'api|--query') REPLY='@none' ;;
     ('api|-d'|'api|--data') REPLY='@none' ;;
@@ -282,6 +285,7 @@ _loanctl_option_values() {
     ('loan queue|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
+    ('loan open|--product') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
     ('loan update|--purpose') REPLY='@none' ;;
@@ -386,13 +390,14 @@ _loanctl_argument_values() {
     ('profile help|0') REPLY='add set list use show test move-key remove' ;;
     ('api|0') REPLY='GET POST PUT DELETE' ;;
     ('api|1') REPLY='@none' ;;
+    ('sandbox restore|0') REPLY='@snapshots' ;;
     ('sandbox seed|0') REPLY='@files' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
+    ('loan help|0') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;
@@ -404,7 +409,8 @@ _loanctl_argument_values() {
 _loanctl_reply() {
   local IFS=$'\n'
   case "$1" in
-    @profiles) COMPREPLY=($(compgen -W "$(command loanctl __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @profiles) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @snapshots) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete snapshots 2>/dev/null)" -- "$cur")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     @none) COMPREPLY=() ;;

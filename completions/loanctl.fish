@@ -34,9 +34,9 @@ function __loanctl_commands
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
                 'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
-                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products)' \
+                'reset' 'Remove every borrower and loan request (keeps organisations, keys, products); asks first' \
                 'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
-                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too)' \
+                'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first' \
                 'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
                 'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
@@ -81,6 +81,7 @@ function __loanctl_commands
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
+                'open' 'Open a loan request'\''s page in the lender dashboard (prints its URL where there is no browser)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
@@ -221,6 +222,8 @@ function __loanctl_resolve
             echo 'queue'
         case 'loan|find'
             echo 'find'
+        case 'loan|open'
+            echo 'open'
         case 'loan|show'
             echo 'show'
         case 'loan|update'
@@ -307,6 +310,7 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product-id' 'default product id for loan commands' \
                 '--org-id' 'your organisation id (used by business information)' \
+                '--dashboard-url' 'your lender dashboard'\''s loan page, {id} for the id (loan open)' \
                 '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
@@ -370,70 +374,72 @@ function __loanctl_options
         case 'sandbox status'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox stop'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--timeout' 'how long to wait for it to exit' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox reset'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--all' 'remove everything, then make the demo organisation and product again' \
+                '--yes' 'do it without asking (needed where there is no terminal to ask on)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox snapshot'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '--force' 'replace a snapshot of the same name' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox snapshot list'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print them as a JSON array' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox restore'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
+                '--yes' 'do it without asking (needed where there is no terminal to ask on)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox seed'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print the result as one JSON object' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock set'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock advance'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox clock reset'
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {now, offset_ms}' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox org'
@@ -444,7 +450,7 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--name' 'the organisation name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {org_id, api_key} as JSON' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox product'
@@ -456,7 +462,7 @@ function __loanctl_options
                 '--org' 'the organisation id' \
                 '--name' 'the product name' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
-                '--json' 'print {product_id, slug} as JSON' \
+                '--json' 'the same as -o json' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox logs'
@@ -600,9 +606,15 @@ function __loanctl_options
                 '--reference' 'the loan request reference' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'loan open'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'loan show'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--web' 'open its page in the lender dashboard instead (as loan open)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan update'
@@ -807,6 +819,8 @@ function __loanctl_option_values
             echo '@none'
         case 'profile set|--org-id'
             echo '@none'
+        case 'profile set|--dashboard-url'
+            echo '@none'
         case 'profile move-key|--to'
             echo '@none'
         case 'api|-q' 'api|--query'
@@ -988,6 +1002,8 @@ function __loanctl_option_values
         case 'loan find|--product'
             echo '@none'
         case 'loan find|--reference'
+            echo '@none'
+        case 'loan open|--product'
             echo '@none'
         case 'loan show|--product'
             echo '@none'
@@ -1191,6 +1207,8 @@ function __loanctl_argument_values
             echo 'GET POST PUT DELETE'
         case 'api|1'
             echo '@none'
+        case 'sandbox restore|0'
+            echo '@snapshots'
         case 'sandbox seed|0'
             echo '@files'
         case 'sandbox org help|0'
@@ -1204,7 +1222,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
+            echo 'create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'
@@ -1221,8 +1239,12 @@ function __loanctl_values
     set -l prefix $argv[3]
     switch $argv[1]
         case @profiles
-            for name in (command loanctl __complete profiles 2>/dev/null)
+            for name in (command 'loanctl' __complete profiles 2>/dev/null)
                 printf '%s%s\tprofile\n' $prefix $name
+            end
+        case @snapshots
+            for name in (command 'loanctl' __complete snapshots 2>/dev/null)
+                printf '%s%s\tsnapshot\n' $prefix $name
             end
         case @files
             __fish_complete_path $argv[2]

@@ -11,7 +11,7 @@ const FILES = { bash: 'loanctl.bash', zsh: '_loanctl', fish: 'loanctl.fish' };
 const root = fileURLToPath(new URL('..', import.meta.url));
 mkdirSync(new URL('../completions', import.meta.url), { recursive: true });
 for (const [shell, file] of Object.entries(FILES)) {
-  const script = execFileSync(process.execPath, ['bin/loanctl.js', 'completion', shell], {
+  const script = execFileSync(process.execPath, ['bin/loanctl.js', 'completion', shell, '--invoke', 'loanctl'], {
     cwd: root,
     encoding: 'utf8',
     // Nothing of the machine's environment may change the script.

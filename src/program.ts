@@ -7,6 +7,7 @@
  * hook copies them into `deps.globals`, where settings, the client and the renderers read them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { distance } from 'fastest-levenshtein';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
@@ -92,7 +93,36 @@ function oneLineUsageErrors(command: Command, path: string[]): void {
   command.configureOutput({
     outputError: (text, write) => write(`loanctl: ${usageLine(text)} See '${path.join(' ')} --help'.\n`),
   });
+  if (command.commands.length > 0) command.on('command:*', (operands: string[]) => unknownCommand(command, operands));
   for (const sub of command.commands) oneLineUsageErrors(sub, [...path, sub.name()]);
+}
+
+/**
+ * An unknown subcommand (commander's own hook for suggesting one), said as commander says it, but
+ * suggesting first the commands the typed word begins: `sandbox stat` meant status, not start, the
+ * closer one by edit distance. Else the closest by edit distance, as commander does.
+ */
+function unknownCommand(command: Command, operands: string[]): never {
+  const typed = operands[0] ?? '';
+  const names = command
+    .createHelp()
+    .visibleCommands(command)
+    .flatMap((sub) => [sub.name(), ...sub.aliases()]);
+  const prefixed = typed.length >= 2 ? names.filter((name) => name.startsWith(typed)) : [];
+  const suggested = prefixed.length > 0 ? prefixed : closestNames(typed, names);
+  const suggestion = suggested.length > 0 ? `\n(Did you mean ${suggested.join(', ')}?)` : '';
+  command.error(`error: unknown command '${typed}'${suggestion}`, { code: 'commander.unknownCommand' });
+}
+
+/** The names at the least edit distance from `typed`, if they are alike enough (commander's 0.4). */
+function closestNames(typed: string, names: string[]): string[] {
+  const alike = names
+    .map((name) => ({ name, apart: distance(typed, name) }))
+    .filter(
+      ({ name, apart }) => (Math.max(typed.length, name.length) - apart) / Math.max(typed.length, name.length) > 0.4,
+    );
+  const least = Math.min(...alike.map(({ apart }) => apart));
+  return alike.filter(({ apart }) => apart === least).map(({ name }) => name);
 }
 
 /** `error: unknown option '--amout'\n(Did you mean --amount?)` → `Unknown option '--amout'. Did you mean --amount?` */

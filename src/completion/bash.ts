@@ -10,6 +10,7 @@ export function bashScript(spec: CompletionSpec): string {
   const prog = spec.program;
   const fn = `_${identifier(prog)}`;
   const tables = scriptTables(spec);
+  const self = spec.invoke.map(q).join(' ');
   const out: string[] = [];
   const emit = (...lines: string[]) => out.push(...lines);
 
@@ -54,7 +55,8 @@ export function bashScript(spec: CompletionSpec): string {
     `${fn}_reply() {`,
     "  local IFS=$'\\n'",
     '  case "$1" in',
-    `    @profiles) COMPREPLY=($(compgen -W "$(command ${prog} __complete profiles 2>/dev/null)" -- "$cur")) ;;`,
+    `    @profiles) COMPREPLY=($(compgen -W "$(command ${self} __complete profiles 2>/dev/null)" -- "$cur")) ;;`,
+    `    @snapshots) COMPREPLY=($(compgen -W "$(command ${self} __complete snapshots 2>/dev/null)" -- "$cur")) ;;`,
     '    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;',
     '    @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;',
     '    @none) COMPREPLY=() ;;',

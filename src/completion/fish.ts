@@ -9,6 +9,7 @@ import { type CompletionSpec, flagsOf, type OptionSpec, scriptTables, summary } 
 
 export function fishScript(spec: CompletionSpec): string {
   const prog = spec.program;
+  const self = spec.invoke.map(q).join(' ');
   const fn = `__${identifier(prog)}`;
   const tables = scriptTables(spec);
   const out: string[] = [];
@@ -97,8 +98,12 @@ export function fishScript(spec: CompletionSpec): string {
     '    set -l prefix $argv[3]',
     '    switch $argv[1]',
     '        case @profiles',
-    `            for name in (command ${prog} __complete profiles 2>/dev/null)`,
+    `            for name in (command ${self} __complete profiles 2>/dev/null)`,
     "                printf '%s%s\\tprofile\\n' $prefix $name",
+    '            end',
+    '        case @snapshots',
+    `            for name in (command ${self} __complete snapshots 2>/dev/null)`,
+    "                printf '%s%s\\tsnapshot\\n' $prefix $name",
     '            end',
     '        case @files',
     '            __fish_complete_path $argv[2]',

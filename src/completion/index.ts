@@ -11,9 +11,12 @@ import { zshScript } from './zsh.js';
 
 export { COMPLETION_FILES, SHELLS, type Shell } from './shells.js';
 
-/** The completion script of `shell` for the program `program` (the root of `buildProgram`). */
-export function completionScript(shell: Shell, program: Command): string {
-  const spec = completionSpec(program);
+/**
+ * The completion script of `shell` for the program `program` (the root of `buildProgram`);
+ * `invoke`: the words the script runs for dynamic values (default: the program's name, on PATH).
+ */
+export function completionScript(shell: Shell, program: Command, invoke?: readonly string[]): string {
+  const spec = completionSpec(program, invoke);
   switch (shell) {
     case 'bash':
       return bashScript(spec);

@@ -26,6 +26,7 @@ export type Values =
   | { kind: 'none' }
   | { kind: 'choices'; choices: readonly string[] }
   | { kind: 'profiles' }
+  | { kind: 'snapshots' }
   | { kind: 'files' }
   | { kind: 'directories' };
 
@@ -64,6 +65,12 @@ export interface CommandSpec {
 export interface CompletionSpec {
   /** The program's name, e.g. `loanctl`. */
   program: string;
+  /**
+   * The words that run this loanctl for the dynamic values (`… __complete profiles`): the absolute
+   * paths of the Node and the script that printed the completion script, so completion works
+   * without `loanctl` on PATH (commands/completion/run.ts); the program's name for the checked-in scripts.
+   */
+  invoke: readonly string[];
   root: CommandSpec;
   /** Root options accepted at every level (all of the root's but help and version). */
   globalOptions: OptionSpec[];
@@ -103,16 +110,17 @@ export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
   'profile use <name>': { kind: 'profiles' },
   'profile show <name>': { kind: 'profiles' },
   'profile remove <name>': { kind: 'profiles' },
+  'sandbox restore <name>': { kind: 'snapshots' },
   'api <method>': choices(API_METHODS),
   // An API path (/api/v1/…), not a file: its name would otherwise complete local files.
   'api <path>': NONE,
 };
 
 /** Reads the completion model from a commander tree (the root from `buildProgram`). */
-export function completionSpec(program: Command): CompletionSpec {
+export function completionSpec(program: Command, invoke: readonly string[] = [program.name()]): CompletionSpec {
   const root = commandSpec(program, []);
   const globalOptions = root.options.filter((option) => option.long !== '--help' && option.long !== '--version');
-  return { program: program.name(), root, globalOptions };
+  return { program: program.name(), invoke, root, globalOptions };
 }
 
 function commandSpec(command: Command, path: string[]): CommandSpec {
@@ -226,6 +234,8 @@ export function valuesWord(values: Values): string {
       return values.choices.join(' ');
     case 'profiles':
       return '@profiles';
+    case 'snapshots':
+      return '@snapshots';
     case 'files':
       return '@files';
     case 'directories':

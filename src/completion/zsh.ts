@@ -9,6 +9,7 @@ import { type CompletionSpec, flagsOf, type OptionSpec, scriptTables, summary } 
 
 export function zshScript(spec: CompletionSpec): string {
   const prog = spec.program;
+  const self = spec.invoke.map(q).join(' ');
   const fn = `_${identifier(prog)}`;
   const tables = scriptTables(spec);
   const out: string[] = [];
@@ -62,8 +63,11 @@ export function zshScript(spec: CompletionSpec): string {
     '  local -a expl values',
     '  case $1 in',
     '    (@profiles)',
-    `      values=(\${(f)"$(command ${prog} __complete profiles 2>/dev/null)"})`,
+    `      values=(\${(f)"$(command ${self} __complete profiles 2>/dev/null)"})`,
     "      _wanted profiles expl 'profile' compadd -a values ;;",
+    '    (@snapshots)',
+    `      values=(\${(f)"$(command ${self} __complete snapshots 2>/dev/null)"})`,
+    "      _wanted snapshots expl 'snapshot' compadd -a values ;;",
     '    (@files) _files ;;',
     '    (@dirs) _files -/ ;;',
     '    (@none) _message -e values "$2" ;;',

@@ -28,6 +28,8 @@ export interface Settings extends OutputSettings {
   productId: number | undefined;
   productIdSource: Source | undefined;
   orgId: number | undefined;
+  /** The profile's lender dashboard loan page template (`{id}`), for `loan open`. */
+  dashboardUrl?: string | undefined;
   timeoutMs: number;
   debug: boolean;
   dryRun: boolean;
@@ -80,6 +82,7 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
     productId,
     productIdSource,
     orgId: stored?.orgId,
+    dashboardUrl: stored?.dashboardUrl,
     timeoutMs: timeoutMs(globals.timeout),
     debug: Boolean(globals.debug) || env.LOANCTL_DEBUG === '1',
     dryRun: Boolean(globals.dryRun),

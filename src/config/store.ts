@@ -31,6 +31,8 @@ export interface Profile {
   keyringAccount?: string;
   productId?: number;
   orgId?: number;
+  /** The lender dashboard's loan page, `{id}` for the id (dashboard-url.ts; `loan open`). */
+  dashboardUrl?: string;
 }
 
 /** Where a profile's key is; the file's copy wins, as it does when settings are resolved. */
@@ -110,6 +112,7 @@ export class ProfileStore {
     if (profile.keyringAccount !== undefined) clean.keyringAccount = profile.keyringAccount;
     if (profile.productId !== undefined) clean.productId = profile.productId;
     if (profile.orgId !== undefined) clean.orgId = profile.orgId;
+    if (profile.dashboardUrl !== undefined) clean.dashboardUrl = profile.dashboardUrl;
     return this.update((data) => {
       data.profiles[name] = clean;
       const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
@@ -122,7 +125,10 @@ export class ProfileStore {
    * Changes some fields of an existing profile, the others as they are in the file now (re-read
    * under the lock, so a change another process made meanwhile is kept).
    */
-  patch(name: string, fields: Partial<Pick<Profile, 'baseUrl' | 'apiKey' | 'productId' | 'orgId'>>): void {
+  patch(
+    name: string,
+    fields: Partial<Pick<Profile, 'baseUrl' | 'apiKey' | 'productId' | 'orgId' | 'dashboardUrl'>>,
+  ): void {
     if (fields.baseUrl !== undefined) checkBaseUrl(fields.baseUrl);
     this.update((data) => {
       const profile = data.profiles[name];
@@ -133,6 +139,7 @@ export class ProfileStore {
       if (fields.apiKey !== undefined) changed.apiKey = fields.apiKey;
       if (fields.productId !== undefined) changed.productId = fields.productId;
       if (fields.orgId !== undefined) changed.orgId = fields.orgId;
+      if (fields.dashboardUrl !== undefined) changed.dashboardUrl = fields.dashboardUrl;
       data.profiles[name] = changed;
     });
   }

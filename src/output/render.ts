@@ -91,3 +91,17 @@ export function createRowWriter(
 export function printNextPage(deps: Pick<OutputDeps, 'io'>, flags: string): void {
   deps.io.stderr.write(`next: ${flags}\n`);
 }
+
+/**
+ * What a command did (a snapshot taken, rows removed, a fault added), printed on the one output
+ * path: `-o json|ndjson|csv` and `--fields` as for any data. On a table without `--fields`, the
+ * sentence a person reads (`lines`) stands in for a one-row table.
+ */
+export async function renderOutcome(record: unknown, lines: readonly string[], deps: RenderDeps): Promise<void> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.output === 'table' && !settings.fields && !settings.raw) {
+    for (const line of lines) deps.io.stdout.write(`${line}\n`);
+    return;
+  }
+  await render(record, {}, deps);
+}

@@ -2,9 +2,10 @@
  * The completion scripts run in real shells, printed by the real built CLI (`loanctl completion
  * <shell>`): bash through its function with COMP_WORDS/COMP_CWORD set; zsh through its completion
  * system in a pseudo-terminal (zpty), with compadd wrapped to print what it is given; fish through
- * `complete -C`. Profile names come from a temporary LOANCTL_CONFIG_DIR through the script's call
- * back to `loanctl __complete profiles`: a `loanctl` wrapper that runs bin/loanctl.js on this Node
- * is first on PATH.
+ * `complete -C`. Profile and snapshot names come from a temporary LOANCTL_CONFIG_DIR and
+ * XDG_DATA_HOME through the script's call back to `__complete`: the scripts are printed by a
+ * `loanctl` wrapper that runs bin/loanctl.js on this Node, then run with no loanctl on PATH at all
+ * (the script calls the Node and script that printed it, by their full paths).
  *
  * zsh and fish are skipped (saying so) where they are not installed; .ci/run installs them.
  */
@@ -33,29 +34,36 @@ let base: string;
 let env: Record<string, string>;
 const scripts: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };
 let zshFpath: string;
+/** Holds the `loanctl` wrapper, for the lines a reader types (never on PATH while completing). */
+let binDir: string;
 /** Types a line and Tab into an interactive zsh and prints the matches (see the file). */
 const zshDriver = join(import.meta.dirname, 'completion-capture.zsh');
 
 beforeAll(async () => {
   assertBuilt();
   base = mkdtempSync(join(tmpdir(), 'loanctl-completion-'));
-  const binDir = join(base, 'bin');
+  binDir = join(base, 'bin');
   const configDir = join(base, 'config');
   zshFpath = join(base, 'zfunc');
   mkdirSync(binDir);
   mkdirSync(zshFpath);
-  // The scripts call `loanctl __complete profiles`: this wrapper is the loanctl they find on PATH.
+  // The loanctl that prints the scripts; they then run without it (or any loanctl) on PATH.
   writeFileSync(join(binDir, 'loanctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
   chmodSync(join(binDir, 'loanctl'), 0o755);
   env = {
-    PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    PATH: process.env.PATH ?? '',
     HOME: join(base, 'home'),
     LOANCTL_CONFIG_DIR: configDir,
+    XDG_DATA_HOME: join(base, 'data'),
     NO_COLOR: '1',
     TERM: 'dumb',
   };
+  expect(execFileSync('sh', ['-c', 'command -v loanctl || echo none'], { env, encoding: 'utf8' }).trim()).toBe('none');
   writeProfile('prod', { baseUrl: 'https://api.example.com', apiKey: 'secret-1' }, { env });
   writeProfile('staging', { baseUrl: 'https://staging.example.com', apiKey: 'secret-2' }, { env });
+  const snapshots = join(base, 'data', 'loanctl', 'sandbox', 'snapshots');
+  mkdirSync(snapshots, { recursive: true });
+  for (const name of ['before-test', 'clean']) writeFileSync(join(snapshots, `${name}.db`), '');
 
   for (const shell of ['bash', 'zsh', 'fish'] as const) {
     const result = await execa(join(binDir, 'loanctl'), ['completion', shell], { env, extendEnv: false, cwd: ROOT });
@@ -136,6 +144,8 @@ const CASES: Array<[line: string, expected: string[]]> = [
   ['loanctl loan show 172 --profile st', ['staging']],
   ['loanctl profile use ', ['prod', 'staging']],
   ['loanctl profile remove p', ['prod']],
+  ['loanctl sandbox restore ', ['before-test', 'clean']],
+  ['loanctl sandbox restore c', ['clean']],
   ['loanctl completion ', ['bash', 'zsh', 'fish']],
   // An option's value is skipped while walking: --tenured-in's value is not taken for a command.
   ['loanctl loan approve 172 --tenured-in months --exc', ['--exclude-weekends']],
@@ -231,8 +241,9 @@ describe("the README's install lines", () => {
     const script = lines.filter((line) => !line.startsWith('source ')).join('\n');
     expect(script).toContain('completion fish');
     const home = join(base, 'fresh-home');
+    const { XDG_DATA_HOME: _unset, ...plain } = env;
     const result = await execa('bash', ['--norc', '--noprofile', '-e', '-c', script], {
-      env: { ...env, HOME: home },
+      env: { ...plain, HOME: home, PATH: `${binDir}:${env.PATH}` },
       extendEnv: false,
       reject: false,
     });

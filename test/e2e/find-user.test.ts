@@ -101,6 +101,9 @@ describe('finding a borrower by e-mail', () => {
     const cleared = await sandbox.run(['cache', 'clear'], { env });
     expect(cleared.exitCode).toBe(0);
     expect(cleared.stderr).toBe(`Removed 1 index file from ${dir}.\n`);
+    expect(cleared.json()).toEqual({ dir, removed: 1 });
+    const again = await sandbox.run(['cache', 'clear', '-o', 'csv', '--fields', 'removed'], { env });
+    expect(again.stdout).toBe('removed\n0\n');
     expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toEqual([]);
     expect(existsSync(dir)).toBe(true);
   });

@@ -10,9 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrganisation, createProduct, readDemoCredentials } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
-import { dbPathFor } from '../../src/sandbox/db.js';
+import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
+import { MIGRATIONS } from '../../src/sandbox/repos/migrations.js';
 import { runCli } from '../helpers/run-cli.js';
-import { call, type Org, tempDir, userBody } from '../helpers/sandbox.js';
+import { call, findUserId, type Org, tempDir, userBody } from '../helpers/sandbox.js';
 
 let dataDir: string;
 let app: FastifyInstance;
@@ -75,9 +76,9 @@ describe('sandbox clock', () => {
 describe('sandbox reset', () => {
   it('empties borrowers while serving and keeps the organisation, its key and product', async () => {
     await createUser();
-    const reset = await sandbox('reset');
+    const reset = await sandbox('reset', '--yes', '-o', 'table');
     expect(reset.exitCode).toBe(0);
-    expect(reset.stdout).toContain('1 users');
+    expect(reset.stdout).toContain('1 user, 0 loan requests');
     expect(await userEmails()).toEqual([]);
     const loan = await call(app, 'listLoanRequests', {
       key: org.api_key,
@@ -88,7 +89,7 @@ describe('sandbox reset', () => {
   });
 
   it('--all removes every organisation and makes the demo one again', async () => {
-    const reset = await sandbox('reset', '--all', '--json');
+    const reset = await sandbox('reset', '--all', '--yes', '--json');
     expect(reset.exitCode).toBe(0);
     const demo = reset.json<{ api_key: string; product_id: number }>();
     expect((await call(app, 'listUsers', { key: org.api_key })).http).toBe(401);
@@ -103,7 +104,7 @@ describe('sandbox snapshot and restore', () => {
     expect((await sandbox('snapshot', 'one-user')).exitCode).toBe(0);
     await createUser('later@example.com');
 
-    const restored = await sandbox('restore', 'one-user');
+    const restored = await sandbox('restore', 'one-user', '--yes');
     expect(restored.exitCode).toBe(0);
     expect(await userEmails()).toEqual(['kept@example.com']);
 
@@ -117,7 +118,7 @@ describe('sandbox snapshot and restore', () => {
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('--force');
     expect((await sandbox('snapshot', 'same', '--force')).exitCode).toBe(0);
-    const missing = await sandbox('restore', 'nope');
+    const missing = await sandbox('restore', 'nope', '--yes');
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('no snapshot named "nope"');
   });
@@ -168,5 +169,152 @@ describe('sandbox org create and product create', () => {
     const row = db.prepare('SELECT created_at FROM organisations WHERE id = ?').get(org_id) as { created_at: string };
     db.close();
     expect(row.created_at.slice(0, 10)).toBe('2026-01-01');
+  });
+});
+
+describe('reset and restore ask first (they destroy data)', () => {
+  it('without a terminal they need --yes: exit 2 naming it, nothing removed', async () => {
+    await createUser('stays@example.com');
+    expect((await sandbox('snapshot', 'empty-later')).exitCode).toBe(0);
+    for (const args of [['reset'], ['reset', '--all'], ['restore', 'empty-later']]) {
+      const refused = await sandbox(...args);
+      expect(refused.exitCode, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(`loanctl sandbox ${args.join(' ')} --yes`);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(await userEmails()).toEqual(['stays@example.com']);
+  });
+
+  it('on a terminal they show what goes and stop when declined (exit 130)', async () => {
+    await createUser('stays@example.com');
+    await sandbox('snapshot', 'before');
+    const questions: string[] = [];
+    const decline = async (question: string) => {
+      questions.push(question);
+      return false;
+    };
+    const args = ['--data-dir', dataDir];
+    const reset = await runCli(['sandbox', 'reset', ...args], { tty: true, prompter: { confirm: decline } });
+    const restore = await runCli(['sandbox', 'restore', 'before', ...args], {
+      tty: true,
+      prompter: { confirm: decline },
+    });
+    expect([reset.exitCode, restore.exitCode]).toEqual([130, 130]);
+    expect(questions[0]).toContain('Remove 1 user, 0 loan requests');
+    expect(questions[1]).toContain(`Replace the sandbox's 1 user, 0 loan requests with snapshot "before" (1 user,`);
+    expect(await userEmails()).toEqual(['stays@example.com']);
+  });
+});
+
+describe('ids keep increasing across reset and restore', () => {
+  async function createUserId(email: string): Promise<number> {
+    await createUser(email);
+    return findUserId(app, org, email);
+  }
+
+  it('a user made after a reset, or after restoring an older snapshot, gets an id never given before', async () => {
+    const first = await createUserId('first@example.com');
+    expect((await sandbox('snapshot', 'one')).exitCode).toBe(0);
+    const second = await createUserId('second@example.com');
+    expect((await sandbox('reset', '--yes')).exitCode).toBe(0);
+    const afterReset = await createUserId('third@example.com');
+    expect(afterReset).toBeGreaterThan(second);
+
+    expect((await sandbox('restore', 'one', '--yes')).exitCode).toBe(0);
+    // The app's reads of one event-loop turn share one snapshot (db.ts `read`), and in-process
+    // requests can all run in one turn: the next request, as over a network, comes in a later one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await userEmails()).toEqual(['first@example.com']);
+    const afterRestore = await createUserId('fourth@example.com');
+    expect(afterRestore).toBeGreaterThan(afterReset);
+    expect(first).toBeLessThan(second);
+  });
+
+  it('reset --all: the new demo organisation gets a new id too', async () => {
+    const reset = await sandbox('reset', '--all', '--yes', '-o', 'json');
+    expect(reset.json<{ org_id: number }>().org_id).toBeGreaterThan(org.org_id);
+  });
+});
+
+describe('the control verbs print through -o and --fields', () => {
+  it('snapshot list, status, faults list, org create: json, csv and --fields; --json is -o json', async () => {
+    await sandbox('snapshot', 'first');
+    const listed = await runCli([
+      'sandbox',
+      'snapshot',
+      'list',
+      '--data-dir',
+      dataDir,
+      '-o',
+      'csv',
+      '--fields',
+      'name',
+    ]);
+    expect(listed.stdout).toBe('name\nfirst\n');
+    const alias = await sandbox('snapshot', 'list', '--json');
+    expect(alias.json<Array<{ name: string }>>()[0]?.name).toBe('first');
+
+    const status = await sandbox('status', '-o', 'json');
+    expect(status.exitCode).toBe(4);
+    expect(status.json()).toEqual({ running: false, data_dir: dataDir });
+
+    await sandbox('faults', 'add', '--path', '/api/v1/user', '--status', '503');
+    const faults = await sandbox('faults', 'list', '-o', 'ndjson', '--fields', 'id,http');
+    expect(faults.stdout).toBe('{"id":1,"http":503}\n');
+
+    const made = await sandbox('org', 'create', '--name', 'Second', '-o', 'csv', '--fields', 'org_id');
+    expect(made.stdout).toMatch(/^org_id\n\d+\n$/);
+    const clock = await sandbox('clock', '-o', 'json', '--fields', 'offset_ms');
+    expect(clock.json()).toEqual({ offset_ms: 0 });
+  });
+
+  it('--json with another -o, or --fields naming no field, is a usage error before anything is done', async () => {
+    const both = await sandbox('snapshot', 'list', '--json', '-o', 'csv');
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--json is -o json');
+    const unknown = await sandbox('snapshot', 'list', '-o', 'json', '--fields', 'nope');
+    expect(unknown.exitCode).toBe(2);
+  });
+});
+
+describe('migration 5 (AUTOINCREMENT ids)', () => {
+  it('keeps every row, id and reference of a data dir made before it', () => {
+    const dir = tempDir();
+    const path = dbPathFor(dir);
+    const old = new DatabaseSync(path);
+    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+    old.exec(`PRAGMA user_version = 4;
+      INSERT INTO organisations VALUES (7, 'Old Lender', 't');
+      INSERT INTO products VALUES (3, 7, 'Loan', 'loan', 't');
+      INSERT INTO users (id, org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+                         is_active, created_at, updated_at, org_seq)
+        VALUES (41, 7, 'Ada', 'L', 'ada@example.com', '+234', 'female', 'h', 'u-41', 'api', 1, 't', 't', 1);
+      INSERT INTO loan_requests (id, org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
+                                 user_status, active, debit_mandate_next_step, created_at, updated_at)
+        VALUES (90, 7, 41, 3, 'l-90', 1000, 'stock', 'saved', 'pending', 'pending', 1, 'none', 't', 't');`);
+    const before = ['organisations', 'products', 'users', 'loan_requests'].map((table) =>
+      old.prepare(`SELECT * FROM ${table}`).all(),
+    );
+    old.close();
+
+    const db = SandboxDb.open(path);
+    try {
+      expect(db.version()).toBe(MIGRATIONS.length);
+      const after = ['organisations', 'products', 'users', 'loan_requests'].map((table) =>
+        db.sqlite.prepare(`SELECT * FROM ${table}`).all(),
+      );
+      expect(after).toEqual(before);
+      expect(db.sqlite.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+      const sequences = db.sqlite.prepare('SELECT name, seq FROM sqlite_sequence WHERE seq > 0 ORDER BY name').all();
+      expect(sequences.map((row) => ({ ...row }))).toEqual([
+        { name: 'loan_requests', seq: 90 },
+        { name: 'organisations', seq: 7 },
+        { name: 'products', seq: 3 },
+        { name: 'users', seq: 41 },
+      ]);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -130,6 +130,15 @@ describe('confirmation (loan approve, loan delete)', () => {
     expect(front.sent().filter((sent) => sent.key !== 'listLoanRequests')).toEqual([]);
   });
 
+  it('loan delete --yes piped prints what a script can use, not the null the API sends', async () => {
+    const [id, other] = await seedLoans(2);
+    const deleted = await run(['loan', 'delete', String(id), '--yes']);
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    expect(deleted.json()).toEqual({ id, deleted: true });
+    const csv = await run(['-o', 'csv', '--fields', 'id', 'loan', 'delete', String(other), '--yes']);
+    expect(csv.stdout, csv.stderr).toBe(`id\n${other}\n`);
+  });
+
   it('off a terminal, a missing --yes is exit 2 naming --yes; --no-input counts as off', async () => {
     const { exitCode, stderr } = await run(['--no-input', 'loan', 'delete', '5'], { answers: {} });
     expect(exitCode).toBe(2);

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { thisLoanctl } from '../../src/commands/completion/run.js';
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/completion/index.js';
 import { allCommands, type CommandSpec, completionSpec, flagsOf, optionsAt } from '../../src/completion/spec.js';
 import { writeProfile } from '../../src/config/store.js';
@@ -131,7 +132,9 @@ describe('loanctl completion and __complete (in-process)', () => {
   it('`completion bash` prints the script; an unknown shell is a usage error (exit 2)', async () => {
     const io = fakeIo();
     expect(await main(['completion', 'bash'], createDeps({ io, env: {} }))).toBe(0);
-    expect(io.stdout.text()).toBe(completionScript('bash', program()));
+    // It runs this loanctl by its full paths for the names: this process's Node and script.
+    expect(io.stdout.text()).toBe(completionScript('bash', program(), thisLoanctl(process.execPath, process.argv[1])));
+    expect(io.stdout.text()).toContain(`command '${process.execPath}'`);
     const bad = fakeIo();
     expect(await main(['completion', 'tcsh'], createDeps({ io: bad, env: {} }))).toBe(2);
     expect(bad.stderr.text()).toMatch(/bash, zsh, fish/);

@@ -1,12 +1,15 @@
 /**
  * `loanctl cache clear`: deletes the index files of every profile. The next look-up of each
- * e-mail searches the user list again (and fills the index anew).
+ * e-mail searches the user list again (and fills the index anew). Prints {dir, removed} through
+ * -o like any data (a table says it on stderr only).
  */
 import { clearUserIndexes } from '../../config/user-index.js';
 import type { Deps } from '../../deps.js';
 import { notice } from '../../output/notice.js';
+import { renderOutcome } from '../../output/render.js';
 
-export function runCacheClear(deps: Deps): void {
+export async function runCacheClear(deps: Deps): Promise<void> {
   const { dir, removed } = clearUserIndexes(deps.env);
   notice(deps, `Removed ${removed} index file${removed === 1 ? '' : 's'} from ${dir}.`);
+  await renderOutcome({ dir, removed }, [], deps);
 }

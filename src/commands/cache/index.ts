@@ -25,6 +25,6 @@ look-up of each e-mail search the user list again.
     )
     .action(async () => {
       const { runCacheClear } = await import('./clear.js');
-      runCacheClear(deps);
+      await runCacheClear(deps);
     });
 }

@@ -11,6 +11,7 @@ import { addFieldOptions } from '../common/field-options.js';
 import { DATA_HELP, examples, PRODUCT_HELP } from '../common/help.js';
 import { addRowVerbs, operationVerb } from '../common/operation-verb.js';
 import { registerLoanFindCommand, registerLoanQueueCommand, withLoanFilterOptions } from './find-work.js';
+import { registerLoanOpenCommand } from './open.js';
 import { registerLoanScheduleCommand } from './schedule.js';
 
 const YES_HELP = 'do not ask for confirmation (needed when not on a terminal)';
@@ -103,14 +104,17 @@ The flow, step by step:
   registerLoanQueueCommand(verb, deps);
   // A loan request by its reference (issue 12): client-side too.
   registerLoanFindCommand(verb, deps);
+  registerLoanOpenCommand(verb, deps);
 
   verb(
     'show',
     'Show a loan request with its progress, bank details, guarantors and employment',
     'loanctl loan show 172',
     'loanctl loan show 172 -o json | jq .loan_request.status',
+    'loanctl loan show 172 --web',
   )
     .argument('<id>', 'loan request id')
+    .option('--web', 'open its page in the lender dashboard instead (as loan open)')
     .action(async (id, options) => {
       const { runLoanShow } = await import('./show.js');
       await runLoanShow({ ...options, id }, deps);

@@ -8,10 +8,17 @@ import { LOAN_VIEW_OUTPUT, loanViewComposite } from '../../output/loan-view.js';
 import { openOutput } from '../../output/output.js';
 import { type LoanIdOptions, loanId, resolveProduct } from './common.js';
 
-export type LoanShowOptions = LoanIdOptions;
+export interface LoanShowOptions extends LoanIdOptions {
+  /** Open its page in the lender dashboard instead (`loan open`). */
+  web?: boolean;
+}
 
 export async function runLoanShow(options: LoanShowOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
+  if (options.web) {
+    const { openLoanPage } = await import('../common/open-url.js');
+    return openLoanPage(id, deps);
+  }
   const productId = await resolveProduct(options, deps);
   const output = await openOutput(deps, LOAN_VIEW_OUTPUT);
   const api = await deps.api();

@@ -52,12 +52,14 @@ The key goes to the OS keyring where one answers, else (saying so) to the 0600 c
     .argument('<name>', 'profile name')
     .option('--product-id <n>', 'default product id for loan commands')
     .option('--org-id <n>', 'your organisation id (used by business information)')
+    .option('--dashboard-url <template>', "your lender dashboard's loan page, {id} for the id (loan open)")
     .option('--api-key-stdin', 'read a new API key from stdin; it goes where the profile keeps its key')
     .addHelpText(
       'after',
       `${examples(
         'loanctl profile set prod --base-url https://api2.example.com',
         'loanctl profile set prod --product-id 14',
+        'loanctl profile set prod --dashboard-url "https://lender.example.com/loans/{id}"',
         'printf \'%s\' "$NEW_KEY" | loanctl profile set prod --api-key-stdin',
       )}
 --base-url (the global option) is saved into the profile. Give at least one field.

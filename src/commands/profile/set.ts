@@ -1,9 +1,10 @@
 /**
- * `loanctl profile set NAME --base-url URL | --product-id N | --org-id N | --api-key-stdin`:
+ * `loanctl profile set NAME --base-url URL | --product-id N | --org-id N | --dashboard-url T | --api-key-stdin`:
  * changes some fields of a profile and keeps the others, instead of adding it again. The key goes
  * where the profile keeps it (OS keyring or file); the write is locked and atomic like profile add's.
  */
 import { checkBaseUrl } from '../../config/base-url.js';
+import { checkDashboardUrl } from '../../config/dashboard-url.js';
 import { positiveInt } from '../../config/settings.js';
 import { checkProfileName } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
@@ -15,6 +16,7 @@ export interface ProfileSetOptions {
   name: string;
   productId?: string;
   orgId?: string;
+  dashboardUrl?: string;
   apiKeyStdin?: boolean;
 }
 
@@ -24,10 +26,12 @@ export async function runProfileSet(options: ProfileSetOptions, deps: Deps): Pro
   const baseUrl = deps.globals.baseUrl === undefined ? undefined : checkBaseUrl(deps.globals.baseUrl);
   const productId = options.productId === undefined ? undefined : positiveInt(options.productId, '--product-id');
   const orgId = options.orgId === undefined ? undefined : positiveInt(options.orgId, '--org-id');
-  if (baseUrl === undefined && productId === undefined && orgId === undefined && !options.apiKeyStdin) {
+  const dashboardUrl = options.dashboardUrl === undefined ? undefined : checkDashboardUrl(options.dashboardUrl);
+  const fields = { baseUrl, productId, orgId, dashboardUrl };
+  if (Object.values(fields).every((value) => value === undefined) && !options.apiKeyStdin) {
     throw new UsageError(
       'Nothing to change.',
-      `Give --base-url, --product-id, --org-id or --api-key-stdin, e.g. loanctl profile set ${name} --product-id 12`,
+      `Give --base-url, --product-id, --org-id, --dashboard-url or --api-key-stdin, e.g. loanctl profile set ${name} --product-id 12`,
     );
   }
   const store = await deps.config();
@@ -49,11 +53,12 @@ export async function runProfileSet(options: ProfileSetOptions, deps: Deps): Pro
     const storage = await replaceProfileKey(store, name, apiKey);
     changed.push(storage === 'keyring' ? 'API key (in the OS keyring)' : 'API key (in the config file)');
   }
-  if (baseUrl !== undefined || productId !== undefined || orgId !== undefined) {
-    store.patch(name, { baseUrl, productId, orgId });
+  if (Object.values(fields).some((value) => value !== undefined)) {
+    store.patch(name, fields);
     if (baseUrl !== undefined) changed.push(`base URL ${baseUrl}`);
     if (productId !== undefined) changed.push(`product ${productId}`);
     if (orgId !== undefined) changed.push(`organisation ${orgId}`);
+    if (dashboardUrl !== undefined) changed.push(`dashboard URL ${dashboardUrl}`);
   }
   notice(deps, `Changed profile "${name}": ${changed.join(', ')}. Everything else is as it was.`);
 }

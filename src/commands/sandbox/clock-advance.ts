@@ -12,5 +12,5 @@ export async function runSandboxClockAdvance(duration: string, options: DataDirO
     throw new UsageError(`"${duration}" is not a duration.`, 'Give a whole number and a unit: 45s, 15m, 12h or 30d.');
   }
   const state = withDataDir(options, deps, (db) => advanceClock(db, ms, deps.now()));
-  printClock(state, options.json, deps);
+  await printClock(state, deps);
 }

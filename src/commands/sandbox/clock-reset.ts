@@ -6,5 +6,5 @@ import { printClock } from './shared.js';
 
 export async function runSandboxClockReset(options: DataDirOptions, deps: Deps): Promise<void> {
   const state = withDataDir(options, deps, (db) => resetClock(db, deps.now()));
-  printClock(state, options.json, deps);
+  await printClock(state, deps);
 }

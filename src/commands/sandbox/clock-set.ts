@@ -20,5 +20,5 @@ export async function runSandboxClockSet(time: string, options: DataDirOptions, 
   }
   const at = new Date(time.trim());
   const state = withDataDir(options, deps, (db) => setClock(db, at, deps.now()));
-  printClock(state, options.json, deps);
+  await printClock(state, deps);
 }

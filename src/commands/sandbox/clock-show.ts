@@ -6,5 +6,5 @@ import { printClock } from './shared.js';
 
 export async function runSandboxClockShow(options: DataDirOptions, deps: Deps): Promise<void> {
   const state = withDataDir(options, deps, (db) => readClock(db, deps.now()));
-  printClock(state, options.json, deps);
+  await printClock(state, deps);
 }

@@ -8,7 +8,6 @@ import { resolveDataDir } from './shared.js';
 
 export interface DataDirOptions {
   dataDir?: string;
-  json?: boolean;
 }
 
 /**
@@ -36,9 +35,4 @@ export function withDataDir<T>(options: DataDirOptions, deps: Deps, work: (db: S
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** One JSON object on stdout under --json, else the line on stdout. */
-export function report(deps: Deps, json: boolean | undefined, value: object, line: string): void {
-  deps.io.stdout.write(json ? `${JSON.stringify(value)}\n` : `${line}\n`);
 }

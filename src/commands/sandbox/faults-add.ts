@@ -1,8 +1,7 @@
 /** `loanctl sandbox faults add`: a fault a sandbox on this data dir injects, from its next request on. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
-import { resolveOutputSettings } from '../../output/settings.js';
+import { renderOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import type { NewFault } from '../../sandbox/faults/store.js';
@@ -35,11 +34,7 @@ export async function runSandboxFaultsAdd(options: SandboxFaultsAddOptions, deps
     return store.list().find((row) => row.id === id);
   });
   if (!added) return;
-  if (resolveOutputSettings(deps.globals, deps.env, deps.io).output !== 'table') {
-    await render(added, {}, deps);
-    return;
-  }
-  deps.io.stdout.write(`Added fault ${describeFault(added)}\n`);
+  await renderOutcome(added, [`Added fault ${describeFault(added)}`], deps);
   deps.io.stderr.write(
     'A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear\n',
   );

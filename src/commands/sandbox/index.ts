@@ -5,6 +5,7 @@
  */
 import { type Command, Option } from 'commander';
 import type { Deps } from '../../deps.js';
+import { JSON_ALIAS_HELP, jsonAlias } from './json-alias.js';
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
@@ -14,6 +15,7 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
   const sandbox = program
     .command('sandbox')
     .description('Run a local sandbox of the whole Lending Origination API')
+    .hook('preAction', jsonAlias(deps))
     .addHelpText(
       'after',
       examples(
@@ -79,14 +81,14 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
   const org = sandbox
     .command('org')
     .description("Manage the sandbox's lender organisations")
-    .addHelpText('after', examples('loanctl sandbox org create --name "Acme Lending" --json'));
+    .addHelpText('after', examples('loanctl sandbox org create --name "Acme Lending" -o json'));
   org
     .command('create')
     .description('Create an organisation and print its id and a new API key (shown only once)')
     .requiredOption('--name <name>', 'the organisation name')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
-    .option('--json', 'print {org_id, api_key} as JSON')
-    .addHelpText('after', examples('loanctl sandbox org create --name "Acme Lending" --json'))
+    .option('--json', JSON_ALIAS_HELP)
+    .addHelpText('after', examples('loanctl sandbox org create --name "Acme Lending" -o json'))
     .action(async (options) => {
       const { runSandboxOrgCreate } = await import('./org-create.js');
       await runSandboxOrgCreate(options, deps);
@@ -95,15 +97,15 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
   const product = sandbox
     .command('product')
     .description("Manage the sandbox's loan products")
-    .addHelpText('after', examples('loanctl sandbox product create --org 2 --name "Asset Finance" --json'));
+    .addHelpText('after', examples('loanctl sandbox product create --org 2 --name "Asset Finance" -o json'));
   product
     .command('create')
     .description('Create a loan product for an organisation and print its id and slug')
     .requiredOption('--org <id>', 'the organisation id')
     .requiredOption('--name <name>', 'the product name')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
-    .option('--json', 'print {product_id, slug} as JSON')
-    .addHelpText('after', examples('loanctl sandbox product create --org 2 --name "Asset Finance" --json'))
+    .option('--json', JSON_ALIAS_HELP)
+    .addHelpText('after', examples('loanctl sandbox product create --org 2 --name "Asset Finance" -o json'))
     .action(async (options) => {
       const { runSandboxProductCreate } = await import('./product-create.js');
       await runSandboxProductCreate(options, deps);
@@ -195,7 +197,7 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
       .command(name)
       .description(description)
       .option('--data-dir <dir>', DATA_DIR_HELP)
-      .option('--json', 'print the result as one JSON object')
+      .option('--json', JSON_ALIAS_HELP)
       .addHelpText('after', examples(...lines));
 
   verb(
@@ -208,11 +210,12 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     .action(async (options) => (await import('./stop.js')).runSandboxStop(options, deps));
   verb(
     'reset',
-    'Remove every borrower and loan request (keeps organisations, keys, products)',
+    'Remove every borrower and loan request (keeps organisations, keys, products); asks first',
     'loanctl sandbox reset',
-    'loanctl sandbox reset --all',
+    'loanctl sandbox reset --all --yes',
   )
     .option('--all', 'remove everything, then make the demo organisation and product again')
+    .option('--yes', 'do it without asking (needed where there is no terminal to ask on)')
     .action(async (options) => (await import('./reset.js')).runSandboxReset(options, deps));
 
   const snapshot = verb(
@@ -228,17 +231,19 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
     .command('list')
     .description('List the snapshots of the data dir')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .option('--json', 'print them as a JSON array')
-    .addHelpText('after', examples('loanctl sandbox snapshot list', 'loanctl sandbox snapshot list --json'))
+    .option('--json', JSON_ALIAS_HELP)
+    .addHelpText('after', examples('loanctl sandbox snapshot list', 'loanctl sandbox snapshot list -o json'))
     .action(async (_options, command: Command) =>
       (await import('./snapshot-list.js')).runSandboxSnapshotList(command.optsWithGlobals(), deps),
     );
   verb(
     'restore',
-    'Replace the data with snapshot NAME, in one transaction (while serving, too)',
+    'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first',
     'loanctl sandbox restore before-test',
+    'loanctl sandbox restore before-test --yes',
   )
     .argument('<name>', 'a snapshot name (see `sandbox snapshot list`)')
+    .option('--yes', 'do it without asking (needed where there is no terminal to ask on)')
     .action(async (name, options) => (await import('./restore.js')).runSandboxRestore(name, options, deps));
   verb(
     'seed',
@@ -262,7 +267,7 @@ function registerControlCommands(sandbox: Command, deps: Deps): void {
       .command(name)
       .description(description)
       .option('--data-dir <dir>', DATA_DIR_HELP)
-      .option('--json', 'print {now, offset_ms}')
+      .option('--json', JSON_ALIAS_HELP)
       .addHelpText('after', examples(example));
   clockVerb('set', "Set the sandbox's time (it runs on from there)", 'loanctl sandbox clock set 2026-01-01T09:00:00Z')
     .argument('<time>', 'an ISO 8601 time with its zone, e.g. 2026-01-01T09:00:00Z')

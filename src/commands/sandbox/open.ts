@@ -5,11 +5,9 @@
  * LOANCTL_BASE_URL names, else the "sandbox" profile's (written by `sandbox start`), else the
  * default address; it must answer before a browser is sent to it.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import type { Deps, Env } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { NetworkError } from '../../errors.js';
+import { openInBrowser } from '../common/open-url.js';
 import { SANDBOX_PROFILE } from '../common/sandbox-listening.js';
 import { DEFAULT_SANDBOX_URL } from '../common/sandbox-url.js';
 
@@ -20,8 +18,7 @@ export async function runSandboxOpen(deps: Deps): Promise<void> {
   const url = `${base}/dashboard`;
   await checkDashboard(url, base);
   deps.io.stdout.write(`${url}\n`);
-  const opener = browserOpener(deps.env, process.platform);
-  if (opener && (await launched(opener.command, [...opener.args, url], deps.env))) {
+  if (await openInBrowser(url, deps.env)) {
     deps.io.stderr.write('Opened the dashboard in your browser; sign in with the API key sandbox start printed.\n');
   } else {
     deps.io.stderr.write('No browser to open here: open the URL above, and sign in with the sandbox API key.\n');
@@ -50,34 +47,4 @@ async function checkDashboard(url: string, base: string): Promise<void> {
       'Is it a loanctl sandbox? Start one with: loanctl sandbox start',
     );
   }
-}
-
-interface Opener {
-  command: string;
-  args: string[];
-}
-
-/** How this system opens a URL in the default browser; undefined where there is no browser to open. */
-export function browserOpener(env: Env, platform: NodeJS.Platform): Opener | undefined {
-  if (platform === 'darwin') return { command: 'open', args: [] };
-  // `start` is a cmd.exe built-in; its first quoted argument is a window title.
-  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""'] };
-  const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
-  return display && onPath('xdg-open', env) ? { command: 'xdg-open', args: [] } : undefined;
-}
-
-function onPath(command: string, env: Env): boolean {
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, command)));
-}
-
-/** Starts the opener detached (the browser outlives this command); false when it cannot start. */
-function launched(command: string, args: string[], env: Env): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, detached: true, stdio: 'ignore' });
-    child.once('error', () => resolve(false));
-    child.once('spawn', () => {
-      child.unref();
-      resolve(true);
-    });
-  });
 }

@@ -1,13 +1,13 @@
 /** `loanctl sandbox org create`: a new organisation and its API key. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
 import { createOrganisation, SandboxAdminError } from '../../sandbox/admin.js';
 import { resolveDataDir } from './shared.js';
 
 export interface SandboxOrgCreateOptions {
   name: string;
   dataDir?: string;
-  json?: boolean;
 }
 
 export async function runSandboxOrgCreate(options: SandboxOrgCreateOptions, deps: Deps): Promise<void> {
@@ -19,12 +19,8 @@ export async function runSandboxOrgCreate(options: SandboxOrgCreateOptions, deps
     if (error instanceof SandboxAdminError) throw new UsageError(`Cannot create the organisation: ${error.message}.`);
     throw error;
   }
-  if (options.json) {
-    deps.io.stdout.write(`${JSON.stringify(created)}\n`);
-    return;
-  }
   deps.io.stderr.write(`Created organisation "${options.name.trim()}" in ${dataDir}.\n`);
-  deps.io.stdout.write(`org_id:  ${created.org_id}\napi_key: ${created.api_key}\n`);
+  await render(created, {}, deps);
   deps.io.stderr.write(
     'The API key is shown only this once (the sandbox keeps only its hash). ' +
       `Next: loanctl sandbox product create --org ${created.org_id} --name "My product"\n`,

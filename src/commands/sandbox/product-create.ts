@@ -1,6 +1,7 @@
 /** `loanctl sandbox product create`: a new loan product of an organisation. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
 import { createProduct, SandboxAdminError } from '../../sandbox/admin.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
@@ -8,7 +9,6 @@ export interface SandboxProductCreateOptions {
   org: string;
   name: string;
   dataDir?: string;
-  json?: boolean;
 }
 
 export async function runSandboxProductCreate(options: SandboxProductCreateOptions, deps: Deps): Promise<void> {
@@ -23,10 +23,6 @@ export async function runSandboxProductCreate(options: SandboxProductCreateOptio
     }
     throw error;
   }
-  if (options.json) {
-    deps.io.stdout.write(`${JSON.stringify(created)}\n`);
-    return;
-  }
   deps.io.stderr.write(`Created product "${options.name.trim()}" for organisation ${orgId}.\n`);
-  deps.io.stdout.write(`product_id: ${created.product_id}\nslug:       ${created.slug}\n`);
+  await render(created, {}, deps);
 }

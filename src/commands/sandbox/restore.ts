@@ -1,18 +1,33 @@
 /**
- * `loanctl sandbox restore NAME`: the data becomes the snapshot's, in place and in one transaction,
- * so a sandbox serving the data dir keeps serving and answers each request from either the old
- * data or the restored data, never a mix (control/state.ts).
+ * `loanctl sandbox restore NAME`: the data becomes the snapshot's, in one write transaction, so a
+ * sandbox serving the data dir keeps serving and answers each request from either the old data or
+ * the restored data, never a mix (control/state.ts). It replaces data: asks on a terminal, needs
+ * --yes elsewhere (conventions.md, "Interaction").
  */
 import type { Deps } from '../../deps.js';
-import { restoreSnapshot } from '../../sandbox/control/state.js';
-import { type DataDirOptions, report, withDataDir } from './data-dir.js';
+import { renderOutcome } from '../../output/render.js';
+import { countRows, describeCounts, restoreSnapshot, snapshotCounts } from '../../sandbox/control/state.js';
+import { confirmAction } from '../common/confirm.js';
+import { type DataDirOptions, withDataDir } from './data-dir.js';
 
-export async function runSandboxRestore(name: string, options: DataDirOptions, deps: Deps): Promise<void> {
+export interface SandboxRestoreOptions extends DataDirOptions {
+  yes?: boolean;
+}
+
+export async function runSandboxRestore(name: string, options: SandboxRestoreOptions, deps: Deps): Promise<void> {
+  const { live, snapshot } = withDataDir(options, deps, (db, dataDir) => ({
+    live: countRows(db),
+    snapshot: snapshotCounts(dataDir, name, db.version()),
+  }));
+  await confirmAction(deps, {
+    question: `Replace the sandbox's ${describeCounts(live)} with snapshot "${name}" (${describeCounts(snapshot)})? This cannot be undone.`,
+    yes: options.yes,
+    example: `loanctl sandbox restore ${name} --yes`,
+  });
   const counts = withDataDir(options, deps, (db, dataDir) => restoreSnapshot(db, dataDir, name));
-  report(
-    deps,
-    options.json,
+  await renderOutcome(
     { restored: name, rows: counts },
-    `Restored snapshot "${name}": ${counts.users} users, ${counts.loan_requests} loan requests.`,
+    [`Restored snapshot "${name}": ${describeCounts(counts)}.`],
+    deps,
   );
 }

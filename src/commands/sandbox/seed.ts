@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';
+import { renderOutcome } from '../../output/render.js';
 import { loadSeedFile, SeedError } from '../../sandbox/control/seed-file.js';
 import { runSeed } from '../../sandbox/control/seed-run.js';
 import type { DataDirOptions } from './data-dir.js';
@@ -26,11 +27,10 @@ export async function runSandboxSeed(file: string, options: DataDirOptions, deps
     }
     throw error;
   }
-  if (options.json) {
-    deps.io.stdout.write(`${JSON.stringify(summary)}\n`);
-    return;
-  }
-  for (const step of summary.steps)
-    deps.io.stdout.write(`${step.name.padEnd(20)} ${step.op.padEnd(22)} ${step.calls}\n`);
+  await renderOutcome(
+    summary,
+    summary.steps.map((step) => `${step.name.padEnd(20)} ${step.op.padEnd(22)} ${step.calls}`),
+    deps,
+  );
   deps.io.stderr.write(`Seeded ${dataDir} (organisation ${summary.org_id}, product ${summary.product_id}).\n`);
 }

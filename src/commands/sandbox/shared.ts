@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { renderOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { defaultDataDir } from '../../sandbox/paths.js';
 
@@ -19,16 +20,12 @@ export function parseWholeNumber(value: string, flag: string, min: number, max: 
   return number;
 }
 
-/** The sandbox's clock as `sandbox clock …` prints it. */
-export function printClock(state: { now: Date; offset_ms: number }, json: boolean | undefined, deps: Deps): void {
+/** The sandbox's clock as `sandbox clock …` prints it: {now, offset_ms}, or a sentence on a table. */
+export async function printClock(state: { now: Date; offset_ms: number }, deps: Deps): Promise<void> {
   const now = state.now.toISOString();
-  if (json) {
-    deps.io.stdout.write(`${JSON.stringify({ now, offset_ms: state.offset_ms })}\n`);
-    return;
-  }
   const from =
     state.offset_ms === 0
       ? 'real time'
       : `real time ${state.offset_ms > 0 ? '+' : '-'} ${formatDuration(Math.abs(state.offset_ms))}`;
-  deps.io.stdout.write(`Sandbox time: ${now} (${from})\n`);
+  await renderOutcome({ now, offset_ms: state.offset_ms }, [`Sandbox time: ${now} (${from})`], deps);
 }

@@ -1,8 +1,9 @@
 /** `loanctl sandbox snapshot NAME`: a consistent copy of the data, taken while it may be serving. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { renderOutcome } from '../../output/render.js';
 import { takeSnapshot } from '../../sandbox/control/state.js';
-import { type DataDirOptions, report, withDataDir } from './data-dir.js';
+import { type DataDirOptions, withDataDir } from './data-dir.js';
 
 export interface SandboxSnapshotOptions extends DataDirOptions {
   force?: boolean;
@@ -21,10 +22,9 @@ export async function runSandboxSnapshot(name: string, options: SandboxSnapshotO
       throw error;
     }
   });
-  report(
+  await renderOutcome(
+    { ...entry },
+    [`Took snapshot "${entry.name}" (${entry.bytes} bytes). Restore it with: loanctl sandbox restore ${entry.name}`],
     deps,
-    options.json,
-    entry,
-    `Took snapshot "${entry.name}" (${entry.bytes} bytes). Restore it with: loanctl sandbox restore ${entry.name}`,
   );
 }

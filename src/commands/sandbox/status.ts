@@ -1,6 +1,8 @@
 /** `loanctl sandbox status`: is a sandbox serving this data dir, where, since when. Exit 4 when none is. */
 import type { Deps } from '../../deps.js';
 import { ExitCode, LoanctlError } from '../../errors.js';
+import { render, renderOutcome } from '../../output/render.js';
+import { resolveOutputSettings } from '../../output/settings.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { readRunning } from '../../sandbox/control/run-file.js';
 import type { DataDirOptions } from './data-dir.js';
@@ -10,7 +12,10 @@ export async function runSandboxStatus(options: DataDirOptions, deps: Deps): Pro
   const dataDir = resolveDataDir(options.dataDir, deps);
   const info = readRunning(dataDir);
   if (!info) {
-    if (options.json) deps.io.stdout.write(`${JSON.stringify({ running: false, data_dir: dataDir })}\n`);
+    // A script reads the answer on stdout too; a table says it only in the error line.
+    if (resolveOutputSettings(deps.globals, deps.env, deps.io).output !== 'table') {
+      await render({ running: false, data_dir: dataDir }, {}, deps);
+    }
     throw new LoanctlError(
       `No sandbox is running on ${dataDir}.`,
       ExitCode.noAccess,
@@ -27,18 +32,18 @@ export async function runSandboxStatus(options: DataDirOptions, deps: Deps): Pro
     uptime_s: Math.floor(uptimeMs / 1000),
     log_file: info.log_file ?? null,
   };
-  if (options.json) {
-    deps.io.stdout.write(`${JSON.stringify(status)}\n`);
-    return;
-  }
-  deps.io.stdout.write(
-    [
-      `Sandbox running on ${info.url ?? '(starting)'}`,
-      `  pid:       ${info.pid}`,
-      `  data dir:  ${dataDir}`,
-      `  uptime:    ${formatDuration(uptimeMs)} (since ${info.started_at})`,
-      ...(info.log_file ? [`  log file:  ${info.log_file}`] : []),
-      '',
-    ].join('\n'),
-  );
+  await renderOutcome(status, statusLines(status, uptimeMs), deps);
+}
+
+function statusLines(
+  status: { url: string | null; pid: number; data_dir: string; started_at: string; log_file: string | null },
+  uptimeMs: number,
+): string[] {
+  return [
+    `Sandbox running on ${status.url ?? '(starting)'}`,
+    `  pid:       ${status.pid}`,
+    `  data dir:  ${status.data_dir}`,
+    `  uptime:    ${formatDuration(uptimeMs)} (since ${status.started_at})`,
+    ...(status.log_file ? [`  log file:  ${status.log_file}`] : []),
+  ];
 }

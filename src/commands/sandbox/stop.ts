@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../../deps.js';
 import { LoanctlError } from '../../errors.js';
+import { renderOutcome } from '../../output/render.js';
 import { processAlive, readRunning } from '../../sandbox/control/run-file.js';
 import type { DataDirOptions } from './data-dir.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
@@ -21,8 +22,8 @@ export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): P
   const waitS = parseWholeNumber(options.timeout ?? '30', '--timeout', 1, 3600);
   const info = readRunning(dataDir);
   if (!info) {
-    if (options.json) deps.io.stdout.write(`${JSON.stringify({ stopped: false, data_dir: dataDir })}\n`);
     deps.io.stderr.write(`No sandbox is running on ${dataDir}; nothing to stop.\n`);
+    await renderOutcome({ stopped: false, data_dir: dataDir }, [], deps);
     return;
   }
   try {
@@ -45,6 +46,6 @@ export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): P
     await sleep(POLL_MS);
   }
   readRunning(dataDir); // removes the run file if the server could not (it was killed meanwhile)
-  if (options.json) deps.io.stdout.write(`${JSON.stringify({ stopped: true, pid: info.pid, data_dir: dataDir })}\n`);
-  else deps.io.stderr.write(`Stopped the sandbox on ${info.url ?? dataDir} (pid ${info.pid}).\n`);
+  deps.io.stderr.write(`Stopped the sandbox on ${info.url ?? dataDir} (pid ${info.pid}).\n`);
+  await renderOutcome({ stopped: true, pid: info.pid, data_dir: dataDir }, [], deps);
 }

@@ -2,6 +2,8 @@
  * The sandbox's schema, as an ordered list of migrations. Migration N (1-based) moves the database
  * from `PRAGMA user_version` N-1 to N. Never edit a migration that has shipped: append a new one.
  */
+import { AUTOINCREMENT_IDS } from './migration-ids.js';
+
 export const MIGRATIONS: readonly string[] = [
   // 1: the whole first schema.
   `
@@ -220,7 +222,9 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
-  // 5: no password-derived value is kept (issue #22): the sandbox never checks a borrower's
+  // 5: ids never handed out twice, across reset and restore (./migration-ids.ts).
+  AUTOINCREMENT_IDS,
+  // 6: no password-derived value is kept (issue #22): the sandbox never checks a borrower's
   //    password, so it keeps nothing of it, and a bulk import of real data leaves none behind.
   //    Dropping the column alone would leave the old hashes in freed space in the file (SQLite
   //    rewrites rows in place): with secure_delete the rows are blanked, deleted (their pages
@@ -238,7 +242,7 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE temp.users_without_passwords;
   PRAGMA secure_delete = OFF;
   `,
-  // 6: the dashboard's lists, read by keyset (src/sandbox/dashboard/queries.ts), each with an index
+  // 7: the dashboard's lists, read by keyset (src/sandbox/dashboard/queries.ts), each with an index
   //    that matches its order, so a page costs the same at any size. SQLite appends the rowid (the
   //    id) to every index: (org_id) is (org_id, id). The queue's condition is "waiting for approval"
   //    as src/contract/states.ts waitingSql writes it (test/sandbox/dashboard-paging.test.ts checks

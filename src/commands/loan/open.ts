@@ -1,0 +1,26 @@
+/**
+ * `loanctl loan open ID`: the loan request's page in the lender dashboard (the profile's
+ * `dashboard-url`, else the sandbox's own), in the browser, or its URL on stdout where there is no
+ * browser to open (common/open-url.ts). Sends nothing to the API.
+ */
+import type { Command } from 'commander';
+import type { Deps } from '../../deps.js';
+import { loanId } from './common.js';
+
+/** `loan open`, made with the loan noun's `verb` (its description, `--product` and examples). */
+export function registerLoanOpenCommand(
+  verb: (name: string, description: string, ...examples: string[]) => Command,
+  deps: Deps,
+): void {
+  verb(
+    'open',
+    "Open a loan request's page in the lender dashboard (prints its URL where there is no browser)",
+    'loanctl loan open 172',
+    'loanctl profile set prod --dashboard-url "https://lender.example.com/loans/{id}" && loanctl loan open 172',
+  )
+    .argument('<id>', 'loan request id')
+    .action(async (id: string) => {
+      const { openLoanPage } = await import('../common/open-url.js');
+      await openLoanPage(loanId(id), deps);
+    });
+}
