@@ -75,6 +75,16 @@ describe('--failed FILE', () => {
     expect(readFileSync(failed, 'utf8')).toBe(`${header}\n`);
   });
 
+  it('keeps the input’s form: an Excel "CSV UTF-8" file (BOM, CRLF) gets its failed rows back the same way', async () => {
+    const header = 'First Name,Last Name,Email,Password,Phone,Gender';
+    const bad = 'Àjàyí,Ọbá,not-an-email,pw,08012345678,female';
+    const path = file('excel.csv', `\uFEFF${header}\r\nTolú,Ade,x1@bulk.example,pw,08012345678,female\r\n${bad}\r\n`);
+    const failed = join(dir, 'excel-failed.csv');
+    const result = await run(['user', 'create', '--from', path, '--failed', failed]);
+    expect(result.exitCode).toBe(1);
+    expect(readFileSync(failed, 'utf8')).toBe(`\uFEFF${header}\r\n${bad}\r\n`);
+  });
+
   it('NDJSON: the rejected lines as written', async () => {
     const good = JSON.stringify({ user: 'f1@bulk.example', amount: 100, purpose: 'Stock' });
     const bad = JSON.stringify({ user: 'f1@bulk.example', amount: 12.345, purpose: 'Stock' });
