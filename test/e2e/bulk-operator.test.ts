@@ -110,9 +110,32 @@ describe('CSV headers', () => {
     );
     const result = await run(['user', 'create', '--from', path, '--debug']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('unknown column "Frist Name". Did you mean "firstname"?');
+    expect(result.stderr).toContain('unknown column "Frist Name" (did you mean "firstname"?).');
     expect(result.stderr).not.toContain('debug: >');
     expect(result.stdout).toBe('');
+  });
+
+  it('names every header problem in one message: each unknown column, and two columns giving one field', async () => {
+    const path = file(
+      'many.csv',
+      'Frist Name,Colour,lastname,email,password,Phone,Mobile,gender\nAda,red,Obi,m@bulk.example,pw,080,081,female\n',
+    );
+    const result = await run(['user', 'create', '--from', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'unknown columns "Frist Name" (did you mean "firstname"?), "Colour"; columns "Phone" and "Mobile" all give phone.',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('understands the names spreadsheets give columns: Given Name, Surname, Email Address, Mobile Number, Sex', async () => {
+    const path = file(
+      'spreadsheet.csv',
+      'Given Name,Surname,Email Address,Password,Mobile Number,Sex\nAda,Obi,sheet@bulk.example,pw,08012345678,female\n',
+    );
+    const result = await run(['user', 'create', '--from', path]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(results(result.stdout)).toMatchObject([{ status: 'success', email: 'sheet@bulk.example' }]);
   });
 });
 
