@@ -50,12 +50,13 @@ async function serverScript() {
 /**
  * Starts the sandbox (bench/sandbox-server.ts) in its own process on a fresh data dir. Resolves
  * with its JSON line plus `stop()`. `seedLoans` loan requests and `seedUsers` borrowers are
- * written before it listens; `exportJson` is a file to write them to as a json-server database.
+ * written before it listens (`huge`: the organisations of bench/huge.mjs, see sandbox-server.ts); `exportJson` is a file to write them to as a json-server database.
  */
-export async function startServer({ seedLoans = 0, seedUsers = 0, exportJson, env = {} } = {}) {
+export async function startServer({ seedLoans = 0, seedUsers = 0, huge = 0, exportJson, env = {} } = {}) {
   const script = await serverScript();
   const data = tempDir('data');
   const args = ['--data-dir', data.dir, '--seed-loans', String(seedLoans), '--seed-users', String(seedUsers)];
+  if (huge > 0) args.push('--huge', String(huge));
   if (exportJson) args.push('--export-json', exportJson);
   const child = spawn(NODE, [script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -63,7 +64,7 @@ export async function startServer({ seedLoans = 0, seedUsers = 0, exportJson, en
   });
   const lines = createInterface({ input: child.stdout });
   const line = await new Promise((resolve, reject) => {
-    // Seeding 1,000,000 borrowers (--huge) takes most of a minute on a busy machine.
+    // Seeding 2,000,000 borrowers and 1,000,000 loan requests (--huge) takes minutes on a busy machine.
     const timer = setTimeout(() => reject(new Error('the bench sandbox did not start in 600 s')), 600_000);
     child.once('exit', (code) => reject(new Error(`the bench sandbox exited (${code}) before listening`)));
     lines.once('line', (text) => {

@@ -10,6 +10,12 @@
  *   - `--seed-loans N`: N loan requests written straight through the repositories in one
  *     transaction (seconds, where N HTTP calls would take minutes);
  *   - `--seed-users N`: N more borrowers of the demo organisation, the same way;
+ *   - `--huge N` (bench/huge.mjs): N borrowers of the demo organisation with their creation times
+ *     spread evenly over the past year, oldest first (`borrower-1@spread.example` …, every 1,000th
+ *     with the phone +2348099999999), and N loan requests of its product; and a second
+ *     organisation ("Today Lender", its key and product in the JSON line's `today`) whose N
+ *     borrowers were all created today (`borrower-N@today.example` the newest). Written through
+ *     the repositories, so every row gets the numbers a real create gives it;
  *   - `--export-json FILE`: everything seeded written as a json-server database (`users` and
  *     `loan_requests`, each item exactly as the API returns it), for the side-by-side comparison.
  *
@@ -19,7 +25,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ensureDemo } from '../src/sandbox/admin.js';
+import { createOrganisation, createProduct, ensureDemo } from '../src/sandbox/admin.js';
 import { buildSandbox } from '../src/sandbox/app.js';
 import { dbPathFor, SandboxDb } from '../src/sandbox/db.js';
 import { createRepos } from '../src/sandbox/repos/index.js';
@@ -32,12 +38,14 @@ const { values } = parseArgs({
     'seed-loans': { type: 'string', default: '0' },
     'seed-users': { type: 'string', default: '0' },
     'export-json': { type: 'string' },
+    huge: { type: 'string', default: '0' },
   },
 });
 const dataDir = values['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const seedLoans = Number(values['seed-loans']);
 const seedUsers = Number(values['seed-users']);
+const huge = Number(values.huge);
 
 const demo = ensureDemo(dataDir);
 
@@ -77,24 +85,33 @@ function seed(count: number): void {
   }
 }
 
-/** `count` borrowers of the demo organisation (one statement each, in one transaction). */
-function seedBorrowers(count: number): void {
+/**
+ * `count` borrowers of an organisation (one statement each, in one transaction), created at
+ * `stampOf(i)` (default: now), e-mails `borrower-N@DOMAIN`, every 1,000th with the phone
+ * +2348099999999.
+ */
+function seedBorrowers(
+  count: number,
+  orgId = demo.org_id,
+  domain = 'bench.example',
+  stampOf?: (i: number) => string,
+): void {
   const db = SandboxDb.open(dbPathFor(dataDir as string));
+  const now = new Date().toISOString();
   try {
     const repos = createRepos(db);
-    const now = new Date().toISOString();
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const created = repos.users.create({
-          org_id: demo.org_id,
+          org_id: orgId,
           firstname: 'Borrower',
           lastname: `Number ${i + 1}`,
-          email: `borrower-${i + 1}@bench.example`,
-          phone: '+2348012345678',
+          email: `borrower-${i + 1}@${domain}`,
+          phone: (i + 1) % 1000 === 0 ? '+2348099999999' : '+2348012345678',
           gender: i % 2 ? 'male' : 'female',
           reference: newReference('user'),
           source: 'api',
-          now,
+          now: stampOf?.(i) ?? now,
         });
         if (created === undefined) throw new Error(`borrower ${i + 1} exists`);
       }
@@ -121,6 +138,16 @@ function exportJson(file: string): void {
 
 if (seedLoans > 0) seed(seedLoans);
 if (seedUsers > 0) seedBorrowers(seedUsers);
+let today: { api_key: string; org_id: number; product_id: number } | undefined;
+if (huge > 0) {
+  const yearMs = 365 * 86_400_000;
+  const yearAgo = Date.now() - yearMs;
+  seedBorrowers(huge, demo.org_id, 'spread.example', (i) => new Date(yearAgo + (i * yearMs) / huge).toISOString());
+  seed(huge);
+  const org = createOrganisation(dataDir, 'Today Lender');
+  today = { ...org, product_id: createProduct(dataDir, org.org_id, 'Today Loan').product_id };
+  seedBorrowers(huge, org.org_id, 'today.example');
+}
 if (values['export-json']) exportJson(values['export-json']);
 
 const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
@@ -138,7 +165,7 @@ listPage = await fetch(`http://127.0.0.1:${port}/api/v1/loan_request?product-id=
   headers: { authorization: `Bearer ${demo.api_key}` },
 }).then((response) => response.text());
 process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans, users: seedUsers })}\n`,
+  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans, users: seedUsers, today })}\n`,
 );
 
 let closing = false;

@@ -60,7 +60,7 @@ export async function stream({ quick }) {
 }
 
 /** Runs the CLI with `argv` against `server`; its stdout rows and bytes, time and peak RSS. */
-async function measure(server, home, argv) {
+export async function measure(server, home, argv) {
   const useTime = existsSync(GNU_TIME);
   const timeFile = join(home.dir, 'time.txt');
   const args = [BIN, ...argv];

@@ -279,6 +279,7 @@ function __loanctl_options
                 '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+                '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8' \
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
                 '--no-input' 'never prompt; a missing value is an error naming its flag' \
@@ -798,6 +799,7 @@ function __loanctl_options
         '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+        '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8' \
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \

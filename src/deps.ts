@@ -40,6 +40,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   output?: OutputFormat;
   fields?: string;
+  /** `--bom`: CSV begins with a UTF-8 byte-order mark (for Excel). */
+  bom?: boolean;
   raw?: boolean;
   color?: boolean;
   input?: boolean;

@@ -33,6 +33,7 @@ export function buildProgram(deps: Deps): Command {
         .argParser(outputFormat),
     )
     .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
+    .option('--bom', 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8')
     .option('--raw', 'print the whole API envelope exactly as received')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--no-input', 'never prompt; a missing value is an error naming its flag')
@@ -166,6 +167,7 @@ const GLOBAL_KEYS = [
   'baseUrl',
   'output',
   'fields',
+  'bom',
   'raw',
   'color',
   'input',

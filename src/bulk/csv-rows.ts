@@ -4,13 +4,13 @@
  * time with backpressure — the cases a split(',') gets wrong.
  *
  * The header is read first, before any row is handed out, and each of its names matched leniently
- * to the known fields (./headers.ts): an unknown one is a usage error (exit 2) before anything is
- * sent, naming the closest field. A record whose number of cells differs from the header's is
+ * to the known fields (./headers.ts): an unknown one, or two giving one field, is a usage error
+ * (exit 2) before anything is sent, naming every such column at once with the closest field. A record whose number of cells differs from the header's is
  * that row's error; a syntax error that makes the rest unreadable (a quote never closed) is
  * reported on the row where it starts.
  */
 import { UsageError } from '../errors.js';
-import { matchField, unknownHeaderProblem } from './headers.js';
+import { headerFields } from './headers.js';
 import type { RawRow } from './source.js';
 
 export interface CsvRows {
@@ -35,18 +35,14 @@ export async function openCsv(chunks: AsyncIterable<string>, known: readonly str
     throw new UsageError(`${name}: the CSV header cannot be read: ${(error as Error).message}.`);
   }
   const header = first.done ? [] : first.value;
-  const keys = header.map((cell) => {
-    if (cell.trim() === '') return '';
-    const field = matchField(cell, known);
-    if (field === undefined) {
-      input.destroy();
-      throw new UsageError(
-        `${name}: ${unknownHeaderProblem(cell.trim(), known)}`,
-        'Rename or remove that column (case, spaces, underscores and dashes do not matter); nothing was sent.',
-      );
-    }
-    return field;
-  });
+  const { keys, problem } = headerFields(header, known);
+  if (problem !== undefined) {
+    input.destroy();
+    throw new UsageError(
+      `${name}: ${problem}`,
+      'Rename or remove those columns (case, spaces, underscores and dashes do not matter); nothing was sent.',
+    );
+  }
   return { header, rows: csvRows(records, keys, input) };
 }
 

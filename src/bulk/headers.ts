@@ -1,7 +1,8 @@
 /**
  * Matching the column names of a bulk file to the fields a row can have, leniently: case, spaces,
  * underscores and dashes do not count (`First Name`, `first_name`, `FIRSTNAME` → `firstname`;
- * `User ID` → `user_id`). A function over a list of known names, so whichever table lists the
+ * `User ID` → `user_id`), and the names spreadsheets usually give a column are understood
+ * (`Phone Number`, `Mobile`, `Email Address`, `Surname` …, SYNONYMS below). A function over a list of known names, so whichever table lists the
  * fields (today ./users.ts and ./loans.ts; the contract's field table next) plugs in unchanged.
  *
  * The closest known name of an unknown header is found with fastest-levenshtein (a small,
@@ -17,10 +18,37 @@ export function lenientForm(name: string): string {
     .replace(/[\s_-]+/g, '');
 }
 
-/** The known field `header` names, or undefined when it names none. */
+/**
+ * Column names spreadsheets and address books use, in their lenient form, and the field each
+ * means. A synonym counts only where its field is one the file's rows can have.
+ */
+const SYNONYMS: Readonly<Record<string, string>> = {
+  givenname: 'firstname',
+  forename: 'firstname',
+  surname: 'lastname',
+  familyname: 'lastname',
+  emailaddress: 'email',
+  mail: 'email',
+  phonenumber: 'phone',
+  phoneno: 'phone',
+  mobile: 'phone',
+  mobilenumber: 'phone',
+  mobilephone: 'phone',
+  cellphone: 'phone',
+  telephone: 'phone',
+  tel: 'phone',
+  sex: 'gender',
+  userid: 'user_id',
+  borrowerid: 'user_id',
+  loanamount: 'amount',
+  loanpurpose: 'purpose',
+};
+
+/** The known field `header` names, itself or by a usual synonym, or undefined when it names none. */
 export function matchField(header: string, known: readonly string[]): string | undefined {
   const form = lenientForm(header);
-  return known.find((field) => lenientForm(field) === form);
+  const meant = SYNONYMS[form];
+  return known.find((field) => lenientForm(field) === form) ?? known.find((field) => field === meant);
 }
 
 /** The known field nearest to `header` (for "did you mean"), or undefined when none is close. */
@@ -34,9 +62,34 @@ export function closestField(header: string, known: readonly string[]): string |
   return known[forms.indexOf(best)];
 }
 
-/** One line for an unknown header: what it is, the closest field, and every field there is. */
-export function unknownHeaderProblem(header: string, known: readonly string[]): string {
-  const near = closestField(header, known);
-  const hint = near === undefined ? '' : ` Did you mean "${near}"?`;
-  return `unknown column "${header}".${hint} The columns a row can have: ${known.join(', ')}.`;
+export interface HeaderFields {
+  /** The field of each column, in order ('' for a column with no name, or one with no field). */
+  keys: string[];
+  /**
+   * Every problem of the header, in one line naming each column concerned (undefined: none):
+   * names that are no field (with the closest one), and two columns that give the same field.
+   */
+  problem: string | undefined;
+}
+
+/** The fields a header's columns give, and all that is wrong with it at once. */
+export function headerFields(header: readonly string[], known: readonly string[]): HeaderFields {
+  const keys = header.map((cell) => (cell.trim() === '' ? '' : (matchField(cell, known) ?? '')));
+  const unknown = header.filter((cell, index) => cell.trim() !== '' && keys[index] === '').map((cell) => cell.trim());
+  const problems: string[] = [];
+  if (unknown.length > 0) {
+    const named = unknown.map((cell) => {
+      const near = closestField(cell, known);
+      return near === undefined ? `"${cell}"` : `"${cell}" (did you mean "${near}"?)`;
+    });
+    problems.push(`unknown column${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`);
+  }
+  for (const field of new Set(keys.filter((key) => key !== ''))) {
+    const columns = header.filter((_cell, index) => keys[index] === field);
+    if (columns.length > 1) {
+      problems.push(`columns ${columns.map((cell) => `"${cell.trim()}"`).join(' and ')} all give ${field}`);
+    }
+  }
+  if (problems.length === 0) return { keys, problem: undefined };
+  return { keys, problem: `${problems.join('; ')}. The columns a row can have: ${known.join(', ')}.` };
 }

@@ -24,6 +24,7 @@ import { INEXACT_NUMBER_RULE, parseExactJson } from '../contract/exact-json.js';
 import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { openCsv } from './csv-rows.js';
+import { type TextForm, textFormOf } from './failed.js';
 import { matchField } from './headers.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
@@ -47,6 +48,8 @@ export interface RowSource {
   header?: string[];
   /** What the rows come from, for messages: the path, or `stdin`. */
   name: string;
+  /** Its byte-order mark and line ends, which `--failed` keeps. */
+  form: TextForm;
   /** Bytes read so far, and the file's size when known (not for stdin): for the progress bar. */
   progress(): { read: number; total: number | undefined };
 }
@@ -119,9 +122,10 @@ export async function openRowSource(
   format ??= (first.trimStart()[0] ?? '{') === '{' ? 'ndjson' : 'csv';
   const all = prepend(first, rest);
   const progress = () => ({ read, total });
-  if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields), format, name, progress };
+  const form = textFormOf(first);
+  if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields), format, name, form, progress };
   const csv = await openCsv(all, options.fields, name);
-  return { rows: csv.rows, header: csv.header, format, name, progress };
+  return { rows: csv.rows, header: csv.header, format, name, form, progress };
 }
 
 /** Reads until some non-blank text (or the end), to guess the format without losing it. */

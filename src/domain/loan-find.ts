@@ -1,10 +1,12 @@
 /**
  * Finding a loan request by its reference (issue 12). The API reads a loan request only by id, so
  * this walks the product's list newest first (most look-ups are for recent requests), a page held
- * at a time with the next one fetched ahead, and stops at the first match.
+ * at a time with the next one fetched ahead (the pages follow a cursor, so they cannot be asked
+ * for several at once), and stops at the first match; `pageSeen` is told of each page (the progress line).
  */
 import type { LoanRequest } from '../contract/schemas.js';
 import type { ApiClient } from '../http/client.js';
+import type { PageSeen } from '../output/walk-progress.js';
 import { loanRequestPages } from './pages.js';
 
 /** The page size of the walk: the most the sandbox serves at once keeps the request count low. */
@@ -14,15 +16,17 @@ export async function findLoanByReference(
   api: ApiClient,
   productId: number,
   reference: string,
+  pageSeen: PageSeen = () => {},
 ): Promise<{ loan: LoanRequest | undefined; scanned: number }> {
   const wanted = reference.trim().toLowerCase();
   let scanned = 0;
   const pages = loanRequestPages(api, productId, { direction: 'DESC', limit: PAGE }, { prefetch: true });
   for await (const { loanRequests } of pages) {
-    for (const loan of loanRequests) {
-      scanned++;
-      if (String(loan.reference).toLowerCase() === wanted) return { loan, scanned };
-    }
+    const index = loanRequests.findIndex((loan) => String(loan.reference).toLowerCase() === wanted);
+    const looked = index === -1 ? loanRequests.length : index + 1;
+    scanned += looked;
+    pageSeen(looked, index === -1 ? 0 : 1);
+    if (index !== -1) return { loan: loanRequests[index], scanned };
   }
   return { loan: undefined, scanned };
 }

@@ -12,8 +12,11 @@
  *
  * With `prefetch`, page N+1 is requested as soon as page N has arrived, so the next page is on its
  * way while the caller handles this one (for walks that read to the end: `--all`, bulk look-ups).
- * At most two pages are held at once. Without it (a search that stops early), no page is fetched
- * that is not needed. Leaving the loop early (`break`) ends the walk.
+ * At most two pages are held at once. The user list's pages are numbered, so a walk that must read
+ * many of them (`user find`) may ask for several ahead (`prefetch: 8`): pages N+1 … N+8 are on
+ * their way at once, and at most that many more are held. Without it (a search that stops early),
+ * no page is fetched that is not needed. Leaving the loop early (`break`) ends the walk; the pages
+ * already asked for are read and dropped.
  */
 import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
 import type { ApiClient, ApiResult } from '../http/api-client.js';
@@ -34,7 +37,8 @@ export interface UserPage {
 export interface UserPagesOptions {
   /** The page to start from (default 1). */
   firstPage?: number;
-  prefetch?: boolean;
+  /** Pages to ask for ahead of the one being handled: true is 1. */
+  prefetch?: boolean | number;
 }
 
 /** Every non-empty page of the user list, from `firstPage` on. */
@@ -44,15 +48,18 @@ export async function* userPages(
   options: UserPagesOptions = {},
 ): AsyncGenerator<UserPage, void, undefined> {
   const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
+  const ahead = options.prefetch === true ? 1 : options.prefetch || 0;
+  const asked = new Map<number, Promise<ApiResult>>();
   let previousFirst: number | undefined;
-  let ahead: Promise<ApiResult> | undefined;
   for (let page = options.firstPage ?? 1; ; page++) {
-    const result = await (ahead ?? fetchPage(page));
-    ahead = undefined;
+    const result = await (asked.get(page) ?? fetchPage(page));
+    asked.delete(page);
     const users = (result.data ?? []) as UserListItem[];
     if (users.length === 0 || users[0]?.id === previousFirst) return;
     previousFirst = users[0]?.id;
-    if (options.prefetch) ahead = prefetched(fetchPage(page + 1));
+    for (let next = page + 1; next <= page + ahead; next++) {
+      if (!asked.has(next)) asked.set(next, prefetched(fetchPage(next)));
+    }
     yield { users, page, result };
   }
 }

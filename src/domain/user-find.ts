@@ -7,7 +7,14 @@
 import type { UserListItem } from '../contract/schemas.js';
 import type { ApiClient } from '../http/client.js';
 import { normalisePhone } from '../input/values.js';
+import type { PageSeen } from '../output/walk-progress.js';
 import { userPages } from './pages.js';
+
+/**
+ * Pages asked for at once by a walk over the whole user list: the pages are numbered, so they need
+ * not wait for each other; 8 is the client's connection pool (src/http/client.ts).
+ */
+const SCAN_AHEAD = 8;
 
 export interface Scan {
   /** Users looked at. */
@@ -47,19 +54,22 @@ export async function findUserById(api: ApiClient, id: number): Promise<UserList
 }
 
 /**
- * Every user that `matches`, handed to `found` page by page as the walk goes (prefetching the next
- * page), until the list ends or `enough` says so; returns how many users were looked at.
+ * Every user that `matches`, handed to `found` page by page as the walk goes (several pages asked
+ * for at once, handled in order), until the list ends or `enough` says so; `pageSeen` is told of
+ * each page (the progress line). Returns how many users were looked at.
  */
 export async function scanUsers(
   api: ApiClient,
   matches: (user: UserListItem) => boolean,
   found: (users: UserListItem[]) => Promise<void> | void,
   enough: () => boolean = () => false,
+  pageSeen: PageSeen = () => {},
 ): Promise<Scan> {
   let scanned = 0;
-  for await (const { users } of userPages(api, {}, { prefetch: true })) {
+  for await (const { users } of userPages(api, {}, { prefetch: SCAN_AHEAD })) {
     scanned += users.length;
     const hits = users.filter(matches);
+    pageSeen(users.length, hits.length);
     if (hits.length > 0) await found(hits);
     if (enough()) break;
   }
@@ -81,10 +91,12 @@ export function nameMatcher(name: string): (user: UserListItem) => boolean {
   };
 }
 
-/**
- * Matches a user by its reference. The spec's list items carry none (2.2): a server that adds
- * `reference` to them is matched; against one that does not, nothing matches.
- */
+/** Whether the user list's items carry a `reference` (the spec's do not, 2.2; a server may add it). */
+export function listCarriesReference(users: readonly UserListItem[]): boolean {
+  return users.some((user) => 'reference' in user);
+}
+
+/** Matches a user by its reference, on a server whose list items carry one. */
 export function referenceMatcher(reference: string): (user: UserListItem) => boolean {
   const wanted = reference.trim().toLowerCase();
   return (user) => String((user as { reference?: unknown }).reference ?? '').toLowerCase() === wanted;

@@ -69,6 +69,7 @@ export async function openOutput(
     kind: shape.kind,
     fields,
     color: settings.color,
+    bom: settings.bom,
     width: settings.width,
     asList,
     empty,

@@ -84,7 +84,8 @@ export function createRowWriter(
 ): RowSink {
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   const formatter = chooseFormat({ output: options.format ?? settings.output });
-  return formatter.rows({ io: deps.io, kind, fields: options.fields ?? settings.fields, color: settings.color });
+  const { color, bom } = settings;
+  return formatter.rows({ io: deps.io, kind, fields: options.fields ?? settings.fields, color, bom });
 }
 
 /** `next: --cursor 172` on stderr: how to get the next page of a list. */

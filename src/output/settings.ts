@@ -8,6 +8,8 @@ export interface OutputSettings {
   output: OutputFormat;
   fields: string[] | undefined;
   raw: boolean;
+  /** `--bom`: CSV begins with the byte-order mark Excel needs to read UTF-8. */
+  bom?: boolean;
   color: boolean;
   /** The terminal's width, when stdout is one: tables are fitted to it. */
   width?: number | undefined;
@@ -26,6 +28,7 @@ export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io):
     output,
     fields: parseFields(globals.fields),
     raw: Boolean(globals.raw),
+    bom: Boolean(globals.bom),
     color: colorEnabled(globals, env, io.stdout),
     width: isTty(io.stdout) ? io.stdout.columns : undefined,
   };

@@ -75,6 +75,16 @@ describe('--failed FILE', () => {
     expect(readFileSync(failed, 'utf8')).toBe(`${header}\n`);
   });
 
+  it('keeps the input’s form: an Excel "CSV UTF-8" file (BOM, CRLF) gets its failed rows back the same way', async () => {
+    const header = 'First Name,Last Name,Email,Password,Phone,Gender';
+    const bad = 'Àjàyí,Ọbá,not-an-email,pw,08012345678,female';
+    const path = file('excel.csv', `\uFEFF${header}\r\nTolú,Ade,x1@bulk.example,pw,08012345678,female\r\n${bad}\r\n`);
+    const failed = join(dir, 'excel-failed.csv');
+    const result = await run(['user', 'create', '--from', path, '--failed', failed]);
+    expect(result.exitCode).toBe(1);
+    expect(readFileSync(failed, 'utf8')).toBe(`\uFEFF${header}\r\n${bad}\r\n`);
+  });
+
   it('NDJSON: the rejected lines as written', async () => {
     const good = JSON.stringify({ user: 'f1@bulk.example', amount: 100, purpose: 'Stock' });
     const bad = JSON.stringify({ user: 'f1@bulk.example', amount: 12.345, purpose: 'Stock' });
@@ -100,9 +110,32 @@ describe('CSV headers', () => {
     );
     const result = await run(['user', 'create', '--from', path, '--debug']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('unknown column "Frist Name". Did you mean "firstname"?');
+    expect(result.stderr).toContain('unknown column "Frist Name" (did you mean "firstname"?).');
     expect(result.stderr).not.toContain('debug: >');
     expect(result.stdout).toBe('');
+  });
+
+  it('names every header problem in one message: each unknown column, and two columns giving one field', async () => {
+    const path = file(
+      'many.csv',
+      'Frist Name,Colour,lastname,email,password,Phone,Mobile,gender\nAda,red,Obi,m@bulk.example,pw,080,081,female\n',
+    );
+    const result = await run(['user', 'create', '--from', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'unknown columns "Frist Name" (did you mean "firstname"?), "Colour"; columns "Phone" and "Mobile" all give phone.',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('understands the names spreadsheets give columns: Given Name, Surname, Email Address, Mobile Number, Sex', async () => {
+    const path = file(
+      'spreadsheet.csv',
+      'Given Name,Surname,Email Address,Password,Mobile Number,Sex\nAda,Obi,sheet@bulk.example,pw,08012345678,female\n',
+    );
+    const result = await run(['user', 'create', '--from', path]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(results(result.stdout)).toMatchObject([{ status: 'success', email: 'sheet@bulk.example' }]);
   });
 });
 

@@ -58,10 +58,14 @@ describe('loanctl user show', () => {
     expect(result.stderr).toMatch(/^loanctl: No user 9999 in your organisation\./);
   });
 
-  it('by reference: walks the list and says so; the spec list carries no reference, so none is found (exit 4)', async () => {
+  it('by reference: says at once that the list carries no references, and what to look by instead (exit 4)', async () => {
     const result = await sandbox.run(['user', 'show', 'USR-5']);
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain(`Scanned ${USERS} users.`);
+    expect(result.stderr).toMatch(
+      /^loanctl: Cannot look a user up by reference \(USR-5\): the API's user list does not carry references\./,
+    );
+    expect(result.stderr).toContain('loanctl user find --phone');
+    expect(result.stderr).not.toContain('Scanned'); // one page read, not the whole list
   });
 });
 

@@ -36,8 +36,10 @@ describe('user list dates', () => {
       expect(reply.json.status).toBe('success');
       return (reply.json.data as Json[]).map((user) => user.created_at);
     };
-    expect(await createdBetween({ end: '9999-12-31' })).toEqual(stamps);
-    expect(await createdBetween({ start: '0000-01-01', end: '9999-12-31' })).toEqual(stamps);
+    // A window lists its users newest first.
+    const newestFirst = [...stamps].reverse();
+    expect(await createdBetween({ end: '9999-12-31' })).toEqual(newestFirst);
+    expect(await createdBetween({ start: '0000-01-01', end: '9999-12-31' })).toEqual(newestFirst);
     expect(await createdBetween({ start: '9999-12-31', end: '9999-12-31' })).toEqual([stamps[2]]);
     expect(await createdBetween({ start: '0000-01-01', end: '0000-01-01' })).toEqual([stamps[0]]);
     expect(await createdBetween({ start: '2026-03-02', end: '9999-12-30' })).toEqual([stamps[1]]);

@@ -1,9 +1,9 @@
 // Every page, lookup and show costs the same at any size (issue 11, item 5). Timings belong to
 // bench/, so this holds the sandbox to it by SQLite's own plans: every statement the repositories
 // prepare is a search through an index, never a scan of a table (a one-row SELECT of subqueries
-// "scans" its constant row: fine), never a sort of what it found, never an OFFSET walk; the one
-// named exception is the user list inside a date window. And a sandbox persisted before the
-// change migrates to it, with the same pages as before.
+// "scans" its constant row: fine), never a sort of what it found, never an OFFSET walk — the user
+// list inside a date window included (issue 24). And a sandbox persisted before the change
+// migrates to it, with the same pages as before.
 import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ function planOf(sqlite: DatabaseSync, sql: string): string[] {
   return (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((step) => step.detail);
 }
 
-const isWindowPage = (sql: string) => /created_at >= :from/.test(sql);
+const isWindowPage = (sql: string) => /:first_day/.test(sql);
 const isUserPage = (sql: string) => /FROM users WHERE org_id = :org_id AND org_seq > :skipped/.test(sql);
 const isLoanRequestPage = (sql: string) => /lr\.id [<>] :cursor ORDER BY/.test(sql);
 
@@ -56,7 +56,6 @@ function growthOf(sqlite: DatabaseSync, sql: string): string[] {
 function expectFlat(db: SandboxDb): void {
   const statements = preparedStatements(db);
   const grows = statements
-    .filter((sql) => !isWindowPage(sql))
     .map((sql) => ({ sql: sql.replace(/\s+/g, ' ').trim(), growth: growthOf(db.sqlite, sql) }))
     .filter((statement) => statement.growth.length > 0);
   expect(grows).toEqual([]);
@@ -76,12 +75,66 @@ function expectFlat(db: SandboxDb): void {
   for (const step of loanRequestSteps) {
     expect(step).toMatch(/USING INDEX loan_requests_listed \(org_id=\? AND product_id=\? AND id[<>]\?\)/);
   }
-  // The exception: a date window is found through its index, then its users are sorted by id.
-  expect(planOfOne(isWindowPage)[0]).toMatch(/SEARCH users USING INDEX users_org_created/);
+  // A date window steps back day by day, and seeks to its page by (day, number within the day).
+  for (const step of planOfOne((sql) => isWindowPage(sql) || /day_seq <= :day_seq/.test(sql))) {
+    expect(step).toMatch(/^SEARCH users USING (COVERING )?INDEX users_org_day \(org_id=\? AND <expr>/);
+  }
+  // A new user's numbers are seeks too: the last org_seq, the last day_seq of its day.
+  const insertSteps = planOfOne((sql) => sql.startsWith('INSERT INTO users')).filter((step) =>
+    step.startsWith('SEARCH'),
+  );
+  expect(insertSteps).toEqual([
+    expect.stringMatching(/USING COVERING INDEX users_org_seq \(org_id=\?\)/),
+    expect.stringMatching(/USING COVERING INDEX users_org_day \(org_id=\? AND <expr>=\?\)/),
+  ]);
 }
 
+describe('a date window', () => {
+  it('pages newest first — by day, then by id within the day — and its pages add up to the window exactly', async () => {
+    const sandbox = await openSandbox();
+    try {
+      const key = sandbox.org.api_key;
+      // Days created out of order (the sandbox clock moved back), each spilling over a page of 50.
+      const created: { id: number; day: string }[] = [];
+      for (const [day, count] of [
+        ['2026-03-02', 60],
+        ['2026-03-04', 30],
+        ['2026-03-03', 45],
+      ] as const) {
+        sandbox.setNow(new Date(`${day}T10:00:00.000Z`));
+        for (let i = 0; i < count; i++) await call(sandbox.app, 'createUser', { key, body: userBody() });
+        const page = await call(sandbox.app, 'listUsers', { key, query: { start: day, end: day } });
+        const newest = (page.json.data as { id: number }[])[0]?.id as number;
+        for (let id = newest - count + 1; id <= newest; id++) created.push({ id, day });
+      }
+      const walk = async (query: Record<string, string>) => {
+        const ids: number[] = [];
+        for (let pages = 1; ; pages++) {
+          const page = (await call(sandbox.app, 'listUsers', { key, query: { ...query, pages } })).json.data as {
+            id: number;
+          }[];
+          if (page.length === 0) return ids;
+          expect(page.length).toBeLessThanOrEqual(50);
+          ids.push(...page.map((user) => user.id));
+        }
+      };
+      const newestFirst = (days: string[]) =>
+        created
+          .filter((user) => days.includes(user.day))
+          .sort((a, b) => b.day.localeCompare(a.day) || b.id - a.id)
+          .map((user) => user.id);
+      expect(await walk({ start: '2026-03-01' })).toEqual(newestFirst(['2026-03-02', '2026-03-03', '2026-03-04']));
+      expect(await walk({ end: '2026-03-03' })).toEqual(newestFirst(['2026-03-02', '2026-03-03']));
+      expect(await walk({ start: '2026-03-03', end: '2026-03-04' })).toEqual(newestFirst(['2026-03-03', '2026-03-04']));
+      expect(await walk({ start: '2026-03-05' })).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('paging at any size', () => {
-  it('prepares only statements that search an index: no scan, no sort, no OFFSET (but inside a date window)', () => {
+  it('prepares only statements that search an index: no scan, no sort, no OFFSET, a date window included', () => {
     const dir = tempDir();
     dirs.push(dir);
     const db = SandboxDb.open(`${dir}/sandbox.db`);
@@ -137,6 +190,9 @@ describe('a sandbox persisted at schema 1', () => {
         );
       for (const org of orgs) {
         expect([...(await ids(org.api_key, 1)), ...(await ids(org.api_key, 2))]).toEqual(org.ids);
+        // The window of their day has them too, newest first.
+        const inWindow = await call(sandbox.app, 'listUsers', { key: org.api_key, query: { start: '2026-01-05' } });
+        expect((inWindow.json.data as { id: number }[]).map((user) => user.id)).toEqual(org.ids.slice(-50).reverse());
       }
       // New users of both organisations, turn about again: each goes at the end of its own list.
       for (let i = 0; i < 45; i++) {

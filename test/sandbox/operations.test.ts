@@ -162,7 +162,7 @@ describe('listUsers (4.3)', () => {
     expect(page1.raw).not.toMatch(/password/);
   });
 
-  it('filters by creation date, start and end inclusive (UTC days)', async () => {
+  it('filters by creation date, start and end inclusive (UTC days), newest first', async () => {
     const days = [
       '2026-01-31T23:59:59.999Z',
       '2026-02-01T00:00:00.000Z',
@@ -177,7 +177,7 @@ describe('listUsers (4.3)', () => {
       key: org.api_key,
       query: { start: '2026-02-01', end: '2026-02-10' },
     });
-    expect((reply.json.data as Json[]).map((user) => user.created_at)).toEqual([days[1], days[2]]);
+    expect((reply.json.data as Json[]).map((user) => user.created_at)).toEqual([days[2], days[1]]);
     const onlyStart = await call(sandbox.app, 'listUsers', { key: org.api_key, query: { start: '2026-02-11' } });
     expect((onlyStart.json.data as Json[]).map((user) => user.created_at)).toEqual([days[3]]);
   });

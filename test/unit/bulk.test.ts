@@ -131,6 +131,8 @@ describe('lenient headers (a function over the known names)', () => {
     expect(matchField(' USER-ID ', known)).toBe('user_id');
     expect(matchField('User ID', known)).toBe('user_id');
     expect(matchField('colour', known)).toBeUndefined();
+    expect(matchField('Borrower ID', known)).toBe('user_id');
+    expect(matchField('Phone Number', known)).toBeUndefined(); // not a field these rows have
     expect(closestField('Frist Name', known)).toBe('firstname');
     expect(closestField('amout', known)).toBe('amount');
     expect(closestField('colour', known)).toBeUndefined();

@@ -63,12 +63,15 @@ afterAll(async () => {
  * The listUsers calls made while `work` ran, counted as they are made (so a request sent ahead
  * counts even before the sandbox has it). The calls themselves go through to the real client.
  */
-async function userListRequests(work: (client: ApiClient) => Promise<unknown>): Promise<unknown[]> {
+async function userListRequests(
+  work: (client: ApiClient) => Promise<unknown>,
+  client: ApiClient = api,
+): Promise<unknown[]> {
   const calls: unknown[] = [];
-  const counting = Object.create(api) as ApiClient;
+  const counting = Object.create(client) as ApiClient;
   counting.call = ((key: string, options: unknown) => {
     if (key === 'listUsers') calls.push(options);
-    return (api.call as (key: string, options: unknown) => Promise<unknown>)(key, options);
+    return (client.call as (key: string, options: unknown) => Promise<unknown>)(key, options);
   }) as ApiClient['call'];
   await work(counting).catch(() => {});
   return calls;
@@ -105,18 +108,31 @@ describe('userPages', () => {
 });
 
 describe('finding a user', () => {
-  it('finds by e-mail, whatever its case, newest first: the last page is found by jumping, not walking', async () => {
+  it("finds by e-mail, whatever its case, newest first: the newest is on page 1 of the sandbox's window", async () => {
     const today = FIXED_NOW;
     const last = emails[USERS - 1] as string;
     const found = await findUserByEmail(api, ` ${last.toUpperCase()} `, { today });
     expect(found.email).toBe(last);
     expect(found.id).toBe(userIds[USERS - 1]);
-    // Page 1 and 2 of today's window, page 16 (empty), then 9, 5 (empty) and 3 (short: the last).
     const newest = await userListRequests((client) => findUserByEmail(client, last, { today }));
-    expect(newest.map((options) => (options as { query: { pages: number } }).query.pages)).toEqual([1, 2, 16, 9, 5, 3]);
-    // The oldest: the same search of the newest page, then page 1 of the whole list, read in turn.
+    expect(newest).toEqual([{ query: { start: '2026-03-01', pages: 1 } }]);
+    // The oldest: page 1 of the window, then page 1 of the whole list, read in turn.
     const oldest = await userListRequests((client) => findUserByEmail(client, emails[0] as string, { today }));
-    expect(oldest).toHaveLength(7);
+    expect(oldest).toHaveLength(2);
+  });
+
+  it('against a server whose windows are oldest first, the last page is found by jumping, not walking', async () => {
+    // Every window answered with the whole list, which is oldest first (all 120 users were created today).
+    const oldestFirst = Object.create(api) as ApiClient;
+    oldestFirst.call = ((key: string, options: { query?: Record<string, unknown> }) => {
+      const query = key === 'listUsers' ? { pages: options.query?.pages } : options.query;
+      return (api.call as (key: string, options: unknown) => Promise<unknown>)(key, { ...options, query });
+    }) as ApiClient['call'];
+    const last = emails[USERS - 1] as string;
+    expect((await findUserByEmail(oldestFirst, last, { today: FIXED_NOW })).id).toBe(userIds[USERS - 1]);
+    // Page 1 and 2 of today's window, page 16 (empty), then 9, 5 (empty) and 3 (short: the last).
+    const newest = await userListRequests((client) => findUserByEmail(client, last, { today: FIXED_NOW }), oldestFirst);
+    expect(newest.map((options) => (options as { query: { pages: number } }).query.pages)).toEqual([1, 2, 16, 9, 5, 3]);
   });
 
   it('an e-mail nobody has is exit 4, naming it, after one question: does it exist?', async () => {

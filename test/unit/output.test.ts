@@ -216,6 +216,22 @@ describe('json, ndjson, csv', () => {
     expect(csvRow([' padded', null, { a: 1 }])).toBe('" padded",,"{""a"":1}"\n');
   });
 
+  it('csv with --bom begins with the byte-order mark Excel needs for UTF-8, once, listed or streamed; without, none', async () => {
+    const named = { ...loan, purpose: 'Àjàyí' };
+    const once = deps({ output: 'csv', fields: 'id,purpose', bom: true });
+    await render([named, { ...named, id: 2 }], { kind: 'loanRequest' }, once);
+    expect(once.io.stdout.text()).toBe('\uFEFFid,purpose\n172,Àjàyí\n2,Àjàyí\n');
+    const streamed = deps({ output: 'csv', fields: 'id,purpose', bom: true });
+    const rows = createRowWriter('loanRequest', streamed);
+    await rows.write([named]);
+    await rows.write([{ ...named, id: 2 }]);
+    await rows.end();
+    expect(streamed.io.stdout.text()).toBe('\uFEFFid,purpose\n172,Àjàyí\n2,Àjàyí\n');
+    const plain = deps({ output: 'csv', fields: 'id,purpose' });
+    await render([named], { kind: 'loanRequest' }, plain);
+    expect(plain.io.stdout.text()).toBe('id,purpose\n172,Àjàyí\n');
+  });
+
   it('csv neutralises text a spreadsheet would run as a formula, and leaves phones and numbers be', () => {
     expect(csvRow(['=HYPERLINK("http://x","y")', '@SUM(A1)', '+cmd|"/c calc"!A1', '-2+3', '\t=1'])).toBe(
       `"'=HYPERLINK(""http://x"",""y"")",'@SUM(A1),"'+cmd|""/c calc""!A1",'-2+3,'\t=1\n`,

@@ -1,7 +1,8 @@
 /**
  * `loanctl loan find --reference R`: the loan request with that reference. The API reads a loan
  * request only by id, so this walks the product's list client-side, newest first, over streamed
- * pages, and stops at the match; stderr says how many loan requests were scanned.
+ * pages, and stops at the match; a terminal shows the pages read as the walk goes, and stderr
+ * says how many loan requests were scanned.
  */
 import type { Deps } from '../../deps.js';
 import { findLoanByReference } from '../../domain/loan-find.js';
@@ -9,6 +10,7 @@ import { NoAccessError } from '../../errors.js';
 import { parseText } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
+import { startWalkProgress } from '../../output/walk-progress.js';
 import { type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanFindOptions extends ProductOption {
@@ -20,7 +22,10 @@ export async function runLoanFind(options: LoanFindOptions, deps: Deps): Promise
   const productId = await resolveProduct(options, deps);
   const output = await openOutput(deps, 'listLoanRequests');
   const api = await deps.api();
-  const { loan, scanned } = await findLoanByReference(api, productId, reference);
+  const progress = startWalkProgress(deps, 'loan requests');
+  const { loan, scanned } = await findLoanByReference(api, productId, reference, progress.page).finally(() =>
+    progress.stop(),
+  );
   notice(deps, `Scanned ${scanned} loan request${scanned === 1 ? '' : 's'}.`);
   if (!loan) {
     throw new NoAccessError(

@@ -1,8 +1,9 @@
 /**
  * `loanctl user find --phone P | --name N`: the borrowers with that phone, or whose name has those
- * words. The API has no search, so this is client-side over the streamed user list: rows print as
- * each page arrives, memory stays flat however long the list, and stderr says how many users were
- * scanned.
+ * words. The API has no search, so this is client-side over the streamed user list: eight pages
+ * are asked for at once (they are numbered), rows print as each page arrives, memory stays flat
+ * however long the list, a terminal shows the pages read and rows matched as the walk goes, and
+ * stderr ends with how many users were scanned.
  */
 import type { Deps } from '../../deps.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
@@ -10,6 +11,7 @@ import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
+import { startWalkProgress } from '../../output/walk-progress.js';
 
 export interface UserFindOptions {
   phone?: string;
@@ -29,16 +31,23 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
   const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
   let matched = 0;
-  const { scanned } = await scanUsers(
-    api,
-    matches,
-    async (hits) => {
-      const rows = limit === undefined ? hits : hits.slice(0, limit - matched);
-      matched += rows.length;
-      await stream.page(rows, { rawBody: '' });
-    },
-    () => limit !== undefined && matched >= limit,
-  );
+  const progress = startWalkProgress(deps, 'users');
+  let scanned = 0;
+  try {
+    ({ scanned } = await scanUsers(
+      api,
+      matches,
+      async (hits) => {
+        const rows = limit === undefined ? hits : hits.slice(0, limit - matched);
+        matched += rows.length;
+        await stream.page(rows, { rawBody: '' });
+      },
+      () => limit !== undefined && matched >= limit,
+      progress.page,
+    ));
+  } finally {
+    progress.stop();
+  }
   await stream.end();
   notice(deps, `Scanned ${scanned} user${scanned === 1 ? '' : 's'}; ${matched} matched.`);
 }

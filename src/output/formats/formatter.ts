@@ -15,6 +15,8 @@ export interface View {
   /** `--fields`, already checked against the names the command's reply can have. */
   fields?: readonly string[] | undefined;
   color: boolean;
+  /** CSV: begin with a UTF-8 byte-order mark (`--bom`). */
+  bom?: boolean | undefined;
   /** The terminal's width, when stdout is one: tables are fitted to it (../table.ts). */
   width?: number | undefined;
   /** A one-record table as a list row instead of the label/value detail view. */

@@ -1,5 +1,5 @@
 /** Handlers of the users: create, exists, and the list (paged by `pages`, optionally within a window). */
-import { createdRange } from '../created-range.js';
+import { createdDays } from '../created-range.js';
 import { newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
 import { ok } from './common.js';
@@ -52,14 +52,13 @@ export const USER_HANDLERS: HandlersOf<'createUser' | 'userExists' | 'listUsers'
       const { start, end, pages = 1 } = ctx.query;
       const offset = (pages - 1) * USERS_PAGE_SIZE;
       if (!Number.isSafeInteger(offset)) return ok('Users retrieved successfully', []);
-      // Without a window a page is a seek, the same cost at any page and any size; only a window,
-      // when one is given, pays for the users inside it.
+      // A page is a seek, the same cost at any page and any size: without a window in id order,
+      // within one newest first (UsersRepo.list).
       if (start === undefined && end === undefined) {
         const page = ctx.repos.users.page(ctx.caller.org_id, offset, USERS_PAGE_SIZE);
         return ok('Users retrieved successfully', page.map(serialize.userListItem));
       }
-      const { from, before } = createdRange(start, end);
-      const rows = ctx.repos.users.list(ctx.caller.org_id, from, before, USERS_PAGE_SIZE, offset);
+      const rows = ctx.repos.users.list(ctx.caller.org_id, createdDays(start, end), offset, USERS_PAGE_SIZE);
       return ok('Users retrieved successfully', rows.map(serialize.userListItem));
     },
   },

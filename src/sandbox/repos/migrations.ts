@@ -256,4 +256,18 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX loan_requests_queue ON loan_requests (org_id, submitted_at)
     WHERE deleted_at IS NULL AND user_status = 'submitted' AND lender_status <> 'approved';
   `,
+  // 8: the user list inside a date window costs the same at any size and on any page, newest first.
+  //    day_seq numbers each organisation's users created on the same UTC day 1, 2, 3… in id order
+  //    (given on insert, like org_seq, and never renumbered: a new user always has the day's highest
+  //    id), so a day's last number is its count. Page N of a window is found by stepping back from
+  //    day to day through the index (one seek a day with users: a few hundred for a year) and then
+  //    seeking to (day, day_seq), never an OFFSET.
+  `
+  ALTER TABLE users ADD COLUMN day_seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE users SET day_seq = numbered.seq
+    FROM (SELECT id, row_number() OVER (PARTITION BY org_id, substr(created_at, 1, 10) ORDER BY id) AS seq
+            FROM users) AS numbered
+   WHERE users.id = numbered.id;
+  CREATE INDEX users_org_day ON users (org_id, substr(created_at, 1, 10), day_seq);
+  `,
 ];

@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { CreatedDays } from '../created-range.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
@@ -29,6 +30,9 @@ export interface NewUser {
   now: string;
 }
 
+/** A user's creation day, yyyy-mm-dd: the expression users_org_day is built on, written as it is. */
+const DAY = 'substr(created_at, 1, 10)';
+
 /** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 5). */
 export const USER_COLUMNS =
   'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
@@ -38,14 +42,17 @@ export class UsersRepo {
   private readonly byEmail: RowStatement<UserRow>;
   private readonly byOrgAndId: RowStatement<UserRow>;
   private readonly afterSeq: RowStatement<UserRow>;
-  private readonly createdIn: RowStatement<UserRow>;
+  private readonly dayBefore: StatementSync;
+  private readonly earlierInDay: RowStatement<UserRow>;
+  private readonly daysBefore: RowStatement<UserRow>;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
       `INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
-                          is_active, created_at, updated_at, org_seq)
-       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, :reference, :source,
-               1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id))`,
+                          is_active, created_at, updated_at, org_seq, day_seq)
+       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, ::reference, :source,
+               1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id),
+               (SELECT coalesce(max(day_seq), 0) + 1 FROM users WHERE org_id = :org_id AND ${DAY} = substr(:now, 1, 10)))`,
     );
     // lower(email) matches the unique index users_org_email, so this is an index lookup.
     this.byEmail = prepareRows(db, `SELECT ${USER_COLUMNS} FROM users WHERE org_id = ? AND lower(email) = lower(?)`);
@@ -55,13 +62,23 @@ export class UsersRepo {
       db,
       `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
     );
-    // users_org_created finds the window; its users are then sorted by id: the cost grows with the
-    // window (and the page number), not with the organisation.
-    this.createdIn = prepareRows(
+    // The window's users are sorted by (day, day_seq) in users_org_day (migration 5); each of these
+    // is a seek into it. The newest day before `before` and its last number, which is its count:
+    this.dayBefore = db.prepare(
+      `SELECT ${DAY} AS day, day_seq AS users FROM users
+        WHERE org_id = :org_id AND ${DAY} >= :first_day AND ${DAY} < :before
+        ORDER BY ${DAY} DESC, day_seq DESC LIMIT 1`,
+    );
+    // A page from (day, day_seq) down: that day's users, then the older days'.
+    this.earlierInDay = prepareRows(
       db,
-      `SELECT ${USER_COLUMNS} FROM users
-        WHERE org_id = :org_id AND created_at >= :from AND created_at < :before
-        ORDER BY id ${LIMIT_PARAM} OFFSET :offset`,
+      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} = :day AND day_seq <= :day_seq
+        ORDER BY day_seq DESC ${LIMIT_PARAM}`,
+    );
+    this.daysBefore = prepareRows(
+      db,
+      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} >= :first_day AND ${DAY} < :day
+        ORDER BY ${DAY} DESC, day_seq DESC ${LIMIT_PARAM}`,
     );
   }
 
@@ -95,9 +112,35 @@ export class UsersRepo {
     return this.afterSeq.all({ org_id: orgId, skipped, limit });
   }
 
-  /** A page of the organisation's users created in [from, before), ordered by id. */
-  list(orgId: number, from: string, before: string, limit: number, offset: number): UserRow[] {
-    return this.createdIn.all({ org_id: orgId, from, before, limit, offset });
+  /**
+   * Up to `limit` of the organisation's users created on the window's days, after the first
+   * `skipped`, newest first: by day, and within a day by id, highest first. The page's first user
+   * is found by counting back day by day (one seek a day), so the last page costs what the first
+   * does, however many users each day has.
+   */
+  list(orgId: number, window: CreatedDays, skipped: number, limit: number): UserRow[] {
+    const start = this.pageStart(orgId, window, skipped);
+    if (!start) return [];
+    const { day, dayIndex } = start;
+    const page = this.earlierInDay.all({ org_id: orgId, day, day_seq: dayIndex, limit });
+    if (page.length === limit) return page;
+    const older = this.daysBefore.all({ org_id: orgId, first_day: window.firstDay, day, limit: limit - page.length });
+    return page.concat(older);
+  }
+
+  /** The day and day_seq of the window's user after the first `skipped`, newest first; undefined past its end. */
+  private pageStart(orgId: number, window: CreatedDays, skipped: number) {
+    let before = `${window.lastDay}~`; // after every timestamp of the last day
+    let left = skipped;
+    for (;;) {
+      const found = this.dayBefore.get({ org_id: orgId, first_day: window.firstDay, before }) as
+        | { day: string; users: number }
+        | undefined;
+      if (!found) return undefined;
+      if (left < found.users) return { day: found.day, dayIndex: found.users - left };
+      left -= found.users;
+      before = found.day;
+    }
   }
 }
 

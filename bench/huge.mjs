@@ -1,0 +1,225 @@
+// Flat at a million (issue 24): `npm run bench -- --huge`. Two sandboxes, one grown to 1,000 and
+// one to 1,000,000 (bench/sandbox-server.ts --huge): in each, an organisation whose borrowers were
+// created over the past year (and as many loan requests), and one whose borrowers were all
+// created today. Measured side by side, each figure next to its goal:
+//   - the user list inside a date window, first and last page (the year; and "today", when every
+//     borrower was created today): 1,000,000 ≤ 1.5 × 1,000, medians of interleaved requests;
+//   - `loan create --user` the newest borrower of "today" by e-mail: ≤ 20 requests; the same
+//     borrower again (the local index): 1 request and ≤ 0.5 s;
+//   - `loan list --all -o ndjson` over 1,000,000 loan requests and its filtered form: peak RSS ≤ 150 MB;
+//   - `user show REFERENCE`: one request, then the answer; `user find --phone` over 1,000,000
+//     borrowers: ≤ 5 s; `loan find --reference` of a reference nobody has (every page): reported.
+// Requests are counted from --debug's request lines (`debug: > GET …`).
+import { spawnSync } from 'node:child_process';
+import { BIN, cliEnv, median, ms, NODE, startServer, tempDir } from './lib.mjs';
+import { measure } from './stream.mjs';
+
+const PAGE_SIZE = 50; // src/sandbox/handlers/users.ts USERS_PAGE_SIZE
+const count = (n) => n.toLocaleString('en-GB');
+const isoDay = (date) => date.toISOString().slice(0, 10);
+
+/** One GET's latency in ms, the whole reply read (fetch keeps the connection alive). */
+async function timedGet(url, key) {
+  const start = process.hrtime.bigint();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, users: JSON.parse(body).data.length };
+}
+
+/** The last non-empty page of a window (bisecting), so the bench asks for the real last page. */
+async function lastPage(url, key, query) {
+  const has = async (page) => (await timedGet(`${url}/api/v1/user?${query}&pages=${page}`, key)).users > 0;
+  let low = 1;
+  let high = 2;
+  while (await has(high)) [low, high] = [high, high * 2];
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await has(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Runs the CLI; its exit code, output, seconds and (with `debug`, which costs a line on stderr per
+ * request, so timed walks go without it) the API requests it sent.
+ */
+function cli(env, argv, { debug = true } = {}) {
+  const started = process.hrtime.bigint();
+  const args = [BIN, ...argv, ...(debug ? ['--debug'] : [])];
+  const result = spawnSync(NODE, args, { env, encoding: 'utf8', timeout: 300_000 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const requests = result.stderr.split('\n').filter((line) => /^debug: > (GET|POST) /.test(line));
+  return { status: result.status, stderr: result.stderr, stdout: result.stdout, seconds, requests };
+}
+
+function expectExit(run, status, what) {
+  if (run.status !== status) throw new Error(`${what}: exit ${run.status}: ${run.stderr.slice(-1500)}`);
+}
+
+export async function huge({ quick }) {
+  // --quick: 100,000 instead of 1,000,000, for a look at the bench itself in a minute.
+  const [small, large] = quick ? [1_000, 100_000] : [1_000, 1_000_000];
+  const SIZES = [small, large];
+  const LARGE = count(large);
+  const rounds = quick ? 5 : 15;
+  const servers = {};
+  const lines = [];
+  const figures = [];
+  const home = tempDir('huge');
+  try {
+    for (const size of SIZES) {
+      const started = Date.now();
+      servers[size] = await startServer({ huge: size });
+      lines.push(
+        `  ${count(size).padStart(9)}: 2 x ${count(size)} borrowers and ${count(size)} loan requests grown, served in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+
+    // 1. The user list inside a date window.
+    const today = isoDay(new Date());
+    const yearAgo = isoDay(new Date(Date.now() - 366 * 86_400_000));
+    const windows = [
+      { name: 'the year', org: (server) => server, query: `start=${yearAgo}&end=${today}` },
+      { name: 'all created today', org: (server) => server.today, query: `start=${today}` },
+    ];
+    const cases = [];
+    for (const size of SIZES) {
+      for (const window of windows) {
+        const server = servers[size];
+        const key = window.org(server).api_key;
+        const last = await lastPage(server.url, key, window.query);
+        for (const [which, page] of [
+          ['first', 1],
+          ['last', last],
+        ]) {
+          cases.push({
+            size,
+            window: window.name,
+            which,
+            key,
+            url: `${server.url}/api/v1/user?${window.query}&pages=${page}`,
+          });
+        }
+      }
+    }
+    const samples = new Map(cases.map((c) => [c, []]));
+    for (let round = -2; round < rounds; round++) {
+      const shift = ((round % cases.length) + cases.length) % cases.length;
+      for (const c of [...cases.slice(shift), ...cases.slice(0, shift)]) {
+        for (let i = 0; i < 20; i++) {
+          const { ms: latency } = await timedGet(c.url, c.key);
+          if (round >= 0) samples.get(c).push(latency);
+        }
+      }
+    }
+    const medianOf = (size, window, which) =>
+      median(samples.get(cases.find((c) => c.size === size && c.window === window && c.which === which)));
+    for (const window of windows) {
+      for (const which of ['first', 'last']) {
+        const low = medianOf(small, window.name, which);
+        const high = medianOf(large, window.name, which);
+        lines.push(`  window ${window.name}, ${which} page: ${ms(low)} at 1,000, ${ms(high)} at ${LARGE}`);
+        figures.push({
+          figure: `user list, window ${window.name}, ${which} page: ${LARGE} / 1,000`,
+          measured: `${(high / low).toFixed(2)} x (${ms(high)} vs ${ms(low)})`,
+          goalText: '≤ 1.5 x',
+          holds: high / low <= 1.5,
+        });
+      }
+    }
+
+    // 2. The newest borrower of "today" by e-mail, then again (the local index).
+    for (const size of SIZES) {
+      const server = servers[size];
+      const env = cliEnv({ url: server.url, ...server.today }, home.dir);
+      const create = ['loan', 'create', '--user', `borrower-${size}@today.example`, '--amount', '50000'];
+      const runs = ['first', 'seen before'].map((run) => {
+        const done = cli(env, [...create, '--purpose', `bench ${run}`, '-o', 'json']);
+        expectExit(done, 0, `loan create --user (${run})`);
+        const lookups = done.requests.filter((line) => /^debug: > GET .*\/api\/v1\/user/.test(line)).length;
+        lines.push(
+          `  ${count(size)}: loan create --user <newest, all created today>, ${run}: ${lookups} requests to find the id, ${done.seconds.toFixed(2)} s`,
+        );
+        return { lookups, seconds: done.seconds };
+      });
+      if (size === large) {
+        const [first, again] = runs;
+        figures.push({
+          figure: `loan create --user <newest of ${LARGE} created today>: look-up requests`,
+          measured: `${first.lookups} (${first.seconds.toFixed(2)} s in all)`,
+          goalText: '≤ 20',
+          holds: first.lookups <= 20,
+        });
+        figures.push({
+          figure: `the same borrower again (local index), ${LARGE}`,
+          measured: `${again.lookups} request, ${again.seconds.toFixed(2)} s in all`,
+          goalText: '1 request, ≤ 0.5 s',
+          holds: again.lookups === 1 && again.seconds <= 0.5,
+        });
+      }
+    }
+
+    // 3. Streaming memory over 1,000,000 loan requests.
+    const big = servers[large];
+    const all = await measure(big, home, ['loan', 'list', '--all', '-o', 'ndjson']);
+    const filtered = await measure(big, home, ['loan', 'list', '--all', '--min-amount', '50999', '-o', 'ndjson']);
+    lines.push(
+      `  loan list --all -o ndjson: ${count(all.rows)} rows in ${all.seconds.toFixed(1)} s, peak RSS ${all.peakMb.toFixed(0)} MB`,
+      `  loan list --all --min-amount 50999: ${count(filtered.rows)} rows in ${filtered.seconds.toFixed(1)} s, peak RSS ${filtered.peakMb.toFixed(0)} MB`,
+    );
+    for (const [name, run] of [
+      [`loan list --all -o ndjson, ${LARGE} rows`, all],
+      [`loan list --all filtered, over ${LARGE} rows`, filtered],
+    ]) {
+      figures.push({
+        figure: `${name}: peak RSS`,
+        measured: `${run.peakMb.toFixed(0)} MB (${run.seconds.toFixed(0)} s)`,
+        goalText: '≤ 150 MB',
+        holds: run.peakMb > 0 && run.peakMb <= 150,
+      });
+    }
+
+    // 4. The walks, at both sizes (the year's organisation).
+    const walks = {};
+    for (const size of SIZES) {
+      const env = cliEnv(servers[size], home.dir);
+      const show = cli(env, ['user', 'show', 'USR-BENCH-1']);
+      expectExit(show, 4, 'user show REFERENCE');
+      const find = cli(env, ['user', 'find', '--phone', '08099999999', '-o', 'ndjson'], { debug: false });
+      expectExit(find, 0, 'user find --phone');
+      const matched = find.stdout.split('\n').filter(Boolean).length;
+      if (matched !== size / 1000) throw new Error(`user find --phone: ${matched} matched, expected ${size / 1000}`);
+      const loanFind = cli(env, ['loan', 'find', '--reference', 'LR-NOBODY-HAS-THIS'], { debug: false });
+      expectExit(loanFind, 4, 'loan find --reference');
+      walks[size] = { show, find, loanFind };
+      lines.push(
+        `  ${count(size)}: user show REFERENCE ${show.requests.length} request(s), ${show.seconds.toFixed(2)} s; user find --phone ${find.seconds.toFixed(2)} s (${find.stderr.trim()}); loan find --reference (not there) ${loanFind.seconds.toFixed(1)} s (${loanFind.stderr.trim().split('\n')[0]})`,
+      );
+    }
+    const { show, find, loanFind } = walks[large];
+    figures.push({
+      figure: `user show REFERENCE, ${LARGE} borrowers`,
+      measured: `${show.requests.length} request, ${show.seconds.toFixed(2)} s, exit 4`,
+      goalText: 'says at once',
+      holds: show.requests.length <= 1,
+    });
+    figures.push({
+      figure: `user find --phone, ${LARGE} borrowers`,
+      measured: `${find.seconds.toFixed(1)} s`,
+      goalText: '≤ 5 s',
+      holds: find.seconds <= 5,
+    });
+    figures.push({
+      figure: `loan find --reference (not there), ${LARGE} loan requests`,
+      measured: `${loanFind.seconds.toFixed(1)} s`,
+      goalText: '— (reported)',
+      holds: null,
+    });
+    return { lines, figures };
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    home.cleanup();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The progress of a client-side walk over a list the API cannot search (`user find`, `user show
+ * REFERENCE`, `loan find --reference`): `Scanned 12,450 users (249 pages); 3 matched` on stderr,
+ * drawn when a page has been read, at most ten times a second, on a terminal only (a pipe or a
+ * file gets only the command's closing line), and erased when the walk ends — as bulk draws its
+ * line (src/bulk/report.ts).
+ */
+import type { Deps } from '../deps.js';
+
+/** Told of each page a walk has read: how many rows it had and how many of them matched. */
+export type PageSeen = (rows: number, matched: number) => void;
+
+export interface WalkProgress {
+  page: PageSeen;
+  stop(): void;
+}
+
+const REDRAW_MS = 100;
+
+/** Starts the line; `rows` names what is scanned ("users", "loan requests"). */
+export function startWalkProgress(deps: Deps, rows: string): WalkProgress {
+  const { stderr } = deps.io;
+  if (stderr.isTTY !== true) return { page() {}, stop() {} };
+  let scanned = 0;
+  let pages = 0;
+  let matched = 0;
+  let drawnAt: number | undefined;
+  const number = (value: number) => value.toLocaleString('en-GB');
+  return {
+    page(rowsRead, rowsMatched) {
+      scanned += rowsRead;
+      pages++;
+      matched += rowsMatched;
+      const now = performance.now();
+      if (drawnAt !== undefined && now - drawnAt < REDRAW_MS) return;
+      drawnAt = now;
+      stderr.write(
+        `\r\x1b[KScanned ${number(scanned)} ${rows} (${number(pages)} page${pages === 1 ? '' : 's'}); ${number(matched)} matched`,
+      );
+    },
+    stop() {
+      if (drawnAt !== undefined) stderr.write('\r\x1b[K');
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The walks over lists the API cannot search (issue 24): `user find` asks for several numbered
+ * pages at once yet handles them in order, and a terminal sees the pages read and rows matched
+ * as the walk goes, erased at its end. Against the real sandbox, listening on loopback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUserFind } from '../../src/commands/user/find.js';
+import { createDeps } from '../../src/deps.js';
+import { scanUsers } from '../../src/domain/user-find.js';
+import type { ApiClient } from '../../src/http/api-client.js';
+import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
+import { createRepos } from '../../src/sandbox/repos/index.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { openSandbox, type TestSandbox, tempDir } from '../helpers/sandbox.js';
+
+const USERS = 1_000; // 20 pages of the sandbox's 50
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await openSandbox({ listen: true });
+  const db = SandboxDb.open(dbPathFor(sandbox.dataDir));
+  try {
+    const repos = createRepos(db);
+    db.transaction(() => {
+      for (let n = 1; n <= USERS; n++) {
+        repos.users.create({
+          org_id: sandbox.org.org_id,
+          firstname: 'Borrower',
+          lastname: `Number${n}`,
+          email: `walk-${n}@example.com`,
+          phone: n % 100 === 0 ? '+2348099999999' : `+23480${String(10_000_000 + n)}`,
+          gender: 'female',
+          reference: `USR-${n}`,
+          source: 'api',
+          now: new Date().toISOString(),
+        });
+      }
+    });
+  } finally {
+    db.close();
+  }
+});
+afterAll(() => sandbox?.close());
+
+function depsFor(tty: boolean) {
+  const io = fakeIo({ tty });
+  const env = { LOANCTL_BASE_URL: sandbox.url, LOANCTL_API_KEY: sandbox.org.api_key, LOANCTL_CONFIG_DIR: tempDir() };
+  return { io, deps: createDeps({ io, env, globals: { output: 'json' } }) };
+}
+
+describe('user find', () => {
+  it('has several pages on their way at once, and still prints every match in list order', async () => {
+    const { deps } = depsFor(false);
+    const api = await deps.api();
+    let inFlight = 0;
+    let most = 0;
+    const counting = Object.create(api) as ApiClient;
+    counting.call = (async (key: string, options: unknown) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      try {
+        return await (api.call as (key: string, options: unknown) => Promise<unknown>)(key, options);
+      } finally {
+        inFlight--;
+      }
+    }) as ApiClient['call'];
+    const ids: number[] = [];
+    const { scanned } = await scanUsers(
+      counting,
+      (user) => user.phone === '+2348099999999',
+      (hits) => {
+        ids.push(...hits.map((user) => user.id));
+      },
+    );
+    await deps.dispose();
+    expect(scanned).toBe(USERS);
+    expect(ids).toHaveLength(10);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(most).toBeGreaterThan(1);
+  });
+
+  it('on a terminal, shows the pages read and rows matched, then erases the line before its closing one', async () => {
+    const { io, deps } = depsFor(true);
+    await runUserFind({ phone: '08099999999' }, deps);
+    await deps.dispose();
+    const stderr = io.stderr.text();
+    expect(stderr).toMatch(/^\r\x1b\[KScanned 50 users \(1 page\); 0 matched/);
+    expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} users; 10 matched.\n`)).toBe(true);
+    expect(JSON.parse(io.stdout.text())).toHaveLength(10);
+  });
+
+  it('elsewhere, only the closing line', async () => {
+    const { io, deps } = depsFor(false);
+    await runUserFind({ phone: '08099999999', limit: '3' }, deps);
+    await deps.dispose();
+    expect(io.stderr.text()).toBe('Scanned 300 users; 3 matched.\n');
+  });
+});
