@@ -28,10 +28,10 @@ function grow(): void {
     db.transaction(() => {
       db.sqlite.exec(`
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
-        INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+        INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                            is_active, created_at, updated_at, org_seq)
         SELECT ${demo.org_id}, 'Borrower', 'Number ' || i, 'borrower-' || i || '@bench.example', '+2348012345678',
-               'female', 'bench-seed-no-login', 'USR-BENCH-' || i, 'api', 1, ${at('i')}, ${at('i')}, i
+               'female', 'USR-BENCH-' || i, 'api', 1, ${at('i')}, ${at('i')}, i
           FROM n;
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
         INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,

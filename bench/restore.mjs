@@ -37,9 +37,9 @@ function grow(dataDir, size) {
     db.exec('BEGIN');
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :users)
-       INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+       INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                           is_active, created_at, updated_at, org_seq)
-       SELECT :org, 'Ada', 'Bench', 'b' || i || '@example.com', '+2348000000000', 'female', 'x', 'bench-u-' || i,
+       SELECT :org, 'Ada', 'Bench', 'b' || i || '@example.com', '+2348000000000', 'female', 'bench-u-' || i,
               'api', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', i FROM n`,
     ).run({ users, org: org_id });
     db.prepare(

@@ -37,9 +37,9 @@ function growUsers(count: number): void {
   const db = new DatabaseSync(dbPathFor(dataDir));
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :count)
-     INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+     INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                         is_active, created_at, updated_at, org_seq)
-     SELECT :org, 'Ada', 'Grown', 'grown' || i || '@example.com', '+2348000000000', 'female', 'x', 'grown-' || i,
+     SELECT :org, 'Ada', 'Grown', 'grown' || i || '@example.com', '+2348000000000', 'female', 'grown-' || i,
             'api', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', i FROM n`,
   ).run({ count, org: org.org_id });
   db.close();
