@@ -50,7 +50,7 @@ export class UsersRepo {
     this.insert = db.prepare(
       `INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                           is_active, created_at, updated_at, org_seq, day_seq)
-       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, ::reference, :source,
+       VALUES (:org_id, :firstname, :lastname, :email, :phone, :gender, :reference, :source,
                1, :now, :now, (SELECT coalesce(max(org_seq), 0) + 1 FROM users WHERE org_id = :org_id),
                (SELECT coalesce(max(day_seq), 0) + 1 FROM users WHERE org_id = :org_id AND ${DAY} = substr(:now, 1, 10)))`,
     );
