@@ -251,13 +251,17 @@ describe('no form of a key reaches the log', () => {
     return [...new Set([...sent, ...sent.map(encodeURIComponent), ...runs, ...pieces(secret, 7)])];
   }
 
-  /** Where a request may carry a text: a path id, a query value and name, a body value and field name. */
-  const PLACES: Record<string, (form: string, key: string) => { url: string; body?: unknown }> = {
-    pathId: (form) => ({ url: `/api/v1/user/${encodeURIComponent(form)}/loan_request`, body: { amount: 5000 } }),
-    queryValue: (form) => ({ url: `/api/v1/user?pages=1&note=${encodeURIComponent(form)}` }),
-    queryName: (form) => ({ url: `/api/v1/user?${encodeURIComponent(form)}=1` }),
-    bodyValue: (form) => ({ url: '/api/v1/user', body: userBody({ firstname: form }) }),
-    bodyName: (form) => ({ url: '/api/v1/user', body: { ...userBody(), [form]: 'x' } }),
+  /**
+   * Where a request may carry a text: a path id (refused no-access: the reason names the id), a
+   * query value and name, a body value and field name.
+   */
+  const PLACES: Record<string, (form: string) => { url: string; body?: unknown }> = {
+    pathId: (form) => ({
+      url: `/api/v1/user/${encodeURIComponent(form)}/loan_request?product-id=${sandbox.org.product_id}`,
+      body: { amount: 5000, purpose: 'stock for the shop' },
+    }),
+    query: (form) => ({ url: `/api/v1/user?pages=1&note=${encodeURIComponent(form)}&${encodeURIComponent(form)}=1` }),
+    body: (form) => ({ url: '/api/v1/user', body: { ...userBody({ firstname: form }), [form]: 'x' } }),
   };
 
   const WRONG = `sk_sandbox_${'Wr0ngKeyOfN0Organisation'.padEnd(32, 'q')}`;
@@ -302,7 +306,7 @@ describe('no form of a key reaches the log', () => {
     for (const { name, authorization, secret } of cases()) {
       for (const [place, build] of Object.entries(PLACES)) {
         for (const [formName, form] of Object.entries(forms(secret))) {
-          const { url, body } = build(form, secret);
+          const { url, body } = build(form);
           const rows = await loggedBy(() => send(authorization, url, body));
           const text = logged(rows);
           if (rows.length !== 1) leaks.push(`${name} / ${place} / ${formName}: ${rows.length} entries`);
@@ -312,7 +316,11 @@ describe('no form of a key reaches the log', () => {
       }
     }
     expect(leaks).toEqual([]);
-  });
+    // The path's id reached the check that names it.
+    const notAnId = PLACES.pathId?.('12345x');
+    const refused = await loggedBy(() => send(`Bearer ${sandbox.org.api_key}`, notAnId?.url ?? '', notAnId?.body));
+    expect(refused[0]?.why).toBe('no access to user (not an id)');
+  }, 180_000);
 
   it('split across the path, the query and body fields: no 7 characters of it together', async () => {
     for (const { name, authorization, secret } of cases().filter((c) => c.secret !== other.api_key)) {
