@@ -273,6 +273,7 @@ describe('no form of a key reaches the log', () => {
     return [
       { name: 'own key', authorization: `Bearer ${own}`, secret: own },
       { name: 'own key without Bearer', authorization: own, secret: own },
+      { name: 'own key as a Basic password', authorization: `Basic ${b64(`api:${own}`)}`, secret: own },
       { name: "another organisation's key", authorization: `Bearer ${own}`, secret: other.api_key },
       { name: 'a wrong sandbox key', authorization: `Bearer ${WRONG}`, secret: WRONG },
       { name: "another service's key", authorization: `Bearer ${FOREIGN}`, secret: FOREIGN },
@@ -343,6 +344,11 @@ describe('no form of a key reaches the log', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it('hides nothing but keys: a short Basic user name leaves the path as it is', async () => {
+    const rows = await loggedBy(() => send(`Basic ${b64('user:pass')}`, '/api/v1/user?pages=1'));
+    expect(rows.map((row) => [row.path, row.query, row.why])).toEqual([['/api/v1/user', 'pages=1', 'bad API key']]);
   });
 
   it('loanctl sandbox logs prints none of it', async () => {
