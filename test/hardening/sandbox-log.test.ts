@@ -23,21 +23,23 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** Every row of the sandbox's request log, oldest first. */
-function logRows(dataDir = sandbox.dataDir): LogRow[] {
-  const db = new DatabaseSync(`${dataDir}/requests.db`, { readOnly: true });
+/** The rows of the sandbox's request log after `afterId`, oldest first. */
+function logRows(dataDir = sandbox.dataDir, afterId = 0): LogRow[] {
+  const db = new DatabaseSync(logPathFor(dataDir), { readOnly: true });
   try {
-    return db.prepare('SELECT * FROM request_log ORDER BY id').all() as unknown as LogRow[];
+    return db.prepare('SELECT * FROM request_log WHERE id > ? ORDER BY id').all(afterId) as unknown as LogRow[];
   } finally {
     db.close();
   }
 }
 
 /** The rows logged while `send` ran. */
-async function loggedBy(send: () => Promise<unknown>, dataDir = sandbox.dataDir): Promise<LogRow[]> {
-  const before = logRows(dataDir).at(-1)?.id ?? 0;
+async function loggedBy(send: () => Promise<unknown>): Promise<LogRow[]> {
+  const db = new DatabaseSync(logPathFor(sandbox.dataDir), { readOnly: true });
+  const { last } = db.prepare('SELECT coalesce(max(id), 0) AS last FROM request_log').get() as { last: number };
+  db.close();
   await send();
-  return logRows(dataDir).filter((row) => row.id > before);
+  return logRows(sandbox.dataDir, last);
 }
 
 /** Every piece of `length` characters of `text`. */
@@ -79,10 +81,13 @@ describe('a malformed JSON body is never quoted', () => {
 });
 
 describe('every request is recorded; a row that cannot be built is a placeholder, never a lost batch', () => {
-  /** 10 KB of JSON nested 5,000 deep: the attack's body, which overflowed JSON.stringify. */
-  const DEEP = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+  /**
+   * JSON nested 50,000 deep (100 KB): the attack's body was 5,000 deep, enough to overflow
+   * JSON.stringify at Node's default stack; ten times as deep overflows it at any stack size.
+   */
+  const DEEP = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
 
-  it('200 writes around one deeply nested request leave 201 entries, the nested one marked', async () => {
+  it('200 writes around one request nested 50,000 deep leave 201 entries, the nested one marked', async () => {
     const dataDir = tempDir();
     // One batch for the whole run: committed only when the sandbox closes.
     const batched = await openSandbox({ dataDir, observe: { requestLog: { flushMs: 60_000 } } });
