@@ -23,21 +23,23 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** Every row of the sandbox's request log, oldest first. */
-function logRows(dataDir = sandbox.dataDir): LogRow[] {
-  const db = new DatabaseSync(`${dataDir}/requests.db`, { readOnly: true });
+/** The rows of the sandbox's request log after `afterId`, oldest first. */
+function logRows(dataDir = sandbox.dataDir, afterId = 0): LogRow[] {
+  const db = new DatabaseSync(logPathFor(dataDir), { readOnly: true });
   try {
-    return db.prepare('SELECT * FROM request_log ORDER BY id').all() as unknown as LogRow[];
+    return db.prepare('SELECT * FROM request_log WHERE id > ? ORDER BY id').all(afterId) as unknown as LogRow[];
   } finally {
     db.close();
   }
 }
 
 /** The rows logged while `send` ran. */
-async function loggedBy(send: () => Promise<unknown>, dataDir = sandbox.dataDir): Promise<LogRow[]> {
-  const before = logRows(dataDir).at(-1)?.id ?? 0;
+async function loggedBy(send: () => Promise<unknown>): Promise<LogRow[]> {
+  const db = new DatabaseSync(logPathFor(sandbox.dataDir), { readOnly: true });
+  const { last } = db.prepare('SELECT coalesce(max(id), 0) AS last FROM request_log').get() as { last: number };
+  db.close();
   await send();
-  return logRows(dataDir).filter((row) => row.id > before);
+  return logRows(sandbox.dataDir, last);
 }
 
 /** Every piece of `length` characters of `text`. */
@@ -79,10 +81,13 @@ describe('a malformed JSON body is never quoted', () => {
 });
 
 describe('every request is recorded; a row that cannot be built is a placeholder, never a lost batch', () => {
-  /** 10 KB of JSON nested 5,000 deep: the attack's body, which overflowed JSON.stringify. */
-  const DEEP = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+  /**
+   * JSON nested 50,000 deep (100 KB): the attack's body was 5,000 deep, enough to overflow
+   * JSON.stringify at Node's default stack; ten times as deep overflows it at any stack size.
+   */
+  const DEEP = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
 
-  it('200 writes around one deeply nested request leave 201 entries, the nested one marked', async () => {
+  it('200 writes around one request nested 50,000 deep leave 201 entries, the nested one marked', async () => {
     const dataDir = tempDir();
     // One batch for the whole run: committed only when the sandbox closes.
     const batched = await openSandbox({ dataDir, observe: { requestLog: { flushMs: 60_000 } } });
@@ -251,13 +256,17 @@ describe('no form of a key reaches the log', () => {
     return [...new Set([...sent, ...sent.map(encodeURIComponent), ...runs, ...pieces(secret, 7)])];
   }
 
-  /** Where a request may carry a text: a path id, a query value and name, a body value and field name. */
-  const PLACES: Record<string, (form: string, key: string) => { url: string; body?: unknown }> = {
-    pathId: (form) => ({ url: `/api/v1/user/${encodeURIComponent(form)}/loan_request`, body: { amount: 5000 } }),
-    queryValue: (form) => ({ url: `/api/v1/user?pages=1&note=${encodeURIComponent(form)}` }),
-    queryName: (form) => ({ url: `/api/v1/user?${encodeURIComponent(form)}=1` }),
-    bodyValue: (form) => ({ url: '/api/v1/user', body: userBody({ firstname: form }) }),
-    bodyName: (form) => ({ url: '/api/v1/user', body: { ...userBody(), [form]: 'x' } }),
+  /**
+   * Where a request may carry a text: a path id (refused no-access: the reason names the id), a
+   * query value and name, a body value and field name.
+   */
+  const PLACES: Record<string, (form: string) => { url: string; body?: unknown }> = {
+    pathId: (form) => ({
+      url: `/api/v1/user/${encodeURIComponent(form)}/loan_request?product-id=${sandbox.org.product_id}`,
+      body: { amount: 5000, purpose: 'stock for the shop' },
+    }),
+    query: (form) => ({ url: `/api/v1/user?pages=1&note=${encodeURIComponent(form)}&${encodeURIComponent(form)}=1` }),
+    body: (form) => ({ url: '/api/v1/user', body: { ...userBody({ firstname: form }), [form]: 'x' } }),
   };
 
   const WRONG = `sk_sandbox_${'Wr0ngKeyOfN0Organisation'.padEnd(32, 'q')}`;
@@ -269,6 +278,7 @@ describe('no form of a key reaches the log', () => {
     return [
       { name: 'own key', authorization: `Bearer ${own}`, secret: own },
       { name: 'own key without Bearer', authorization: own, secret: own },
+      { name: 'own key as a Basic password', authorization: `Basic ${b64(`api:${own}`)}`, secret: own },
       { name: "another organisation's key", authorization: `Bearer ${own}`, secret: other.api_key },
       { name: 'a wrong sandbox key', authorization: `Bearer ${WRONG}`, secret: WRONG },
       { name: "another service's key", authorization: `Bearer ${FOREIGN}`, secret: FOREIGN },
@@ -302,7 +312,7 @@ describe('no form of a key reaches the log', () => {
     for (const { name, authorization, secret } of cases()) {
       for (const [place, build] of Object.entries(PLACES)) {
         for (const [formName, form] of Object.entries(forms(secret))) {
-          const { url, body } = build(form, secret);
+          const { url, body } = build(form);
           const rows = await loggedBy(() => send(authorization, url, body));
           const text = logged(rows);
           if (rows.length !== 1) leaks.push(`${name} / ${place} / ${formName}: ${rows.length} entries`);
@@ -312,7 +322,11 @@ describe('no form of a key reaches the log', () => {
       }
     }
     expect(leaks).toEqual([]);
-  });
+    // The path's id reached the check that names it.
+    const notAnId = PLACES.pathId?.('12345x');
+    const refused = await loggedBy(() => send(`Bearer ${sandbox.org.api_key}`, notAnId?.url ?? '', notAnId?.body));
+    expect(refused[0]?.why).toBe('no access to user (not an id)');
+  }, 180_000);
 
   it('split across the path, the query and body fields: no 7 characters of it together', async () => {
     for (const { name, authorization, secret } of cases().filter((c) => c.secret !== other.api_key)) {
@@ -335,6 +349,11 @@ describe('no form of a key reaches the log', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it('hides nothing but keys: a short Basic user name leaves the path as it is', async () => {
+    const rows = await loggedBy(() => send(`Basic ${b64('user:pass')}`, '/api/v1/user?pages=1'));
+    expect(rows.map((row) => [row.path, row.query, row.why])).toEqual([['/api/v1/user', 'pages=1', 'bad API key']]);
   });
 
   it('loanctl sandbox logs prints none of it', async () => {

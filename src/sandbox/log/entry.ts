@@ -137,13 +137,18 @@ const ESCAPE_LAYERS = 6;
 
 const WITHHELD = '*** (withheld: it held an API key under layers of escapes, or too many layers to look through)';
 
-/** What an Authorization header carries: every word but its scheme, and a Basic one's user and password. */
+/**
+ * What an Authorization header carries: every word but its scheme, and of a Basic one the parts of
+ * `user:password` long enough to be a key (a short user name such as `user` would hide `/user`).
+ */
 function credentialsIn(authorization: string | undefined): string[] {
   const words = (authorization ?? '').split(/[\s,]+/).filter((word) => word !== '');
   const scheme = /^(bearer|basic|token)$/i.test(words[0] ?? '') ? words.shift()?.toLowerCase() : undefined;
   const basic = scheme === 'basic' ? words.flatMap((word) => Buffer.from(word, 'base64').toString().split(':')) : [];
-  return [...words, ...basic].filter((credential) => credential.length >= 4);
+  return [...words.filter((word) => word.length >= 4), ...basic.filter((part) => part.length >= BASIC_PART)];
 }
+
+const BASIC_PART = 8;
 
 /** A sandbox key without its prefix, which every key shares; any other credential whole. */
 function secretPart(credential: string): string {

@@ -32,6 +32,8 @@ export class RequestLogWriter {
   }
 
   push(entry: Captured): void {
+    // A connection that closes as the server stops, after the log was written out and closed.
+    if (!this.db.isOpen) return;
     const row = toRow(entry);
     this.attempt(() => {
       try {
