@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cliEnv, ms, NODE, startServer, tempDir, which } from './lib.mjs';
 
-const user = (tag, i) => ({
+export const user = (tag, i) => ({
   firstname: 'Bench',
   lastname: `User ${i}`,
   email: `${tag}-${i}@bench.example`,
@@ -16,7 +16,7 @@ const user = (tag, i) => ({
   gender: i % 2 ? 'female' : 'male',
 });
 
-const ndjson = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+export const ndjson = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 
 /** The loop an operator writes without loanctl: one curl per user, bodies read from a file. */
 const CURL_LOOP = `while IFS= read -r body; do
@@ -35,7 +35,7 @@ function curlLoop(server, file) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-async function loanctlFrom(server, file, home) {
+export async function loanctlFrom(server, file, home) {
   const start = process.hrtime.bigint();
   const child = spawn(NODE, [BIN, 'user', 'create', '--from', file], {
     env: cliEnv(server, home),

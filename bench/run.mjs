@@ -1,6 +1,6 @@
 // `npm run bench`: every figure of issue #5, measured side by side in one run, next to its goal.
 //   npm run bench                         all sections (about 3-4 minutes on 2 cores)
-//   npm run bench -- --only startup,bulk  some sections (startup, bulk, stream, throughput, paging, versus)
+//   npm run bench -- --only startup,bulk  some sections (startup, bulk, share, stream, throughput, paging, versus)
 //   npm run bench -- --quick              fewer rounds and shorter loads, for a quick look
 //   npm run bench -- --huge               issue 24 at 1,000 and 1,000,000 borrowers and loan requests
 //                                         (bench/huge.mjs, then the --huge sections others add; ≤ 10 min)
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bulk } from './bulk.mjs';
 import { huge } from './huge.mjs';
+import { bulkShare } from './bulk-share.mjs';
 import { ROOT } from './lib.mjs';
 import { paging } from './paging.mjs';
 import { startup } from './startup.mjs';
@@ -20,7 +21,7 @@ import { stream } from './stream.mjs';
 import { throughput } from './throughput.mjs';
 import { versus } from './versus.mjs';
 
-const SECTIONS = { startup, bulk, stream, throughput, paging, versus };
+const SECTIONS = { startup, bulk, share: bulkShare, stream, throughput, paging, versus };
 /**
  * What --huge runs: bench/huge.mjs, then each module named here that is present (others write
  * them: a module `bench/NAME.mjs` exporting a function `NAME({ quick, huge })` that returns

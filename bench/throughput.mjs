@@ -49,7 +49,7 @@ export function slice(name, target, connections, seconds) {
 }
 
 /** autocannon's `requests` for POSTs of new users: each body a new e-mail (`load-N@bench.example`). */
-export function newUserRequests() {
+export function newUserRequests(tag = 'load') {
   let serial = 0;
   return [
     {
@@ -60,7 +60,7 @@ export function newUserRequests() {
           body: JSON.stringify({
             firstname: 'Load',
             lastname: `User ${serial}`,
-            email: `load-${serial}@bench.example`,
+            email: `${tag}-${serial}@bench.example`,
             password: 'correct horse battery staple',
             phone: '+2348012345678',
             gender: 'female',

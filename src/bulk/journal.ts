@@ -8,8 +8,8 @@
  *   new journal: `--failed` writes the rejected rows to their own file for that.
  * - Where: `$LOANCTL_STATE_DIR`, else `$XDG_STATE_HOME/loanctl`, else `~/.local/state/loanctl`,
  *   under `bulk/`. Deleting the directory (or one file) forgets the runs; nothing else reads it.
- * - The file: a header line with the length written so far (a fixed-width field, rewritten after
- *   each append), a line naming the file and server it belongs to (JSON), then one line a fact:
+ * - The file: a header line with the length written so far (a fixed-width field, brought up to
+ *   date every LENGTH_EVERY_MS while appending, and at the end), a line naming the file and server it belongs to (JSON), then one line a fact:
  *   `S row` before a row is sent (with the operating system before the request leaves),
  *   `A row id reference user_id` once acknowledged (`-` for what the reply did not give),
  *   `R row` when it was refused or never reached the server. A row whose last line is `S` was
@@ -21,7 +21,7 @@
  *   `--ignore-journal` the file is set aside and the run starts afresh. Only a last line cut off
  *   by a crash is dropped: its write had not finished, so its request was never sent.
  * - Appends are grouped: the lines of every row that reaches the journal while one write is out
- *   go in the next single write (issue 24: two awaited writes a row were a third of a run's CPU).
+ *   go in the next single write, and a row awaits only its `S` line (issue 24; bench/README.md).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
 import { createHash } from 'node:crypto';
@@ -76,6 +76,13 @@ export async function hashFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * How often the header's length is brought up to date while a run appends: each write of it was
+ * as costly as the lines themselves. What a crash leaves past the last one is believed as any line
+ * (a file longer than its header says is normal); a file cut shorter than it is not.
+ */
+const LENGTH_EVERY_MS = 250;
+
 export class Journal {
   private readonly memory = new Map<number, RowMemory>();
   private readonly ids = new Set<number>();
@@ -83,6 +90,7 @@ export class Journal {
   private queued: string[] = [];
   private batch: Promise<void> | undefined;
   private written: Promise<void> = Promise.resolve();
+  private lengthWrittenAt = 0;
 
   private constructor(
     readonly path: string,
@@ -214,11 +222,17 @@ export class Journal {
       const body = Buffer.from(header ? `${headerLine(0)}${text}` : text);
       await writeAll(handle, body, this.end);
       this.end += body.length;
-      await writeAll(handle, Buffer.from(headerLine(this.end)), 0);
+      if (header || Date.now() - this.lengthWrittenAt >= LENGTH_EVERY_MS) await this.writeLength(handle);
     })();
     // The next write waits for this one, whether it failed or not; each caller sees its own.
     this.written = write.catch(() => {});
     return write;
+  }
+
+  /** The length written so far into the header, which is how a truncated journal shows. */
+  private async writeLength(handle: FileHandle): Promise<void> {
+    this.lengthWrittenAt = Date.now();
+    await writeAll(handle, Buffer.from(headerLine(this.end)), 0);
   }
 
   async close(): Promise<void> {
@@ -226,6 +240,7 @@ export class Journal {
     if (!handle) return;
     while (this.batch) await this.batch.catch(() => {});
     await this.written;
+    await this.writeLength(handle).catch(() => {});
     this.handle = undefined;
     await handle.close();
   }
