@@ -22,16 +22,24 @@ export const TEST_BINARY = process.env.LOANCTL_TEST_BINARY ? resolve(process.env
 /** The command that starts loanctl: the single executable, or the built bin on this Node. */
 export const LOANCTL: readonly [string, ...string[]] = TEST_BINARY ? [TEST_BINARY] : [process.execPath, BIN];
 
+/** One bare PATH directory per set of tools, made on first use. */
+const barePaths = new Map<string, string>();
+
 /**
  * PATH for a spawned loanctl: this test's own, or, for the single executable, a directory that
  * holds only `tools` (symbolic links to them), so anything the binary asked of a `node` would fail.
  */
 export function loanctlPath(tools: readonly string[] = []): string {
   if (!TEST_BINARY) return process.env.PATH ?? '';
-  const dir = mkdtempSync(join(tmpdir(), 'loanctl-bare-path-'));
-  for (const tool of tools) {
-    const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
-    symlinkSync(found, join(dir, tool));
+  const key = tools.join(' ');
+  let dir = barePaths.get(key);
+  if (dir === undefined) {
+    dir = mkdtempSync(join(tmpdir(), 'loanctl-bare-path-'));
+    for (const tool of tools) {
+      const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+      symlinkSync(found, join(dir, tool));
+    }
+    barePaths.set(key, dir);
   }
   return dir;
 }
