@@ -1,6 +1,7 @@
 /**
- * Every field of every request body (spec section 2 and 4), described once. From this table are
- * derived, never copied:
+ * What a field of a request body is (spec section 2 and 4). Each field is described once, in its
+ * operation's row (`body` in ./operation-table.ts; the long lists are named in ./bodies/);
+ * BODY_FIELDS gathers them by operation key. From them are derived, never copied:
  * - the zod schema of each body (./field-schemas.ts: the kind and `required` give the rule), which
  *   the CLI checks before sending and the sandbox checks on arrival;
  * - each command's flags, their help, and the typed options its run function receives

@@ -1,10 +1,12 @@
 /**
- * Every operation of the API (spec section 4), described once: its method and path, path
- * parameters, query, and (in ./fields.ts, by the same key) the fields of its body. ./endpoints.ts
- * builds the zod schemas of query and body from these descriptions on first use, and adds each
- * operation's reply schema (./replies.ts); the client sends from this table and the sandbox's routes
- * are generated from it. Plain data: `--help`, completion and the README generator read it
- * without loading zod.
+ * Every operation of the API (spec section 4), described once, as one row of ./operation-table.ts:
+ * its method and path, path parameters, query, body fields, reply, check command, own error
+ * replies and (when nothing more is needed) its loanctl verb. ./requests.ts builds the zod schemas
+ * of query and body from these descriptions on first use, ./endpoints.ts adds each operation's
+ * reply schema; the client sends from this table, the sandbox's routes and the OpenAPI document are
+ * generated from it, and so are the verbs that only wrap one operation
+ * (src/commands/common/operation-verb.ts). Plain data: `--help`, completion and the README
+ * generator read it without loading zod.
  *
  * Conventions of the table:
  * - `path` uses `:name` placeholders (Fastify's syntax); `pathParams` lists them in order.

@@ -20,9 +20,6 @@ export {
   ZERO_TIMESTAMP,
 } from './vocabulary.js';
 
-export const Timestamp = z.string().regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time');
-export type Timestamp = z.infer<typeof Timestamp>;
-
 // Reply fields of the same type share one schema instead of each building its own: a zod schema
 // is immutable, so sharing changes no result, and building ~300 of them (`z.number().int()` is
 // two schemas, and among zod's costliest) was most of the time this module takes to load, on the
@@ -34,6 +31,15 @@ const OptionalBool = Bool.optional();
 const Num = z.number();
 const Int = z.number().int();
 const OptionalInt = Int.optional();
+
+export const Timestamp = z.string().regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time');
+export type Timestamp = z.infer<typeof Timestamp>;
+
+// Runs of fields several records share, in the order the API writes them.
+/** When a record was made and last changed: the last two fields of most records. */
+const STAMPED = { created_at: Timestamp, updated_at: Timestamp };
+/** What a record attached to a loan request starts with (documents, bank details, guarantors). */
+const ATTACHED = { id: Int, user_id: Int, org_id: Int, loan_request_id: Int };
 
 // ---------------------------------------------------------------------------------------------
 // 2.1 Envelope
@@ -63,8 +69,7 @@ export const UserCreateReply = z.looseObject({
   reference: Text,
   is_active: Bool,
   source: Text,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...STAMPED,
 });
 export type UserCreateReply = z.infer<typeof UserCreateReply>;
 
@@ -79,8 +84,7 @@ export const UserListItem = z.looseObject({
   gender: Text,
   is_active: OptionalBool,
   is_blacklisted: OptionalBool,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...STAMPED,
 });
 export type UserListItem = z.infer<typeof UserListItem>;
 
@@ -142,8 +146,7 @@ export const LoanRequest = z.looseObject({
   disbursed_at: Timestamp,
   submitted_at: Timestamp,
   deleted_at: Timestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...STAMPED,
 });
 export type LoanRequest = z.infer<typeof LoanRequest>;
 
@@ -165,29 +168,25 @@ export const CustomField = z.looseObject({
   boolean_value: Bool,
   is_money: Bool,
   is_custom: Bool,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...STAMPED,
 });
 export type CustomField = z.infer<typeof CustomField>;
 
 /** The custom fields of a record: one schema for every record that carries them. */
 const CustomFields = z.array(CustomField).nullable();
+const WITH_CUSTOM_FIELDS = { has_custom_fields: Bool, custom_fields: CustomFields };
 
 // ---------------------------------------------------------------------------------------------
 // 2.5 Document
 
 export const DocumentRecord = z.looseObject({
-  id: Int,
-  user_id: Int,
-  org_id: Int,
-  loan_request_id: Int,
+  ...ATTACHED,
   type: Text,
   title: Text,
   reference: Text,
   number: Text,
   document_url: Text,
-  has_custom_fields: Bool,
-  custom_fields: CustomFields,
+  ...WITH_CUSTOM_FIELDS,
   created_at: Timestamp,
 });
 export type DocumentRecord = z.infer<typeof DocumentRecord>;
@@ -219,10 +218,8 @@ export const BusinessRecord = z.looseObject({
   monthly_electricity_cost: OptionalInt,
   monthly_ads_cost: OptionalInt,
   monthly_marketing_cost: OptionalInt,
-  has_custom_fields: Bool,
-  custom_fields: CustomFields,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...WITH_CUSTOM_FIELDS,
+  ...STAMPED,
 });
 export type BusinessRecord = z.infer<typeof BusinessRecord>;
 
@@ -230,20 +227,15 @@ export type BusinessRecord = z.infer<typeof BusinessRecord>;
 // 2.8 Bank details
 
 export const BankDetailsRecord = z.looseObject({
-  id: Int,
-  user_id: Int,
-  org_id: Int,
-  loan_request_id: Int,
+  ...ATTACHED,
   credit_order_id: Int,
   code: Text,
   account_number: Text,
   account_name: Text,
   bank_name: Text,
   is_deleted: Bool,
-  has_custom_fields: Bool,
-  custom_fields: CustomFields,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...WITH_CUSTOM_FIELDS,
+  ...STAMPED,
 });
 export type BankDetailsRecord = z.infer<typeof BankDetailsRecord>;
 
@@ -252,17 +244,13 @@ export type BankDetailsRecord = z.infer<typeof BankDetailsRecord>;
 
 /** Gender is not returned; relationship may be absent (spec 2.9). */
 export const GuarantorRecord = z.looseObject({
-  id: Int,
-  user_id: Int,
-  org_id: Int,
-  loan_request_id: Int,
+  ...ATTACHED,
   firstname: Text,
   lastname: Text,
   email: Text,
   phone: Text,
   relationship: OptionalText,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...STAMPED,
 });
 export type GuarantorRecord = z.infer<typeof GuarantorRecord>;
 
@@ -281,9 +269,7 @@ export const EmploymentRecord = z.looseObject({
   manager: Text,
   manager_phone: Text,
   manager_email: Text,
-  has_custom_fields: Bool,
-  custom_fields: CustomFields,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...WITH_CUSTOM_FIELDS,
+  ...STAMPED,
 });
 export type EmploymentRecord = z.infer<typeof EmploymentRecord>;

@@ -7,18 +7,12 @@
  *
  * The rows are added to the real table (vi.mock of the one module that holds it, keeping every
  * row of the original), and the handlers to the real handler map: what README tells a
- * contributor to write, and only that.
+ * contributor to write, and only that. Workers run several files without reloading modules
+ * (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
+ * (vi.resetModules, then import()) and leaves the real modules for the files after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { completionSpec } from '../../src/completion/spec.js';
-import { checkCommand } from '../../src/contract/checks.js';
-import { API_METHODS } from '../../src/contract/operations.js';
-import { createDeps } from '../../src/deps.js';
-import { buildProgram } from '../../src/program.js';
-import { openApiDocument } from '../../src/sandbox/openapi.js';
-import { fakeIo } from '../helpers/fake-io.js';
-import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
-import { call, sampleBody, seedLoanRequest } from '../helpers/sandbox.js';
+import type { CliSandbox } from '../helpers/run-cli.js';
 
 vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
   const { OPERATIONS } = await importOriginal<typeof import('../../src/contract/operation-table.js')>();
@@ -86,18 +80,42 @@ vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
 
 // biome-ignore lint/suspicious/noExplicitAny: the new rows' keys are not in the compiled table's types
 const key = (name: string) => name as any;
+const TABLE = '../../src/contract/operation-table.js';
+const HANDLER_MAP = '../../src/sandbox/handlers/index.js';
+
+/** The program's modules, loaded after the mocks. */
+async function load() {
+  vi.resetModules();
+  return {
+    ...(await import('../../src/completion/spec.js')),
+    ...(await import('../../src/contract/checks.js')),
+    ...(await import('../../src/contract/operations.js')),
+    ...(await import('../../src/deps.js')),
+    ...(await import('../../src/program.js')),
+    ...(await import('../../src/sandbox/openapi.js')),
+    ...(await import('../helpers/fake-io.js')),
+    ...(await import('../helpers/run-cli.js')),
+    ...(await import('../helpers/sandbox.js')),
+  };
+}
+
+let m: Awaited<ReturnType<typeof load>>;
 let sandbox: CliSandbox;
 
 beforeAll(async () => {
-  sandbox = await cliSandbox();
+  m = await load();
+  sandbox = await m.cliSandbox();
 });
 afterAll(async () => {
   await sandbox?.close();
+  vi.doUnmock(TABLE);
+  vi.doUnmock(HANDLER_MAP);
+  vi.resetModules();
 });
 
 describe('an operation added as README says', () => {
   it('is a CLI verb with its arguments, flags, help, example and completion', () => {
-    const program = buildProgram(createDeps({ io: fakeIo(), env: {} }));
+    const program = m.buildProgram(m.createDeps({ io: m.fakeIo(), env: {} }));
     const loan = program.commands.find((command) => command.name() === 'loan');
     const decline = loan?.commands.find((command) => command.name() === 'decline');
     expect(decline?.description()).toBe('Decline a loan request');
@@ -109,27 +127,27 @@ describe('an operation added as README says', () => {
     const help = decline?.helpInformation() ?? '';
     expect(help).toContain('Usage: loanctl loan decline [options] <id>');
 
-    const spec = completionSpec(program);
+    const spec = m.completionSpec(program);
     const loanSpec = spec.root.commands.find((command) => command.name === 'loan');
     const completed = loanSpec?.commands.find((command) => command.name === 'decline');
     expect(completed?.options.map((option) => option.long)).toContain('--reason');
     expect(loanSpec?.commands.map((command) => command.name)).toContain('decision');
-    expect(API_METHODS).toContain('PATCH');
-    expect(checkCommand('declineLoanRequest', { params: { id: 7 }, productId: 3 })).toBe(
+    expect(m.API_METHODS).toContain('PATCH');
+    expect(m.checkCommand('declineLoanRequest', { params: { id: 7 }, productId: 3 })).toBe(
       'loanctl loan show 7 --product 3',
     );
-    expect(sampleBody(key('declineLoanRequest'), 0)).toEqual({ reason: expect.any(String) });
+    expect(m.sampleBody(key('declineLoanRequest'), 0)).toEqual({ reason: expect.any(String) });
   });
 
   it('runs end to end: the sandbox routes and validates it, the verb sends it and prints the reply', async () => {
-    const { loanRequestId } = await seedLoanRequest(sandbox.app, sandbox.org);
+    const { loanRequestId } = await m.seedLoanRequest(sandbox.app, sandbox.org);
     const id = String(loanRequestId);
 
     const tooLong = await sandbox.run(['loan', 'decline', id, '--reason', 'x'.repeat(501)]);
     expect(tooLong.exitCode).toBe(2);
     expect(tooLong.stderr).toMatch(/reason must be at most 500 characters\. Fix --reason/);
 
-    const refused = await call(sandbox.app, key('declineLoanRequest'), {
+    const refused = await m.call(sandbox.app, key('declineLoanRequest'), {
       key: sandbox.api_key,
       params: { id: loanRequestId },
       productId: sandbox.product_id,
@@ -146,12 +164,12 @@ describe('an operation added as README says', () => {
     expect(declined.exitCode, declined.stderr).toBe(0);
     expect(declined.json()).toMatchObject({ id: loanRequestId });
 
-    await call(sandbox.app, 'approveLoanRequest', {
+    await m.call(sandbox.app, 'approveLoanRequest', {
       key: sandbox.api_key,
       params: { id: loanRequestId },
       productId: sandbox.product_id,
       query: { action: 'approve' },
-      body: sampleBody('approveLoanRequest', 0),
+      body: m.sampleBody('approveLoanRequest', 0),
     });
     const again = await sandbox.run(['loan', 'decline', id, '--reason', 'too late']);
     expect(again.exitCode).toBe(1);
@@ -160,7 +178,7 @@ describe('an operation added as README says', () => {
 
   it('is in the OpenAPI document with its body, its length rule and its own error reply', () => {
     // biome-ignore lint/suspicious/noExplicitAny: the document is walked loosely; redocly checks its shape elsewhere
-    const doc = openApiDocument({ serverUrl: 'http://127.0.0.1:4010', version: '0' }) as Record<string, any>;
+    const doc = m.openApiDocument({ serverUrl: 'http://127.0.0.1:4010', version: '0' }) as Record<string, any>;
     const decline = doc.paths['/api/v1/loan_request/{id}/decline']?.patch;
     expect(decline.operationId).toBe('declineLoanRequest');
     expect(decline.requestBody.content['application/json'].schema.properties.reason).toMatchObject({

@@ -54,23 +54,26 @@ export interface NewLoanRequest {
   now: string;
 }
 
-export interface Approval {
-  approved_amount: number;
-  rate: number;
-  tenure: number;
-  tenured_in: string;
-  rate_type: string;
-  frequency: string;
-  grace_period: number;
-  exclude_weekends: number;
-  zero_interest: number;
-  estimated_repayment: number;
-  note: string;
-  approved_by_id: number;
-  approved_by: string;
-  progress: string;
-  now: string;
-}
+/** The columns an approval sets from its terms and approver, written once: the type and the UPDATE both read it. */
+const APPROVAL_COLUMNS = [
+  'approved_amount',
+  'rate',
+  'tenure',
+  'tenured_in',
+  'rate_type',
+  'frequency',
+  'grace_period',
+  'exclude_weekends',
+  'zero_interest',
+  'estimated_repayment',
+  'note',
+  'approved_by_id',
+  'approved_by',
+  'progress',
+] as const;
+
+/** What an approval stores: those columns of the row, set, and the time. */
+export type Approval = { [C in (typeof APPROVAL_COLUMNS)[number]]: NonNullable<LoanRequestRow[C]> } & { now: string };
 
 /** A loan request row (`LoanRequestRow`): the table joined with the names the API returns with it. */
 export const LOAN_REQUEST_VIEW = `
@@ -121,12 +124,8 @@ export class LoanRequestsRepo {
     );
     this.setApproved = db.prepare(
       `UPDATE loan_requests
-          SET lender_status = 'approved', approved_amount = :approved_amount, rate = :rate, tenure = :tenure,
-              tenured_in = :tenured_in, rate_type = :rate_type, frequency = :frequency, grace_period = :grace_period,
-              exclude_weekends = :exclude_weekends, zero_interest = :zero_interest,
-              estimated_repayment = :estimated_repayment, note = :note, approved_by_id = :approved_by_id,
-              approved_by = :approved_by, approved_at = :now, final_approval_date = :now, progress = :progress,
-              updated_at = :now
+          SET lender_status = 'approved', ${APPROVAL_COLUMNS.map((column) => `${column} = :${column}`).join(', ')},
+              approved_at = :now, final_approval_date = :now, updated_at = :now
         WHERE id = :id`,
     );
     this.setLinkers = db.prepare(
