@@ -67,6 +67,26 @@ export const TRANSITIONS = [
   writes: Partial<Record<StateField, string>>;
 }[];
 
+const STAGE_WORDS: Record<Stage, string> = {
+  created: 'created',
+  waiting: 'waiting for approval',
+  approved: 'approved',
+};
+
+/**
+ * The move operation `key` makes, in words, or undefined for one that moves none: `Moves a loan
+ * request from created to waiting for approval (status pending, user_status submitted).`
+ */
+export function transitionText(key: string): string | undefined {
+  const move = TRANSITIONS.find((transition) => transition.operation === key);
+  if (move === undefined) return undefined;
+  const from = move.from.length === 0 ? 'nothing' : move.from.map((stage) => STAGE_WORDS[stage]).join(' or ');
+  const writes = Object.entries(move.writes)
+    .map(([field, value]) => `${field} ${value}`)
+    .join(', ');
+  return `Moves a loan request from ${from} to ${STAGE_WORDS[move.to]} (${writes}).`;
+}
+
 function marked(loan: StatefulLoan, stage: Exclude<Stage, 'created'>): boolean {
   const { field, value } = STAGE_MARKS[stage];
   return String(loan[field] ?? '').toLowerCase() === value;

@@ -5,10 +5,12 @@
  * stops as soon as `limit` matches are found. Every row read is counted, so the caller can say
  * how much was scanned to find them.
  *
- * Dates compare as instants; a timestamp still at the zero value (`0001-01-01T00:00:00Z`: never
- * submitted, never approved) matches no window on it.
+ * Dates compare as instants, read in any precision and zone the API writes; a timestamp still at
+ * the zero value (`0001-01-01T00:00:00Z`, in any precision: never submitted, never approved)
+ * matches no window on it.
  */
-import { type LoanRequest, ZERO_TIMESTAMP } from '../contract/schemas.js';
+import type { LoanRequest } from '../contract/schemas.js';
+import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { ApiClient, ApiResult } from '../http/client.js';
 import type { Direction } from '../input/values.js';
 import { loanRequestPages } from './pages.js';
@@ -57,9 +59,10 @@ function sameState(wanted: string | undefined, actual: unknown): boolean {
 
 function within(window: TimeWindow | undefined, stamp: unknown): boolean {
   if (window === undefined) return true;
-  if (typeof stamp !== 'string' || stamp === ZERO_TIMESTAMP) return false;
-  const at = Date.parse(stamp);
-  if (Number.isNaN(at)) return false;
+  // The zero timestamp in any precision (the real service writes nanoseconds) is "never".
+  if (!isSetTimestamp(stamp)) return false;
+  const at = parseTimestamp(stamp)?.getTime();
+  if (at === undefined) return false;
   return (window.since === undefined || at >= window.since) && (window.until === undefined || at < window.until);
 }
 

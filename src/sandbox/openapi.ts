@@ -10,8 +10,10 @@
  * writes it. Checks JSON Schema cannot say (a real calendar day, a money amount's range) stay in
  * the sandbox's 400 replies.
  */
+
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointDef } from '../contract/endpoints.js';
+import { transitionText } from '../contract/states.js';
 import { envelopeSchemas, errorResponses, failureEnvelope, type Json, successEnvelope } from './openapi-replies.js';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -77,7 +79,7 @@ function operation(def: EndpointDef, otherPath: string | undefined): Json {
     summary: def.summary,
     description:
       otherPath === undefined
-        ? `Spec section ${def.spec}.`
+        ? [`Spec section ${def.spec}.`, transitionText(def.key)].filter(Boolean).join(' ')
         : `Spec section ${def.spec}, at the path the real service's documentation gives it; the same as ${def.method} ${openApiPath(def.path)}.`,
     tags: [tagOf(def.path)],
     parameters: [

@@ -162,9 +162,9 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
 
     // The repayment preview is on screen before the question.
     screen = await pty.waitForPrompt(
-      new RegExp(`Approve loan request ${id}: 45,000\\.00 at 5% a month \\(simple interest\\)`),
+      new RegExp(`Approve loan request ${id}: 45,000\\.00 at 5 % per month \\(simple interest\\)`),
     );
-    expect(screen).toContain('Loan of 45,000.00 at 5% a month (simple interest) over 3 months, repaid monthly.');
+    expect(screen).toContain('Loan of 45,000.00 at 5 % per month (simple interest) over 3 months, repaid monthly.');
     expect(screen).toMatch(/Total\s+45,000\.00\s+6,750\.00\s+51,750\.00/);
     expect(screen).toContain('3 instalments;');
     await pty.type('y');
@@ -172,7 +172,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
 
     expect(await pty.exitCode()).toBe(0);
     screen = await pty.screen();
-    expect(screen).toContain(`Approved loan request ${id}: 45,000.00 at 5% a month (simple interest) over 3 months`);
+    expect(screen).toContain(`Approved loan request ${id}: 45,000.00 at 5 % per month (simple interest) over 3 months`);
     expect(screen).toMatch(/Lender status\s+approved/);
     expect(screen).toMatch(/Estimated repayment\s+51,750\.00/);
     expect(screen).not.toContain(sandbox.api_key);

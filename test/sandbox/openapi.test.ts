@@ -72,6 +72,15 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('says which state each moving operation leads to, from the state table (src/contract/states.ts)', () => {
+    expect(doc.paths['/api/v1/loan_request/{id}/submit'].put.description).toContain(
+      'Moves a loan request from created to waiting for approval (status pending, user_status submitted).',
+    );
+    expect(doc.paths['/api/v1/loan_request/{id}/action'].post.description).toContain(
+      'to approved (lender_status approved)',
+    );
+  });
+
   it('documents the envelope, its 200 failures (spec §7) and the Bearer scheme', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);

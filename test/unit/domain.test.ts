@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
+import type { LoanRequest } from '../../src/contract/schemas.js';
 import { createDeps, type Deps } from '../../src/deps.js';
+import { matchesLoan } from '../../src/domain/loan-filter.js';
 import { findLoanRequest, readAttachments, readLoanRequest } from '../../src/domain/loan-requests.js';
 import { loanRequestPages, userPages } from '../../src/domain/pages.js';
 import { findUserByEmail, userIdOf } from '../../src/domain/users.js';
@@ -270,5 +272,21 @@ describe('finding a loan request and reading what is attached', () => {
     const error = await readLoanRequest(api, sandbox.org.product_id, 999999).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NoAccessError);
     expect((error as NoAccessError).exitCode).toBe(ExitCode.noAccess);
+  });
+});
+
+describe('matching a loan request against date windows', () => {
+  const window = { until: Date.parse('2026-03-01T00:00:00Z') };
+  const loan = (submitted_at: string) => ({ submitted_at }) as unknown as LoanRequest;
+
+  it('the zero timestamp in any precision is "never submitted": it matches no window', () => {
+    expect(matchesLoan({ submitted: window }, loan('0001-01-01T00:00:00Z'))).toBe(false);
+    expect(matchesLoan({ submitted: window }, loan('0001-01-01T00:00:00.000000000Z'))).toBe(false);
+  });
+
+  it("reads the real service's nanoseconds and numeric offsets", () => {
+    expect(matchesLoan({ submitted: window }, loan('2026-02-28T23:59:59.999999999+00:00'))).toBe(true);
+    expect(matchesLoan({ submitted: window }, loan('2026-03-01T00:30:00.123456789+01:00'))).toBe(true);
+    expect(matchesLoan({ submitted: window }, loan('2026-03-01T00:30:00.123456789-01:00'))).toBe(false);
   });
 });

@@ -120,7 +120,7 @@ async function reviewBeforeSending(
   for (const line of review.lines) show(line);
   if (review.refusals.length > 0) {
     throw new UsageError(
-      `Loan request ${id} cannot be approved on these terms: ${review.refusals.join(' ')} (nothing was sent)`,
+      `Loan request ${id} cannot be approved on these terms: ${review.refusals.join(' ')} Nothing was sent.`,
       `Pass --approved-amount at most ${loan.amount}.`,
     );
   }

@@ -38,7 +38,7 @@ export function approvalBodyFromForm(form: Form): Record<string, unknown> {
 /**
  * The rate the API takes, from the form's yearly rate when the rate per unit is left empty
  * (src/repayment/annual-rate.ts: ÷ 12 a month, ÷ 52 a week, ÷ 365 a day); the form as it is
- * otherwise (both given: the rate per unit is what the operator typed last to send).
+ * otherwise (both given, the rate per unit is sent as typed).
  */
 function withRateFromAnnual(form: Form): Form {
   const annual = form.annual_rate?.trim() ?? '';
