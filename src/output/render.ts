@@ -93,16 +93,28 @@ export function printNextPage(deps: Pick<OutputDeps, 'io'>, flags: string): void
   deps.io.stderr.write(`next: ${flags}\n`);
 }
 
+/** Where a command that does something prints what it did (`openOutcome`). */
+export interface OutcomeOutput {
+  /** `record` in the chosen format; on a table without `--fields`, the sentence `lines` instead. */
+  print(record: unknown, lines: readonly string[]): Promise<void>;
+}
+
 /**
- * What a command did (a snapshot taken, rows removed, a fault added), printed on the one output
- * path: `-o json|ndjson|csv` and `--fields` as for any data. On a table without `--fields`, the
- * sentence a person reads (`lines`) stands in for a one-row table.
+ * For a command that does something and then says what (a snapshot taken, rows removed, an
+ * organisation created with its key): the one output path, `-o json|ndjson|csv` and `--fields` as
+ * for any data, with `names` the fields of what it prints. Opened before the work, so that a
+ * `--fields` naming none of them is exit 2 with nothing done (not an organisation made whose key,
+ * shown only once, was then never printed). On a table without `--fields`, the sentence a person
+ * reads stands in for a one-row table.
  */
-export async function renderOutcome(record: unknown, lines: readonly string[], deps: RenderDeps): Promise<void> {
+export async function openOutcome(deps: RenderDeps, names: readonly string[]): Promise<OutcomeOutput> {
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
-  if (settings.output === 'table' && !settings.fields && !settings.raw) {
-    for (const line of lines) deps.io.stdout.write(`${line}\n`);
-    return;
-  }
-  await render(record, {}, deps);
+  const output = await openOutput(deps, { names: () => names });
+  const sentence = settings.output === 'table' && !settings.fields && !settings.raw;
+  return {
+    print: async (record, lines) => {
+      if (!sentence) return output.print(record);
+      for (const line of lines) deps.io.stdout.write(`${line}\n`);
+    },
+  };
 }

@@ -112,8 +112,9 @@ describe('sandbox org create / product create', () => {
 
 describe('sandbox start', () => {
   // Every start writes the `sandbox` profile: keep it in a temporary config dir, never the real one.
-  async function startInProcess(options: Record<string, unknown>, configDir = dir()) {
+  async function startInProcess(options: Record<string, unknown>, configDir = dir(), output?: 'json') {
     const { deps, stdout, stderr } = fakeDeps({ LOANCTL_CONFIG_DIR: configDir });
+    if (output) deps.globals = { output };
     const stop = new AbortController();
     const running = runSandboxStart({ port: '0', ...options, stopSignal: stop.signal }, deps);
     for (let i = 0; i < 200 && !stdout.text.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
@@ -138,6 +139,14 @@ describe('sandbox start', () => {
     await started.running;
     expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
     await expect(fetch(line.url)).rejects.toThrow();
+  });
+
+  it('-o json prints the same one JSON line as --json', async () => {
+    const started = await startInProcess({ dataDir: dir() }, dir(), 'json');
+    expect(Object.keys(JSON.parse(started.stdout.text))).toEqual(['url', 'api_key', 'org_id', 'product_id']);
+    started.stop.abort();
+    await started.running;
+    expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
   });
 
   it('prints a banner: URL, key, product id on stdout; how to use it on stderr', async () => {

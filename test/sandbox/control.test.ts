@@ -274,6 +274,22 @@ describe('the control verbs print through -o and --fields', () => {
     expect(both.stderr).toContain('--json is -o json');
     const unknown = await sandbox('snapshot', 'list', '-o', 'json', '--fields', 'nope');
     expect(unknown.exitCode).toBe(2);
+    const empty = await sandbox('snapshot', 'list', '-o', 'json', '--fields', 'name');
+    expect(empty.json()).toEqual([]);
+  });
+
+  it('a --fields naming none of its fields stops a reset or an org create before it is done', async () => {
+    await createUser('stays@example.com');
+    const reset = await sandbox('reset', '--yes', '-o', 'json', '--fields', 'users');
+    expect(reset.exitCode).toBe(2);
+    expect(reset.stderr).toContain('removed.users');
+    expect(await userEmails()).toEqual(['stays@example.com']);
+    const org = await sandbox('org', 'create', '--name', 'Keyless', '-o', 'json', '--fields', 'key');
+    expect(org.exitCode).toBe(2);
+    const db = new DatabaseSync(dbPathFor(dataDir), { readOnly: true });
+    const named = db.prepare("SELECT count(*) AS n FROM organisations WHERE name = 'Keyless'").get() as { n: number };
+    db.close();
+    expect(named.n).toBe(0);
   });
 });
 

@@ -6,10 +6,11 @@
 import { clearUserIndexes } from '../../config/user-index.js';
 import type { Deps } from '../../deps.js';
 import { notice } from '../../output/notice.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 
 export async function runCacheClear(deps: Deps): Promise<void> {
+  const output = await openOutcome(deps, ['dir', 'removed']);
   const { dir, removed } = clearUserIndexes(deps.env);
   notice(deps, `Removed ${removed} index file${removed === 1 ? '' : 's'} from ${dir}.`);
-  await renderOutcome({ dir, removed }, [], deps);
+  await output.print({ dir, removed }, []);
 }

@@ -1,10 +1,10 @@
 /** `loanctl sandbox faults add`: a fault a sandbox on this data dir injects, from its next request on. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
-import type { NewFault } from '../../sandbox/faults/store.js';
+import { FAULT_FIELDS, type NewFault } from '../../sandbox/faults/store.js';
 import { parseDuration } from '../common/duration.js';
 import { describeFault } from './faults-shared.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
@@ -29,12 +29,13 @@ const LONGEST_LATENCY_MS = 300_000;
 export async function runSandboxFaultsAdd(options: SandboxFaultsAddOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
   const fault = faultFrom(options, deps);
+  const output = await openOutcome(deps, FAULT_FIELDS);
   const added = withFaults(dataDir, (store) => {
     const id = store.add(fault);
     return store.list().find((row) => row.id === id);
   });
   if (!added) return;
-  await renderOutcome(added, [`Added fault ${describeFault(added)}`], deps);
+  await output.print(added, [`Added fault ${describeFault(added)}`]);
   deps.io.stderr.write(
     'A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear\n',
   );

@@ -1,7 +1,7 @@
 /** `loanctl sandbox org create`: a new organisation and its API key. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { createOrganisation, SandboxAdminError } from '../../sandbox/admin.js';
 import { resolveDataDir } from './shared.js';
 
@@ -12,6 +12,8 @@ export interface SandboxOrgCreateOptions {
 
 export async function runSandboxOrgCreate(options: SandboxOrgCreateOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
+  // Opened first: the key is shown only once, so a --fields mistake must stop before it is made.
+  const output = await openOutcome(deps, ['org_id', 'api_key']);
   let created: { org_id: number; api_key: string };
   try {
     created = createOrganisation(dataDir, options.name);
@@ -20,7 +22,7 @@ export async function runSandboxOrgCreate(options: SandboxOrgCreateOptions, deps
     throw error;
   }
   deps.io.stderr.write(`Created organisation "${options.name.trim()}" in ${dataDir}.\n`);
-  await render(created, {}, deps);
+  await output.print(created, [`org_id:  ${created.org_id}`, `api_key: ${created.api_key}`]);
   deps.io.stderr.write(
     'The API key is shown only this once (the sandbox keeps only its hash). ' +
       `Next: loanctl sandbox product create --org ${created.org_id} --name "My product"\n`,

@@ -5,9 +5,9 @@
  * It destroys data: asks on a terminal, needs --yes elsewhere (conventions.md, "Interaction").
  */
 import type { Deps } from '../../deps.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { ensureDemo } from '../../sandbox/admin.js';
-import { countRows, describeCounts, resetData } from '../../sandbox/control/state.js';
+import { countRows, describeCounts, perTableFields, resetData } from '../../sandbox/control/state.js';
 import { confirmAction } from '../common/confirm.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
 
@@ -17,6 +17,7 @@ export interface SandboxResetOptions extends DataDirOptions {
 }
 
 export async function runSandboxReset(options: SandboxResetOptions, deps: Deps): Promise<void> {
+  const output = await openOutcome(deps, [...perTableFields('removed'), 'org_id', 'api_key', 'product_id']);
   const { counts, dataDir } = withDataDir(options, deps, (db, dir) => ({ counts: countRows(db), dataDir: dir }));
   const kept = options.all ? 'makes a new demo organisation and product' : 'keeps organisations, keys and products';
   await confirmAction(deps, {
@@ -27,7 +28,7 @@ export async function runSandboxReset(options: SandboxResetOptions, deps: Deps):
   const removed = withDataDir(options, deps, (db) => resetData(db, options.all === true));
   const demo = options.all ? ensureDemo(dataDir) : undefined;
   const rows = Object.values(removed).reduce((sum, count) => sum + count, 0);
-  await renderOutcome(
+  await output.print(
     { removed, ...(demo && { org_id: demo.org_id, api_key: demo.api_key, product_id: demo.product_id }) },
     [
       `Reset the sandbox in ${dataDir}: removed ${rows} rows (${describeCounts(removed)}); ${options.all ? 'made a new demo organisation and product' : 'kept organisations, keys and products'}.`,
@@ -35,6 +36,5 @@ export async function runSandboxReset(options: SandboxResetOptions, deps: Deps):
         ? [`  API key:     ${demo.api_key}`, `  org id:      ${demo.org_id}`, `  product id:  ${demo.product_id}`]
         : []),
     ],
-    deps,
   );
 }

@@ -5,8 +5,14 @@
  * --yes elsewhere (conventions.md, "Interaction").
  */
 import type { Deps } from '../../deps.js';
-import { renderOutcome } from '../../output/render.js';
-import { countRows, describeCounts, restoreSnapshot, snapshotCounts } from '../../sandbox/control/state.js';
+import { openOutcome } from '../../output/render.js';
+import {
+  countRows,
+  describeCounts,
+  perTableFields,
+  restoreSnapshot,
+  snapshotCounts,
+} from '../../sandbox/control/state.js';
 import { confirmAction } from '../common/confirm.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
 
@@ -15,6 +21,7 @@ export interface SandboxRestoreOptions extends DataDirOptions {
 }
 
 export async function runSandboxRestore(name: string, options: SandboxRestoreOptions, deps: Deps): Promise<void> {
+  const output = await openOutcome(deps, ['restored', ...perTableFields('rows')]);
   const { live, snapshot } = withDataDir(options, deps, (db, dataDir) => ({
     live: countRows(db),
     snapshot: snapshotCounts(dataDir, name, db.version()),
@@ -25,9 +32,5 @@ export async function runSandboxRestore(name: string, options: SandboxRestoreOpt
     example: `loanctl sandbox restore ${name} --yes`,
   });
   const counts = withDataDir(options, deps, (db, dataDir) => restoreSnapshot(db, dataDir, name));
-  await renderOutcome(
-    { restored: name, rows: counts },
-    [`Restored snapshot "${name}": ${describeCounts(counts)}.`],
-    deps,
-  );
+  await output.print({ restored: name, rows: counts }, [`Restored snapshot "${name}": ${describeCounts(counts)}.`]);
 }

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { loadSeedFile, SeedError } from '../../sandbox/control/seed-file.js';
 import { runSeed } from '../../sandbox/control/seed-run.js';
 import type { DataDirOptions } from './data-dir.js';
@@ -10,6 +10,7 @@ import { resolveDataDir } from './shared.js';
 
 export async function runSandboxSeed(file: string, options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
+  const output = await openOutcome(deps, ['steps', 'org_id', 'product_id']);
   let steps: ReturnType<typeof loadSeedFile>;
   try {
     steps = loadSeedFile(resolve(file));
@@ -27,10 +28,9 @@ export async function runSandboxSeed(file: string, options: DataDirOptions, deps
     }
     throw error;
   }
-  await renderOutcome(
+  await output.print(
     summary,
     summary.steps.map((step) => `${step.name.padEnd(20)} ${step.op.padEnd(22)} ${step.calls}`),
-    deps,
   );
   deps.io.stderr.write(`Seeded ${dataDir} (organisation ${summary.org_id}, product ${summary.product_id}).\n`);
 }

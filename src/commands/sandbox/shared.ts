@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { defaultDataDir } from '../../sandbox/paths.js';
 
@@ -27,5 +27,6 @@ export async function printClock(state: { now: Date; offset_ms: number }, deps: 
     state.offset_ms === 0
       ? 'real time'
       : `real time ${state.offset_ms > 0 ? '+' : '-'} ${formatDuration(Math.abs(state.offset_ms))}`;
-  await renderOutcome({ now, offset_ms: state.offset_ms }, [`Sandbox time: ${now} (${from})`], deps);
+  const output = await openOutcome(deps, ['now', 'offset_ms']);
+  await output.print({ now, offset_ms: state.offset_ms }, [`Sandbox time: ${now} (${from})`]);
 }

@@ -1,8 +1,8 @@
 /** `loanctl sandbox snapshot NAME`: a consistent copy of the data, taken while it may be serving. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { renderOutcome } from '../../output/render.js';
-import { takeSnapshot } from '../../sandbox/control/state.js';
+import { openOutcome } from '../../output/render.js';
+import { SNAPSHOT_FIELDS, takeSnapshot } from '../../sandbox/control/state.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
 
 export interface SandboxSnapshotOptions extends DataDirOptions {
@@ -12,6 +12,7 @@ export interface SandboxSnapshotOptions extends DataDirOptions {
 export async function runSandboxSnapshot(name: string, options: SandboxSnapshotOptions, deps: Deps): Promise<void> {
   if (name === 'list')
     throw new UsageError('"list" names the listing: `loanctl sandbox snapshot list`; pick another name.');
+  const output = await openOutcome(deps, SNAPSHOT_FIELDS);
   const entry = withDataDir(options, deps, (db, dataDir) => {
     try {
       return takeSnapshot(db, dataDir, name, options.force === true);
@@ -22,9 +23,7 @@ export async function runSandboxSnapshot(name: string, options: SandboxSnapshotO
       throw error;
     }
   });
-  await renderOutcome(
-    { ...entry },
-    [`Took snapshot "${entry.name}" (${entry.bytes} bytes). Restore it with: loanctl sandbox restore ${entry.name}`],
-    deps,
-  );
+  await output.print(entry, [
+    `Took snapshot "${entry.name}" (${entry.bytes} bytes). Restore it with: loanctl sandbox restore ${entry.name}`,
+  ]);
 }

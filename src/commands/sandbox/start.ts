@@ -45,7 +45,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
       profile: options.profile !== false,
       env: deps.env,
     });
-    printDetached(started, options.json === true, deps);
+    printDetached(started, jsonLine(options, deps), deps);
     return;
   }
 
@@ -138,7 +138,7 @@ async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where
   if (options.detachedChild) {
     // Its output is a log file: the key stays out of it (the starting command printed it).
     deps.io.stdout.write(`${new Date().toISOString()} sandbox listening on ${info.url} (pid ${process.pid})\n`);
-  } else if (options.json) {
+  } else if (jsonLine(options, deps)) {
     const { url, api_key, org_id, product_id } = info;
     deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id })}\n`);
   } else {
@@ -148,11 +148,16 @@ async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where
   await waitForStop(options.stopSignal);
   const say = (line: string) => {
     if (options.detachedChild) deps.io.stdout.write(`${new Date().toISOString()} ${line}\n`);
-    else if (!options.json) deps.io.stderr.write(`${line}\n`);
+    else if (!jsonLine(options, deps)) deps.io.stderr.write(`${line}\n`);
   };
   say('Stopping the sandbox (finishing requests in flight)…');
   await running.close();
   say('Sandbox stopped.');
+}
+
+/** `-o json` (or its `--json`): one JSON line once listening, for a script to read. */
+function jsonLine(options: SandboxStartOptions, deps: Deps): boolean {
+  return options.json === true || deps.globals?.output === 'json';
 }
 
 function printDetached(started: DetachedSandbox, json: boolean, deps: Deps): void {

@@ -1,21 +1,21 @@
 /** `loanctl sandbox status`: is a sandbox serving this data dir, where, since when. Exit 4 when none is. */
 import type { Deps } from '../../deps.js';
 import { ExitCode, LoanctlError } from '../../errors.js';
-import { render, renderOutcome } from '../../output/render.js';
-import { resolveOutputSettings } from '../../output/settings.js';
+import { openOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { readRunning } from '../../sandbox/control/run-file.js';
 import type { DataDirOptions } from './data-dir.js';
 import { resolveDataDir } from './shared.js';
 
+const STATUS_FIELDS = ['running', 'url', 'pid', 'data_dir', 'started_at', 'uptime_s', 'log_file'];
+
 export async function runSandboxStatus(options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
+  const output = await openOutcome(deps, STATUS_FIELDS);
   const info = readRunning(dataDir);
   if (!info) {
-    // A script reads the answer on stdout too; a table says it only in the error line.
-    if (resolveOutputSettings(deps.globals, deps.env, deps.io).output !== 'table') {
-      await render({ running: false, data_dir: dataDir }, {}, deps);
-    }
+    // A script reads the answer on stdout too; a table says it in the error line.
+    await output.print({ running: false, data_dir: dataDir }, []);
     throw new LoanctlError(
       `No sandbox is running on ${dataDir}.`,
       ExitCode.noAccess,
@@ -32,7 +32,7 @@ export async function runSandboxStatus(options: DataDirOptions, deps: Deps): Pro
     uptime_s: Math.floor(uptimeMs / 1000),
     log_file: info.log_file ?? null,
   };
-  await renderOutcome(status, statusLines(status, uptimeMs), deps);
+  await output.print(status, statusLines(status, uptimeMs));
 }
 
 function statusLines(

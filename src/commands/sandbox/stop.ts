@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../../deps.js';
 import { LoanctlError } from '../../errors.js';
-import { renderOutcome } from '../../output/render.js';
+import { openOutcome } from '../../output/render.js';
 import { processAlive, readRunning } from '../../sandbox/control/run-file.js';
 import type { DataDirOptions } from './data-dir.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
@@ -20,10 +20,11 @@ const POLL_MS = 50;
 export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
   const waitS = parseWholeNumber(options.timeout ?? '30', '--timeout', 1, 3600);
+  const output = await openOutcome(deps, ['stopped', 'pid', 'data_dir']);
   const info = readRunning(dataDir);
   if (!info) {
     deps.io.stderr.write(`No sandbox is running on ${dataDir}; nothing to stop.\n`);
-    await renderOutcome({ stopped: false, data_dir: dataDir }, [], deps);
+    await output.print({ stopped: false, data_dir: dataDir }, []);
     return;
   }
   try {
@@ -47,5 +48,5 @@ export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): P
   }
   readRunning(dataDir); // removes the run file if the server could not (it was killed meanwhile)
   deps.io.stderr.write(`Stopped the sandbox on ${info.url ?? dataDir} (pid ${info.pid}).\n`);
-  await renderOutcome({ stopped: true, pid: info.pid, data_dir: dataDir }, [], deps);
+  await output.print({ stopped: true, pid: info.pid, data_dir: dataDir }, []);
 }

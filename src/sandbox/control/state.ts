@@ -36,6 +36,11 @@ const BORROWER_TABLES = [
 const ADMIN_TABLES = ['products', 'api_keys', 'organisations', 'sandbox_clock', 'faults'] as const;
 const ALL_TABLES = [...BORROWER_TABLES, ...ADMIN_TABLES];
 
+/** What reset and restore print of each table (`removed.users`, `rows.loan_requests`…). */
+export function perTableFields(parent: string): string[] {
+  return [parent, ...ALL_TABLES.map((table) => `${parent}.${table}`)];
+}
+
 export const SNAPSHOT_DIR = 'snapshots';
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -48,6 +53,9 @@ export interface SnapshotEntry {
   bytes: number;
   taken_at: string;
 }
+
+/** The fields of a SnapshotEntry, as `sandbox snapshot` and `snapshot list` print them. */
+export const SNAPSHOT_FIELDS: readonly (keyof SnapshotEntry)[] = ['name', 'bytes', 'taken_at'];
 
 /** Empties borrowers, loan requests and their attachments; `all` empties organisations, keys, products and the clock too. */
 export function resetData(db: SandboxDb, all = false): Record<string, number> {

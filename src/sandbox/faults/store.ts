@@ -28,6 +28,8 @@ export type NewFault = Omit<FaultRow, 'id' | 'matched' | 'fired'>;
 
 const COLUMNS =
   'id, method, path, http, envelope, message, latency_ms, probability, seed, times, matched, fired, preset, created_at';
+/** The fields of a FaultRow, as `sandbox faults` prints them (`--fields`). */
+export const FAULT_FIELDS = COLUMNS.split(', ');
 
 export class FaultsStore {
   private readonly insert: StatementSync;
