@@ -16,6 +16,7 @@ import { loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
+import { startWalkProgress } from '../../output/walk-progress.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanQueueOptions extends ProductOption {
@@ -49,13 +50,20 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
   let scanned = 0;
   let waiting = 0;
   const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
-  for await (const { loanRequests } of loanRequestPages(api, productId, query, { prefetch: true })) {
-    for (const loan of loanRequests) {
-      scanned++;
-      if (!isWaiting(loan)) continue;
-      waiting++;
-      oldest.offer(loan);
+  const progress = startWalkProgress(deps, 'loan requests');
+  try {
+    for await (const { loanRequests } of loanRequestPages(api, productId, query, { prefetch: true })) {
+      const waitingBefore = waiting;
+      for (const loan of loanRequests) {
+        scanned++;
+        if (!isWaiting(loan)) continue;
+        waiting++;
+        oldest.offer(loan);
+      }
+      progress.page(loanRequests.length, waiting - waitingBefore);
     }
+  } finally {
+    progress.stop();
   }
   const now = deps.now().getTime();
   await render(
