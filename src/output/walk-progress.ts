@@ -6,9 +6,7 @@
  * line (src/bulk/report.ts).
  */
 import type { Deps } from '../deps.js';
-
-/** Told of each page a walk has read: how many rows it had and how many of them matched. */
-export type PageSeen = (rows: number, matched: number) => void;
+import type { PageSeen } from '../domain/pages.js';
 
 export interface WalkProgress {
   page: PageSeen;
