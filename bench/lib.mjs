@@ -65,7 +65,11 @@ export async function startServer({ seedLoans = 0, seedUsers = 0, huge = 0, expo
   const lines = createInterface({ input: child.stdout });
   const line = await new Promise((resolve, reject) => {
     // Seeding 2,000,000 borrowers and 1,000,000 loan requests (--huge) takes minutes on a busy machine.
-    const timer = setTimeout(() => reject(new Error('the bench sandbox did not start in 600 s')), 600_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never left running (and growing) behind a bench that gave up on it
+      data.cleanup();
+      reject(new Error('the bench sandbox did not start in 600 s'));
+    }, 600_000);
     child.once('exit', (code) => reject(new Error(`the bench sandbox exited (${code}) before listening`)));
     lines.once('line', (text) => {
       clearTimeout(timer);

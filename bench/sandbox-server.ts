@@ -10,12 +10,14 @@
  *   - `--seed-loans N`: N loan requests written straight through the repositories in one
  *     transaction (seconds, where N HTTP calls would take minutes);
  *   - `--seed-users N`: N more borrowers of the demo organisation, the same way;
- *   - `--huge N` (bench/huge.mjs): N borrowers of the demo organisation with their creation times
- *     spread evenly over the past year, oldest first (`borrower-1@spread.example` …, every 1,000th
- *     with the phone +2348099999999), and N loan requests of its product; and a second
- *     organisation ("Today Lender", its key and product in the JSON line's `today`) whose N
- *     borrowers were all created today (`borrower-N@today.example` the newest). Written through
- *     the repositories, so every row gets the numbers a real create gives it;
+ *   - `--huge N` (bench/huge.mjs): two organisations grown with SQL, each statement an INSERT …
+ *     SELECT over a counter (a million rows in seconds, where a million creates take many
+ *     minutes on a busy machine): "Year Lender" (the JSON line's own key and product) with N
+ *     borrowers created evenly over the past year, oldest first (`borrower-1@spread.example` …,
+ *     every 1,000th with the phone +2348099999999), and N loan requests of its product (amounts
+ *     50,000 to 50,999, so `--min-amount 50999` keeps one in 1,000); and "Today Lender" (`today`
+ *     in the JSON line) whose N borrowers were all created today (`borrower-N@today.example` the
+ *     newest). Each borrower gets the numbers a create gives (org_seq, day_seq: migrations 2, 5);
  *   - `--export-json FILE`: everything seeded written as a json-server database (`users` and
  *     `loan_requests`, each item exactly as the API returns it), for the side-by-side comparison.
  *
@@ -85,33 +87,24 @@ function seed(count: number): void {
   }
 }
 
-/**
- * `count` borrowers of an organisation (one statement each, in one transaction), created at
- * `stampOf(i)` (default: now), e-mails `borrower-N@DOMAIN`, every 1,000th with the phone
- * +2348099999999.
- */
-function seedBorrowers(
-  count: number,
-  orgId = demo.org_id,
-  domain = 'bench.example',
-  stampOf?: (i: number) => string,
-): void {
+/** `count` borrowers of the demo organisation (one statement each, in one transaction). */
+function seedBorrowers(count: number): void {
   const db = SandboxDb.open(dbPathFor(dataDir as string));
-  const now = new Date().toISOString();
   try {
     const repos = createRepos(db);
+    const now = new Date().toISOString();
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const created = repos.users.create({
-          org_id: orgId,
+          org_id: demo.org_id,
           firstname: 'Borrower',
           lastname: `Number ${i + 1}`,
-          email: `borrower-${i + 1}@${domain}`,
-          phone: (i + 1) % 1000 === 0 ? '+2348099999999' : '+2348012345678',
+          email: `borrower-${i + 1}@bench.example`,
+          phone: '+2348012345678',
           gender: i % 2 ? 'male' : 'female',
           reference: newReference('user'),
           source: 'api',
-          now: stampOf?.(i) ?? now,
+          now,
         });
         if (created === undefined) throw new Error(`borrower ${i + 1} exists`);
       }
@@ -138,16 +131,75 @@ function exportJson(file: string): void {
 
 if (seedLoans > 0) seed(seedLoans);
 if (seedUsers > 0) seedBorrowers(seedUsers);
-let today: { api_key: string; org_id: number; product_id: number } | undefined;
+type OrgKey = { api_key: string; org_id: number; product_id: number };
+let year: OrgKey | undefined;
+let today: OrgKey | undefined;
 if (huge > 0) {
   const yearMs = 365 * 86_400_000;
-  const yearAgo = Date.now() - yearMs;
-  seedBorrowers(huge, demo.org_id, 'spread.example', (i) => new Date(yearAgo + (i * yearMs) / huge).toISOString());
-  seed(huge);
-  const org = createOrganisation(dataDir, 'Today Lender');
-  today = { ...org, product_id: createProduct(dataDir, org.org_id, 'Today Loan').product_id };
-  seedBorrowers(huge, org.org_id, 'today.example');
+  const orgWithProduct = (name: string): OrgKey => {
+    const org = createOrganisation(dataDir, name);
+    return { ...org, product_id: createProduct(dataDir, org.org_id, `${name} Loan`).product_id };
+  };
+  year = orgWithProduct('Year Lender');
+  today = orgWithProduct('Today Lender');
+  growHuge(huge, year, 'spread.example', Date.now() - yearMs, yearMs / huge);
+  growHuge(huge, today, 'today.example', Date.now(), 0);
 }
+
+/**
+ * `count` borrowers of a new, empty organisation, the i-th created at `fromMs + i × stepMs`, numbered
+ * as a create numbers them (org_seq in id order; day_seq in id order within its UTC day); and, when
+ * the borrowers are spread, `count` loan requests of its product, copied from one made by the
+ * repository (so every other column is as the API writes it).
+ */
+function growHuge(count: number, org: OrgKey, domain: string, fromMs: number, stepMs: number): void {
+  const db = SandboxDb.open(dbPathFor(dataDir as string));
+  try {
+    db.transaction(() => {
+      db.sqlite
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :count),
+                stamped AS (SELECT i, strftime('%Y-%m-%dT%H:%M:%fZ', (:from_ms + (i - 1) * :step_ms) / 1000.0, 'unixepoch') AS at FROM n)
+           INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+                              is_active, created_at, updated_at, org_seq, day_seq)
+           SELECT :org_id, 'Borrower', 'Number ' || i, 'borrower-' || i || '@' || :domain,
+                  CASE WHEN i % 1000 = 0 THEN '+2348099999999' ELSE '+2348012345678' END,
+                  CASE WHEN i % 2 = 0 THEN 'male' ELSE 'female' END, 'bench-seed-no-login',
+                  'USR-BENCH-' || :org_id || '-' || i, 'api', 1, at, at, i,
+                  row_number() OVER (PARTITION BY substr(at, 1, 10) ORDER BY i)
+             FROM stamped ORDER BY i`,
+        )
+        .run({ count, from_ms: fromMs, step_ms: stepMs, org_id: org.org_id, domain });
+      if (stepMs === 0) return;
+      const repos = createRepos(db);
+      const template = repos.loanRequests.create({
+        org_id: org.org_id,
+        user_id: Number(
+          (db.sqlite.prepare('SELECT min(id) AS id FROM users WHERE org_id = ?').get(org.org_id) as { id: number }).id,
+        ),
+        product_id: org.product_id,
+        reference: newReference('loanRequest'),
+        amount: 50_000,
+        purpose: 'Seeded loan request',
+        now: new Date().toISOString(),
+      });
+      const columns = (db.sqlite.prepare('PRAGMA table_info(loan_requests)').all() as { name: string }[])
+        .map((column) => column.name)
+        .filter((name) => !['id', 'reference', 'amount'].includes(name));
+      db.sqlite
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < :count)
+           INSERT INTO loan_requests (reference, amount, ${columns.join(', ')})
+           SELECT 'LR-BENCH-' || i, 50000 + (i - 1) % 1000, ${columns.join(', ')} FROM loan_requests, n
+            WHERE loan_requests.id = :template ORDER BY i`,
+        )
+        .run({ count, template });
+    });
+  } finally {
+    db.close();
+  }
+}
+
 if (values['export-json']) exportJson(values['export-json']);
 
 const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
@@ -165,7 +217,7 @@ listPage = await fetch(`http://127.0.0.1:${port}/api/v1/loan_request?product-id=
   headers: { authorization: `Bearer ${demo.api_key}` },
 }).then((response) => response.text());
 process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id, seeded: seedLoans, users: seedUsers, today })}\n`,
+  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, ...(year ?? { api_key: demo.api_key, org_id: demo.org_id, product_id: demo.product_id }), seeded: seedLoans, users: seedUsers, today })}\n`,
 );
 
 let closing = false;

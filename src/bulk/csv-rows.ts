@@ -5,9 +5,9 @@
  *
  * The header is read first, before any row is handed out, and each of its names matched leniently
  * to the known fields (./headers.ts): an unknown one, or two giving one field, is a usage error
- * (exit 2) before anything is sent, naming every such column at once with the closest field. A record whose number of cells differs from the header's is
- * that row's error; a syntax error that makes the rest unreadable (a quote never closed) is
- * reported on the row where it starts.
+ * (exit 2) before anything is sent, naming every such column at once with the closest field. A
+ * record whose number of cells differs from the header's is that row's error; a syntax error that
+ * makes the rest unreadable (a quote never closed) is reported on the row where it starts.
  */
 import { UsageError } from '../errors.js';
 import { headerFields } from './headers.js';

@@ -2,8 +2,9 @@
  * Matching the column names of a bulk file to the fields a row can have, leniently: case, spaces,
  * underscores and dashes do not count (`First Name`, `first_name`, `FIRSTNAME` → `firstname`;
  * `User ID` → `user_id`), and the names spreadsheets usually give a column are understood
- * (`Phone Number`, `Mobile`, `Email Address`, `Surname` …, SYNONYMS below). A function over a list of known names, so whichever table lists the
- * fields (today ./users.ts and ./loans.ts; the contract's field table next) plugs in unchanged.
+ * (`Phone Number`, `Mobile`, `Email Address`, `Surname` …, SYNONYMS below). A function over a list
+ * of known names, so whichever table lists the fields (today ./users.ts and ./loans.ts; the
+ * contract's field table next) plugs in unchanged.
  *
  * The closest known name of an unknown header is found with fastest-levenshtein (a small,
  * dependency-free, well-kept edit distance), on the same lenient forms.

@@ -6,8 +6,7 @@
  */
 import type { LoanRequest } from '../contract/schemas.js';
 import type { ApiClient } from '../http/client.js';
-import type { PageSeen } from '../output/walk-progress.js';
-import { loanRequestPages } from './pages.js';
+import { loanRequestPages, type PageSeen } from './pages.js';
 
 /** The page size of the walk: the most the sandbox serves at once keeps the request count low. */
 const PAGE = 100;

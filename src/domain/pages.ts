@@ -22,6 +22,9 @@ import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/sch
 import type { ApiClient, ApiResult } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
 
+/** Told of each page a walk has read: how many rows it had and how many of them matched (a progress line). */
+export type PageSeen = (rows: number, matched: number) => void;
+
 export interface UserQuery {
   start?: string | undefined;
   end?: string | undefined;

@@ -7,8 +7,7 @@
 import type { UserListItem } from '../contract/schemas.js';
 import type { ApiClient } from '../http/client.js';
 import { normalisePhone } from '../input/values.js';
-import type { PageSeen } from '../output/walk-progress.js';
-import { userPages } from './pages.js';
+import { type PageSeen, userPages } from './pages.js';
 
 /**
  * Pages asked for at once by a walk over the whole user list: the pages are numbered, so they need

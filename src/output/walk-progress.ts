@@ -1,14 +1,12 @@
 /**
  * The progress of a client-side walk over a list the API cannot search (`user find`, `user show
- * REFERENCE`, `loan find --reference`): `Scanned 12,450 users (249 pages); 3 matched` on stderr,
+ * REFERENCE`, `loan find --reference`, `loan queue`): `Scanned 12,450 users (249 pages); 3 matched` on stderr,
  * drawn when a page has been read, at most ten times a second, on a terminal only (a pipe or a
  * file gets only the command's closing line), and erased when the walk ends — as bulk draws its
  * line (src/bulk/report.ts).
  */
 import type { Deps } from '../deps.js';
-
-/** Told of each page a walk has read: how many rows it had and how many of them matched. */
-export type PageSeen = (rows: number, matched: number) => void;
+import type { PageSeen } from '../domain/pages.js';
 
 export interface WalkProgress {
   page: PageSeen;

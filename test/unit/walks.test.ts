@@ -4,6 +4,8 @@
  * as the walk goes, erased at its end. Against the real sandbox, listening on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLoanFind } from '../../src/commands/loan/find.js';
+import { runLoanQueue } from '../../src/commands/loan/queue.js';
 import { runUserFind } from '../../src/commands/user/find.js';
 import { createDeps } from '../../src/deps.js';
 import { scanUsers } from '../../src/domain/user-find.js';
@@ -14,6 +16,7 @@ import { fakeIo } from '../helpers/fake-io.js';
 import { openSandbox, type TestSandbox, tempDir } from '../helpers/sandbox.js';
 
 const USERS = 1_000; // 20 pages of the sandbox's 50
+const LOANS = 150; // two pages of the walks' 100
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
@@ -35,6 +38,17 @@ beforeAll(async () => {
           now: new Date().toISOString(),
         });
       }
+      for (let n = 1; n <= LOANS; n++) {
+        repos.loanRequests.create({
+          org_id: sandbox.org.org_id,
+          user_id: 1,
+          product_id: sandbox.org.product_id,
+          reference: `LR-WALK-${n}`,
+          amount: 1000 + n,
+          purpose: 'Walk',
+          now: new Date().toISOString(),
+        });
+      }
     });
   } finally {
     db.close();
@@ -44,7 +58,12 @@ afterAll(() => sandbox?.close());
 
 function depsFor(tty: boolean) {
   const io = fakeIo({ tty });
-  const env = { LOANCTL_BASE_URL: sandbox.url, LOANCTL_API_KEY: sandbox.org.api_key, LOANCTL_CONFIG_DIR: tempDir() };
+  const env = {
+    LOANCTL_BASE_URL: sandbox.url,
+    LOANCTL_API_KEY: sandbox.org.api_key,
+    LOANCTL_PRODUCT_ID: String(sandbox.org.product_id),
+    LOANCTL_CONFIG_DIR: tempDir(),
+  };
   return { io, deps: createDeps({ io, env, globals: { output: 'json' } }) };
 }
 
@@ -84,7 +103,7 @@ describe('user find', () => {
     await runUserFind({ phone: '08099999999' }, deps);
     await deps.dispose();
     const stderr = io.stderr.text();
-    expect(stderr).toMatch(/^\r\x1b\[KScanned 50 users \(1 page\); 0 matched/);
+    expect(stderr.startsWith('\r\x1b[KScanned 50 users (1 page); 0 matched')).toBe(true);
     expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} users; 10 matched.\n`)).toBe(true);
     expect(JSON.parse(io.stdout.text())).toHaveLength(10);
   });
@@ -94,5 +113,20 @@ describe('user find', () => {
     await runUserFind({ phone: '08099999999', limit: '3' }, deps);
     await deps.dispose();
     expect(io.stderr.text()).toBe('Scanned 300 users; 3 matched.\n');
+  });
+});
+
+describe('the walks over loan requests', () => {
+  it('loan find --reference and loan queue show their progress on a terminal too', async () => {
+    const find = depsFor(true);
+    await runLoanFind({ reference: 'LR-WALK-1' }, find.deps);
+    await find.deps.dispose();
+    expect(find.io.stderr.text().startsWith('\r\x1b[KScanned 100 loan requests (1 page); 0 matched')).toBe(true);
+    expect(find.io.stderr.text()).toContain(`\r\x1b[KScanned ${LOANS} loan requests.\n`);
+
+    const queue = depsFor(true);
+    await runLoanQueue({}, queue.deps);
+    await queue.deps.dispose();
+    expect(queue.io.stderr.text().startsWith('\r\x1b[KScanned 100 loan requests (1 page); 0 matched')).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
 import { formatAge } from '../../output/values.js';
+import { startWalkProgress } from '../../output/walk-progress.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanQueueOptions extends ProductOption {
@@ -52,14 +53,21 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
   let waiting = 0;
   let serverDate: Date | undefined;
   const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
-  for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
-    serverDate = result.serverDate ?? serverDate;
-    for (const loan of loanRequests) {
-      scanned++;
-      if (!isWaiting(loan)) continue;
-      waiting++;
-      oldest.offer(loan);
+  const progress = startWalkProgress(deps, 'loan requests');
+  try {
+    for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
+      serverDate = result.serverDate ?? serverDate;
+      const waitingBefore = waiting;
+      for (const loan of loanRequests) {
+        scanned++;
+        if (!isWaiting(loan)) continue;
+        waiting++;
+        oldest.offer(loan);
+      }
+      progress.page(loanRequests.length, waiting - waitingBefore);
     }
+  } finally {
+    progress.stop();
   }
   // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
   const now = (serverDate ?? deps.now()).getTime();
