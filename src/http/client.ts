@@ -17,6 +17,7 @@
  *   (./redact.ts), before and after parsing.
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { ReplyData } from '../contract/endpoints.js';
@@ -142,9 +143,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
       );
       let statusCode: number;
-      let contentType: string | undefined;
-      let retryAfter: string | undefined;
-      let dateHeader: string | undefined;
+      let replyHeaders: IncomingHttpHeaders;
       let text: string;
       try {
         const reply = await pool().send({
@@ -156,9 +155,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           connectTimeoutMs: Math.max(1, left()),
         });
         statusCode = reply.statusCode;
-        contentType = header(reply.headers['content-type']);
-        retryAfter = header(reply.headers['retry-after']);
-        dateHeader = header(reply.headers.date);
+        replyHeaders = reply.headers;
         text = reply.text;
       } catch (error) {
         // An attempt the deadline ended is told as the request's: "within 5 s", the --timeout given.
@@ -178,14 +175,11 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         }
         throw failure.error;
       }
-      debug(
-        `< HTTP ${statusCode} ${contentType ?? ''} ${Buffer.byteLength(text)} bytes in ${elapsed(started)}`.replace(
-          / {2,}/g,
-          ' ',
-        ),
-      );
+      const contentType = header(replyHeaders['content-type']);
+      const size = `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`;
+      debug(['< HTTP', statusCode, contentType, size].filter((part) => part !== undefined && part !== '').join(' '));
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
-        const asked = parseRetryAfter(retryAfter, now());
+        const asked = parseRetryAfter(header(replyHeaders['retry-after']), now());
         const delay = asked ?? backoff(policy, attempt, random);
         if (waited + delay <= policy.maxTotalWaitMs && delay < left()) {
           notice(
@@ -203,7 +197,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
       const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
-      result.serverDate = httpDate(dateHeader);
+      result.serverDate = httpDate(header(replyHeaders.date));
       return result;
     }
   }

@@ -61,8 +61,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   app.addHook('onClose', async () => db.close());
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
   // CLI takes ages and "today" from it, as it would from a real server's (conventions.md).
+  // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('date', now().toUTCString());
+    const clock = sandboxTime(now);
+    if (clock) reply.header('date', clock.toUTCString());
   });
   observers.install(app, db);
 
@@ -259,4 +261,13 @@ function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: 
   problems.push(...more.filter((part) => !problems.some((known) => known.startsWith(`${part.split(' ')[0]} `))));
   if (problems.length > 0) throw fail(400, invalidFieldsMessage(problems));
   return { query: query.data as Record<string, unknown>, body };
+}
+
+/** The sandbox's clock, or undefined when the stored one is out of range (every reply says so). */
+function sandboxTime(now: () => Date): Date | undefined {
+  try {
+    return now();
+  } catch {
+    return undefined;
+  }
 }
