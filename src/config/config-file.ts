@@ -23,7 +23,11 @@ const PROFILE_FIELDS: Record<
   keyringAccount: { test: (value) => typeof value === 'string', is: 'text', example: '"prod"' },
   productId: { test: positiveWhole, is: 'a whole number', example: '3' },
   orgId: { test: positiveWhole, is: 'a whole number', example: '7' },
-  dashboardUrl: { test: (value) => typeof value === 'string', is: 'text', example: '"https://lender.example.com/loans/{id}"' },
+  dashboardUrl: {
+    test: (value) => typeof value === 'string',
+    is: 'text',
+    example: '"https://lender.example.com/loans/{id}"',
+  },
 };
 
 function positiveWhole(value: unknown): boolean {
