@@ -29,7 +29,7 @@ export interface NewUser {
   now: string;
 }
 
-/** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 5). */
+/** The columns of a `UserRow`. No password is kept: the sandbox never checks one (a migration dropped it). */
 export const USER_COLUMNS =
   'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
 
