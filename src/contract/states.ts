@@ -116,7 +116,7 @@ export function isWaiting(loan: StatefulLoan): boolean {
 /**
  * "Waiting" as an SQL condition on the sandbox's loan_requests table (aliased `alias`): the same
  * marks as isWaiting (the sandbox writes the timestamps with the state fields, so the fields
- * suffice). The dashboard's queue reads it; its index (migration 5) has the same condition.
+ * suffice). The dashboard's queue reads it; its index (migration 7) has the same condition.
  */
 export function waitingSql(alias: string): string {
   const { waiting, approved } = STAGE_MARKS;

@@ -1,7 +1,7 @@
 /**
  * Random identifiers and the one-way hash the sandbox keeps instead of an API key: a SHA-256
  * digest (keys are long and random, so a fast hash is enough). Borrowers' passwords are not kept
- * in any form: the sandbox never checks one (issue #22; migration 5 dropped the old hashes).
+ * in any form: the sandbox never checks one (issue #22; a migration dropped the old hashes).
  */
 import { hash, randomInt } from 'node:crypto';
 

@@ -68,7 +68,8 @@ describe('passwords', () => {
     const dataDir = tempDir();
     dirs.push(dataDir);
     const path = dbPathFor(dataDir);
-    // A database as sandboxes made it before migration 5: every user with a salted scrypt hash.
+    // A database at schema version 4, as sandboxes made it before passwords were dropped: every
+    // user with a salted scrypt hash.
     const old = new DatabaseSync(path);
     old.exec('PRAGMA journal_mode = WAL');
     for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);

@@ -3,7 +3,7 @@
  * repository read of the API is): an organisation sees only its own borrowers and loan requests.
  *
  * Every list is read by keyset (design.md): a page starts after the last row of the one before
- * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 5):
+ * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 7):
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending);
  * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts);

@@ -33,7 +33,7 @@ export interface NewUser {
 /** A user's creation day, yyyy-mm-dd: the expression users_org_day is built on, written as it is. */
 const DAY = 'substr(created_at, 1, 10)';
 
-/** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 5). */
+/** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 6). */
 export const USER_COLUMNS =
   'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
 
@@ -62,7 +62,7 @@ export class UsersRepo {
       db,
       `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
     );
-    // The window's users are sorted by (day, day_seq) in users_org_day (migration 5); each of these
+    // The window's users are sorted by (day, day_seq) in users_org_day (migration 8); each of these
     // is a seek into it. The newest day before `before` and its last number, which is its count:
     this.dayBefore = db.prepare(
       `SELECT ${DAY} AS day, day_seq AS users FROM users
