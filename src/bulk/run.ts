@@ -88,7 +88,6 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   }
   const fields = kind === 'user' ? USER_FIELDS : LOAN_FIELDS;
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields });
-  const failedRows = options.failed === undefined ? undefined : await openFailedRows(options.failed, source);
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
@@ -104,7 +103,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           },
           options.ignoreJournal === true,
         );
-
+  // After the journal: one that stops the run must not have emptied the --failed file of the last.
+  const failedRows = options.failed === undefined ? undefined : await openFailedRows(options.failed, source);
   const [{ createPool, createApiClient }, { neverSent }, { unknownOutcome }] = await Promise.all([
     import('../http/client.js'),
     import('../http/network-failure.js'),
