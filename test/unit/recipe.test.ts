@@ -25,7 +25,8 @@ vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
       path: '/api/v1/loan_request/:id/decision',
       pathParams: ['id'],
       productId: true,
-      query: {},
+      // A fixed parameter: the verb sends it without a flag.
+      query: { view: { type: 'literal', value: 'lender' } },
       reply: { data: 'string' },
       verb: 'loan decision',
     },

@@ -5,7 +5,7 @@
  * row's `reply` says. Nothing is sent until every check passed.
  */
 import { bodySchema } from '../../contract/field-schemas.js';
-import type { BodyKey } from '../../contract/fields.js';
+import { type BodyKey, optionKeyOf } from '../../contract/fields.js';
 import {
   carriesBody,
   type OperationDef,
@@ -64,7 +64,13 @@ export async function runOperation(
   const productId = row.productId
     ? await resolveProduct({ product: typeof product === 'string' ? product : undefined }, deps)
     : undefined;
-  const query = Object.fromEntries(Object.keys(row.query).map((name) => [name, input.options[name]]));
+  // A fixed parameter (`action=approve`) is sent as the row says; the others come from their flags.
+  const query = Object.fromEntries(
+    Object.entries(row.query).map(([name, param]) => [
+      name,
+      param.type === 'literal' ? param.value : input.options[optionKeyOf(`--${name}`)],
+    ]),
+  );
   const body = carriesBody(key) ? await bodyOf(key, input, deps, extras) : undefined;
   const api = await deps.api();
   // The row's own types say which params, query and body this key takes; a key chosen at run time

@@ -27,7 +27,7 @@ export interface OperationVerbSpec extends VerbExtras {
   examples?: readonly string[];
 }
 
-/** `loan decline` → `<id>`-style argument names: a path parameter's, with `-` for `_`. */
+/** A path parameter's argument name: `user_id` → `<user-id>`. */
 function argumentName(param: string): string {
   return param.replaceAll('_', '-');
 }
