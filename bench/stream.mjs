@@ -59,8 +59,8 @@ export async function stream({ quick }) {
   }
 }
 
-/** Runs the CLI with `argv` against `server`; its stdout rows and bytes, time and peak RSS. */
-export async function measure(server, home, argv) {
+/** Runs the CLI with `argv` against `server`; its stdout rows and bytes, time and peak RSS (killed after `timeoutMs`). */
+export async function measure(server, home, argv, { timeoutMs = 240_000 } = {}) {
   const useTime = existsSync(GNU_TIME);
   const timeFile = join(home.dir, 'time.txt');
   const args = [BIN, ...argv];
@@ -80,7 +80,7 @@ export async function measure(server, home, argv) {
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   if (poll) clearInterval(poll);
