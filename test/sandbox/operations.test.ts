@@ -729,9 +729,7 @@ describe('approveLoanRequest (4.19)', () => {
   it('fills terms with the estimated repayment, lender_status approved, the approval dates and approver', async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
     sandbox.setNow(LATER);
-    const body = {
-      ...sampleBody('approveLoanRequest', 0),
-      approved_amount: 40000,
+    const terms = {
       rate: 5,
       tenure: 3,
       tenured_in: 'months',
@@ -739,22 +737,12 @@ describe('approveLoanRequest (4.19)', () => {
       frequency: 'monthly',
       grace_period: 0,
       exclude_weekends: false,
-      note: 'good history',
-    };
+    } as const;
+    const body = { ...sampleBody('approveLoanRequest', 0), ...terms, approved_amount: 40000, note: 'good history' };
     const reply = await approve(loanRequestId, body);
     expect(reply.http).toBe(200);
     expect(reply.json.status).toBe('success');
-    const expected = estimatedRepayment({
-      principal: 40000,
-      rate: 5,
-      tenure: 3,
-      tenured_in: 'months',
-      rate_type: 'simple-interest',
-      frequency: 'monthly',
-      grace_period: 0,
-      exclude_weekends: false,
-      start: LATER,
-    });
+    const expected = estimatedRepayment({ principal: 40000, ...terms, start: LATER });
     expect(expected).toBe(46000);
     expect(reply.json.data).toMatchObject({
       lender_status: 'approved',

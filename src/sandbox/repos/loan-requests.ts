@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { BODY_FIELDS } from '../../contract/fields.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
@@ -54,19 +55,14 @@ export interface NewLoanRequest {
   now: string;
 }
 
-/** The columns an approval sets from its terms and approver, written once: the type and the UPDATE both read it. */
+/**
+ * The columns an approval sets: one per field of the approval body (src/contract/bodies/approval.ts,
+ * same names), then the ones the sandbox works out. The type and the UPDATE both read this list.
+ */
 const APPROVAL_COLUMNS = [
-  'approved_amount',
-  'rate',
-  'tenure',
-  'tenured_in',
-  'rate_type',
-  'frequency',
-  'grace_period',
-  'exclude_weekends',
+  ...BODY_FIELDS.approveLoanRequest.map((field) => field.name),
   'zero_interest',
   'estimated_repayment',
-  'note',
   'approved_by_id',
   'approved_by',
   'progress',
