@@ -6,33 +6,13 @@
 //   import { dashboardPages } from './dashboard.mjs'   the rows [{what, size, ms}], for bench/run.mjs
 // Each size runs in a process of its own (bench/dashboard-pages.ts, bundled here), one at a time.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-import { NODE, ROOT, tempDir } from './lib.mjs';
+import { bundleBenchScript, NODE, ROOT, tempDir } from './lib.mjs';
 
 const GOAL = 1.5;
 
-async function bundle() {
-  const dir = join(ROOT, 'node_modules', '.cache', 'loanctl-bench');
-  mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, 'dashboard-pages.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'dashboard-pages.ts')],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22.13',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 /** The rows {what, size, ms} (ms: the median of `requests` requests) at each size. */
 export async function dashboardPages({ sizes = [1_000, 1_000_000], requests = 40 } = {}) {
-  const script = await bundle();
+  const script = await bundleBenchScript('dashboard-pages');
   const rows = [];
   for (const size of sizes) {
     const { dir, cleanup } = tempDir('dashboard');

@@ -28,15 +28,13 @@ export function tempDir(prefix) {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-let serverBundle;
-/** bench/sandbox-server.ts bundled once per run (src is TypeScript; dependencies stay external). */
-async function serverScript() {
-  if (serverBundle) return serverBundle;
+/** bench/NAME.ts bundled into the cache (src is TypeScript; dependencies stay external). */
+export async function bundleBenchScript(name) {
   mkdirSync(CACHE, { recursive: true });
-  serverBundle = join(CACHE, 'sandbox-server.mjs');
+  const outfile = join(CACHE, `${name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, 'bench', 'sandbox-server.ts')],
-    outfile: serverBundle,
+    entryPoints: [join(ROOT, 'bench', `${name}.ts`)],
+    outfile,
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -44,6 +42,13 @@ async function serverScript() {
     packages: 'external',
     logLevel: 'warning',
   });
+  return outfile;
+}
+
+let serverBundle;
+/** bench/sandbox-server.ts bundled once per run. */
+async function serverScript() {
+  serverBundle ??= await bundleBenchScript('sandbox-server');
   return serverBundle;
 }
 
