@@ -98,6 +98,8 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
     throw new Error(`no "${choice}" in the menu:\n${await pty.screen()}`);
   }
 
+  // The whole guided flow, a dozen steps through a real terminal: at load average 20–30 on two cores
+  // it took more than 30 s, so it has a limit of its own; each step still waits for its own screen.
   it('creates a borrower and a loan request, adds bank details and a guarantor, submits and approves', async () => {
     const pty = await terminal('loan', 'new');
     await pty.answer("Borrower's e-mail", 'ada.pty@example.com');
@@ -193,7 +195,7 @@ describe.skipIf(!HAS_TMUX)('loan new in a real terminal (tmux)', () => {
       { code: '058', account_name: 'Ada Obi', account_number: '0123456789', bank_name: 'GTBank' },
     ]);
     expect(view.guarantors).toMatchObject([{ firstname: 'Chi', lastname: 'Eze', phone: '+2348055555555' }]);
-  });
+  }, 120_000);
 
   it('Ctrl-C mid-way exits 130 and shows what was created and the command that continues', async () => {
     await seedBorrower('ctrlc.pty@example.com');
