@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     globalSetup: ['./test/helpers/global-tmp.ts'],
     include: SHELL_TESTS,
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/helpers/summary-reporter.ts'],
