@@ -7,7 +7,6 @@
  * the original file again looks it up (./journal.ts).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { OutputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { drained } from './drain.js';
 import type { RawRow, RowSource } from './source.js';
@@ -37,7 +36,7 @@ export async function openFailedRows(
   const out = await openForWriting(path);
   const { bom, eol } = source.form;
   const put = async (text: string) => {
-    if (!out.write(text)) await drained(out as unknown as OutputStream);
+    if (!out.write(text)) await drained(out);
   };
   if (bom) await put('\uFEFF');
   if (source.format === 'csv' && source.header) await put(csvLine(source.header, eol));

@@ -78,6 +78,11 @@ export function isEnvelope(json: unknown): json is Envelope {
   return (ENVELOPE_STATUSES as readonly unknown[]).includes(status) && typeof message === 'string';
 }
 
+/** Whether `value` is one of the words of `allowed` (TENURED_IN, RATE_TYPES, …), typed as that word. */
+export function isOneOf<Word extends string>(value: unknown, allowed: readonly Word[]): value is Word {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value);
+}
+
 export const TENURED_IN = ['months', 'days', 'weeks'] as const;
 export type TenuredIn = (typeof TENURED_IN)[number];
 export const RATE_TYPES = ['simple-interest', 'compound-interest', 'fixed-amount'] as const;

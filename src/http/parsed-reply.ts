@@ -27,14 +27,13 @@ export function cleanParsed(root: unknown, clean: (text: string) => string): Cle
   for (let entry = stack.pop(); entry; entry = stack.pop()) {
     const [container, depth] = entry;
     if (depth > MAX_REPLY_DEPTH) return { ok: false, depth };
-    const visit = (holder: Record<string | number, unknown>, key: string | number) => {
+    const visit = <Key extends string | number>(holder: Record<Key, unknown>, key: Key) => {
       const value = holder[key];
       if (typeof value === 'string') holder[key] = cleanString(value);
       else if (typeof value === 'object' && value !== null) stack.push([value, depth + 1]);
     };
     if (Array.isArray(container)) {
-      for (let index = 0; index < container.length; index++)
-        visit(container as unknown as Record<number, unknown>, index);
+      for (let index = 0; index < container.length; index++) visit(container, index);
       continue;
     }
     const record = container as Record<string, unknown>;

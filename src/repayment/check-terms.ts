@@ -1,5 +1,6 @@
 /** Checking raw repayment terms field by field, before any arithmetic (./index.ts validates with it). */
 import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../contract/schemas.js';
+import { isOneOf } from '../contract/vocabulary.js';
 import { MAX_KOBO, toKobo } from './money.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE } from './terms.js';
 
@@ -62,8 +63,4 @@ export function inputProblems(terms: unknown): string[] {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isOneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
-  return typeof value === 'string' && (allowed as readonly string[]).includes(value);
 }

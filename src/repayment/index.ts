@@ -59,10 +59,14 @@ export {
  * succeed. Accepts anything, so a caller can check raw input and show all problems at once.
  */
 export function validateRepaymentTerms(terms: unknown): string[] {
-  const problems = inputProblems(terms);
-  if (problems.length > 0) return problems;
-  const result = compute(terms as RepaymentTerms);
+  if (!isRepaymentTerms(terms)) return inputProblems(terms);
+  const result = compute(terms);
   return Array.isArray(result) ? result : [];
+}
+
+/** Whether every field of `terms` is what RepaymentTerms says (the amounts may still not schedule). */
+export function isRepaymentTerms(terms: unknown): terms is RepaymentTerms {
+  return inputProblems(terms).length === 0;
 }
 
 /** The loan's repayment schedule. Throws RepaymentTermsError when the terms are invalid. */

@@ -19,7 +19,8 @@ export interface RepaymentTerms {
   start?: Date;
 }
 
-export interface Instalment {
+/** A type, not an interface: so an instalment is a `Record<string, unknown>`, the row the output's formats write. */
+export type Instalment = {
   /** 1-based. */
   number: number;
   /** yyyy-mm-dd (UTC). */
@@ -30,7 +31,7 @@ export interface Instalment {
   total: number;
   /** Principal still outstanding after this instalment. */
   balance: number;
-}
+};
 
 export interface Schedule {
   instalments: Instalment[];

@@ -42,7 +42,7 @@ export async function renderSchedule(schedule: Schedule, terms: RepaymentTerms, 
     whole: schedule,
     lines: schedule.instalments,
     picked: schedule.instalments,
-    rows: schedule.instalments as unknown as Record<string, unknown>[],
+    rows: schedule.instalments,
     table: (view) => scheduleText(schedule, terms, view),
   });
 }

@@ -17,7 +17,7 @@ import {
   parseTenuredIn,
   parseWholeNumber,
 } from '../input/values.js';
-import { buildSchedule, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
+import { buildSchedule, isRepaymentTerms, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
 import { rateFlag } from './annual-rate-flag.js';
 import { SCHEDULE_FLAGS } from './flags.js';
 import { renderSchedule } from './render.js';
@@ -96,7 +96,8 @@ export function scheduleTerms(options: LoanScheduleOptions, now: Date): Repaymen
     problems.set(field, SCHEDULE_FLAGS[field] ? `${SCHEDULE_FLAGS[field]} ${what}` : problem);
   }
 
-  if (problems.size > 0) {
+  // With no problem, the candidate's fields all passed the module's checks: it is RepaymentTerms.
+  if (problems.size > 0 || !isRepaymentTerms(candidate)) {
     // In the order of the flags, so the line reads like the command.
     const ordered = Object.keys(SCHEDULE_FLAGS)
       .filter((field) => problems.has(field))
@@ -104,5 +105,5 @@ export function scheduleTerms(options: LoanScheduleOptions, now: Date): Repaymen
     for (const [field, message] of problems) if (!(field in SCHEDULE_FLAGS)) ordered.push(message);
     throw new UsageError(`Invalid repayment terms: ${ordered.join('; ')}.`, `For example: ${SCHEDULE_EXAMPLE}`);
   }
-  return candidate as unknown as RepaymentTerms;
+  return candidate;
 }

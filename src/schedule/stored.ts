@@ -6,7 +6,7 @@
  */
 
 import { optionKeyOf } from '../contract/fields.js';
-import { type Frequency, isSetTimestamp, RATE_TYPES, TENURED_IN } from '../contract/vocabulary.js';
+import { type Frequency, isOneOf, isSetTimestamp, RATE_TYPES, TENURED_IN } from '../contract/vocabulary.js';
 import type { Deps } from '../deps.js';
 import { findLoanRequest } from '../domain/loan-requests.js';
 import { UsageError } from '../errors.js';
@@ -51,7 +51,7 @@ export async function runStoredSchedule(
       'Approve it first (loanctl loan approve), or try terms by hand: loanctl loan schedule --amount … (see --help).',
     );
   }
-  if (!TENURED_IN.includes(terms.tenured_in as never) || !RATE_TYPES.includes(terms.rate_type as never)) {
+  if (!isOneOf(terms.tenured_in, TENURED_IN) || !isOneOf(terms.rate_type, RATE_TYPES)) {
     throw new UsageError(
       `Loan request ${id} has terms loanctl cannot schedule (tenured_in "${terms.tenured_in}", rate_type "${terms.rate_type}").`,
     );
@@ -66,8 +66,8 @@ export async function runStoredSchedule(
     principal: terms.approved_amount,
     rate: terms.rate,
     tenure: terms.tenure,
-    tenured_in: terms.tenured_in as RepaymentTerms['tenured_in'],
-    rate_type: terms.rate_type as RepaymentTerms['rate_type'],
+    tenured_in: terms.tenured_in,
+    rate_type: terms.rate_type,
     frequency,
     grace_period: terms.grace_period,
     exclude_weekends: terms.exclude_weekends,

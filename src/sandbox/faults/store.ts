@@ -1,5 +1,6 @@
 /** The `faults` table: what `sandbox faults add|list|clear` write and read, and what the server counts. */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { prepareRows, type RowStatement } from '../repos/rows.js';
 
 export interface FaultRow {
   id: number;
@@ -33,7 +34,7 @@ export const FAULT_FIELDS = COLUMNS.split(', ');
 
 export class FaultsStore {
   private readonly insert: StatementSync;
-  private readonly all: StatementSync;
+  private readonly all: RowStatement<FaultRow>;
   private readonly removeAll: StatementSync;
   private readonly count: StatementSync;
 
@@ -42,7 +43,7 @@ export class FaultsStore {
       `INSERT INTO faults (method, path, http, envelope, message, latency_ms, probability, seed, times, preset, created_at)
        VALUES (:method, :path, :http, :envelope, :message, :latency_ms, :probability, :seed, :times, :preset, :created_at)`,
     );
-    this.all = db.prepare(`SELECT ${COLUMNS} FROM faults ORDER BY id`);
+    this.all = prepareRows<FaultRow>(db, `SELECT ${COLUMNS} FROM faults ORDER BY id`);
     this.removeAll = db.prepare('DELETE FROM faults');
     this.count = db.prepare('UPDATE faults SET matched = matched + 1, fired = fired + :fired WHERE id = :id');
   }
@@ -52,7 +53,7 @@ export class FaultsStore {
   }
 
   list(): FaultRow[] {
-    return this.all.all() as unknown as FaultRow[];
+    return this.all.all();
   }
 
   /** Removes every fault; returns how many there were. */

@@ -1,6 +1,7 @@
 /** Reading the request log back (`loanctl sandbox logs`): filters, newest entries, and what came after. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { globMatcher } from '../glob.js';
+import { prepareRows } from '../repos/rows.js';
 import type { LogRow } from './store.js';
 
 export interface LogFilter {
@@ -54,9 +55,9 @@ export function newestEntries(db: DatabaseSync, filter: LogFilter, limit: number
   const { sql, args } = where(filter, undefined);
   const matches = filter.path === undefined ? () => true : globMatcher(filter.path);
   const rows: LogRow[] = [];
-  for (const row of db.prepare(`SELECT * FROM request_log ${sql} ORDER BY id DESC`).iterate(...args)) {
+  for (const row of prepareRows<LogRow>(db, `SELECT * FROM request_log ${sql} ORDER BY id DESC`).iterate(...args)) {
     if (rows.length >= limit) break;
-    if (matches((row as unknown as LogRow).path)) rows.push(row as unknown as LogRow);
+    if (matches(row.path)) rows.push(row);
   }
   return rows.reverse();
 }
@@ -65,7 +66,7 @@ export function newestEntries(db: DatabaseSync, filter: LogFilter, limit: number
 export function entriesAfter(db: DatabaseSync, filter: LogFilter, afterId: number): LogRow[] {
   const { sql, args } = where(filter, afterId);
   const matches = filter.path === undefined ? () => true : globMatcher(filter.path);
-  const rows = db.prepare(`SELECT * FROM request_log ${sql} ORDER BY id`).all(...args) as unknown as LogRow[];
+  const rows = prepareRows<LogRow>(db, `SELECT * FROM request_log ${sql} ORDER BY id`).all(...args);
   return rows.filter((row) => matches(row.path));
 }
 

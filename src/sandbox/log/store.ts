@@ -126,7 +126,7 @@ export class LogAppender {
   /** Writes `row`, opening the batch's transaction if none is open. */
   append(row: NewLogRow): void {
     if (!this.db.isTransaction) this.db.exec('BEGIN IMMEDIATE');
-    this.insert.run(row as unknown as Record<string, string | number | null>);
+    this.insert.run(row);
     this.pending++;
   }
 

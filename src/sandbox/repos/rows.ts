@@ -14,6 +14,8 @@ type Params = SQLInputValue[] | [Record<string, SQLInputValue>, ...SQLInputValue
 export interface RowStatement<Row> {
   all(...params: Params): Row[];
   get(...params: Params): Row | undefined;
+  /** The rows one at a time, for a reader that may stop early. */
+  iterate(...params: Params): Generator<Row>;
 }
 
 export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Row> {
@@ -25,6 +27,9 @@ export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Ro
     get: (...params) => {
       const values = statement.get(...(params as SQLInputValue[]));
       return values === undefined ? undefined : build(values);
+    },
+    iterate: function* (...params) {
+      for (const values of statement.iterate(...(params as SQLInputValue[]))) yield build(values);
     },
   };
 }
