@@ -30,9 +30,8 @@ describe("the OpenAPI document's success examples", () => {
     for (const def of ENDPOINTS) {
       const key = def.key as EndpointKey;
       for (const path of [def.path, ...(def.otherPaths ?? [])]) {
-        const example = doc.paths[openApiPath(path)][def.method.toLowerCase()].responses['200'].content[
-          'application/json'
-        ].example;
+        const example =
+          doc.paths[openApiPath(path)][def.method.toLowerCase()].responses['200'].content['application/json'].example;
         expect(example, `${def.method} ${path}`).toEqual(SUCCESS_EXAMPLES[key]);
         expect(example.status, key).toBe('success');
         expect(replyProblems(key, example), key).toEqual([]);
