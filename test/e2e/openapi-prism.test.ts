@@ -5,6 +5,9 @@
  * every request and every reply against the document; it reports none it finds wrong. A request
  * that breaks the document is sent too, and Prism must refuse it: so this test can fail.
  *
+ * Prism's mock (`prism mock`), fed the same document, must answer with its success examples (the
+ * sandbox's own replies, src/sandbox/openapi-examples.ts) and find no violation in them.
+ *
  * Prism runs in its own process (it is a server), the sandbox and loanctl in this one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/sandbox/openapi.js';
+import { SUCCESS_EXAMPLES } from '../../src/sandbox/openapi-examples.js';
 import { VERSION } from '../../src/version.js';
 import { borrower, ROOT } from '../helpers/cli.js';
 import { closedPort } from '../helpers/ports.js';
@@ -21,71 +25,87 @@ import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 const PRISM = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 
 let sandbox: CliSandbox;
-let prism: ChildProcess;
+/** Prism's validating proxy in front of the sandbox. */
+let prism: Prism;
 let proxyUrl: string;
 let dir: string;
-/** Everything Prism printed. */
-let log = '';
+/** Everything the proxy printed. */
+const log = () => prism.log();
 
-beforeAll(async () => {
-  sandbox = await cliSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'loanctl-prism-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(openApiDocument({ serverUrl: sandbox.url, version: VERSION })));
+interface Prism {
+  url: string;
+  /** Everything it printed so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Prism (`mock FILE` or `proxy FILE URL`) on a free port; resolves once it says it listens (it reads and checks the document first: seconds). */
+async function startPrism(args: string[]): Promise<Prism> {
   const port = await closedPort();
-  proxyUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(
-    process.execPath,
-    [PRISM, 'proxy', file, sandbox.url, '--errors', '--host', '127.0.0.1', '--port', String(port)],
-    { env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  prism.stdout?.on('data', (chunk) => {
-    log += chunk;
+  const child = spawn(process.execPath, [PRISM, ...args, '--host', '127.0.0.1', '--port', String(port)], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  prism.stderr?.on('data', (chunk) => {
-    log += chunk;
+  let printed = '';
+  child.stdout?.on('data', (chunk) => {
+    printed += chunk;
   });
-  await listening(prism);
-}, 120_000);
-
-afterAll(async () => {
-  if (prism && prism.exitCode === null) {
-    const exited = new Promise((resolve) => prism.once('exit', resolve));
-    prism.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    if (prism.exitCode === null) prism.kill('SIGKILL');
-  }
-  await sandbox?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Resolves once Prism says it listens (it reads and checks the document first: seconds). */
-function listening(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
+  child.stderr?.on('data', (chunk) => {
+    printed += chunk;
+  });
+  const started: Prism = { url: `http://127.0.0.1:${port}`, log: () => printed, stop: () => stopped(child) };
+  await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
-      if (log.includes('Prism is listening')) {
+      if (printed.includes('Prism is listening')) {
         clearInterval(timer);
         resolve();
       } else if (child.exitCode !== null) {
         clearInterval(timer);
-        reject(new Error(`prism exited (${child.exitCode}) before listening:\n${log}`));
+        reject(new Error(`prism exited (${child.exitCode}) before listening:\n${printed}`));
       }
     }, 50);
   });
+  return started;
 }
+
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** The document, for the sandbox's address, in a file Prism can read. */
+let documentFile: string;
+
+beforeAll(async () => {
+  sandbox = await cliSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'loanctl-prism-'));
+  documentFile = join(dir, 'openapi.json');
+  writeFileSync(documentFile, JSON.stringify(openApiDocument({ serverUrl: sandbox.url, version: VERSION })));
+  prism = await startPrism(['proxy', documentFile, sandbox.url, '--errors']);
+  proxyUrl = prism.url;
+}, 120_000);
+
+afterAll(async () => {
+  await prism?.stop();
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** loanctl against the proxy (the sandbox's key and product, Prism's address); it must exit `exit`. */
 async function loanctlExiting(exit: number, env: Record<string, string>, ...argv: string[]) {
   const run = await sandbox.run(argv, { env: { LOANCTL_BASE_URL: proxyUrl, ...env }, stdin: 's3cret\n' });
-  expect(run.exitCode, `loanctl ${argv.join(' ')}\n${run.stderr}\nprism:\n${log}`).toBe(exit);
+  expect(run.exitCode, `loanctl ${argv.join(' ')}\n${run.stderr}\nprism:\n${log()}`).toBe(exit);
   return run;
 }
 
 const loanctl = (...argv: string[]) => loanctlExiting(0, {}, ...argv);
 
 /** Prism's lines about what it found wrong, and how many requests it passed on to the sandbox. */
-function verdict() {
-  const lines = log.split('\n');
+function verdict(printed = log()) {
+  const lines = printed.split('\n');
   return {
     problems: lines.filter((line) => /Violation|Request terminated with error/.test(line)),
     forwarded: lines.filter((line) => line.includes('Forwarding')).length,
@@ -143,7 +163,7 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     await loanctl('user', 'create', ...borrower(email), '--password-stdin');
 
     const { problems, forwarded } = verdict();
-    expect(problems, log).toEqual([]);
+    expect(problems, log()).toEqual([]);
     // Every command went through Prism to the sandbox (show alone makes five requests).
     expect(forwarded).toBeGreaterThanOrEqual(18);
   }, 120_000);
@@ -175,7 +195,7 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     expect(sent.map((reply) => reply.status)).toEqual([400, 400]);
     const bodies = await Promise.all(sent.map((reply) => reply.json() as Promise<{ status: string }>));
     expect(bodies.map((body) => body.status)).toEqual(['error', 'error']);
-    expect(verdict().problems, log).toEqual([]);
+    expect(verdict().problems, log()).toEqual([]);
   }, 120_000);
 
   it('refuses a request the document does not allow, so a broken flow would be seen', async () => {
@@ -191,4 +211,41 @@ describe('the e2e flow through Prism’s validating proxy', () => {
     expect(problem.validation.map((v) => v.message).join('\n')).toMatch(/lastname/);
     await expect.poll(() => verdict().problems.length).toBeGreaterThan(before);
   });
+});
+
+describe('Prism’s mock, fed the document', () => {
+  let mock: Prism;
+  beforeAll(async () => {
+    mock = await startPrism(['mock', documentFile]);
+  }, 120_000);
+  afterAll(() => mock?.stop());
+
+  it("answers a list and a create with the document's examples, the sandbox's own replies, and finds no violation in them", async () => {
+    const auth = { authorization: `Bearer ${sandbox.api_key}` };
+    const list = await fetch(`${mock.url}/api/v1/loan_request?product-id=${sandbox.product_id}&direction=ASC`, {
+      headers: auth,
+    });
+    const created = await fetch(`${mock.url}/api/v1/user`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...{ firstname: 'Ada', lastname: 'Obi', email: 'ada.mock@example.com', password: 'correct horse battery' },
+        ...{ phone: '+2348012345678', gender: 'female' },
+      }),
+    });
+    expect([list.status, created.status]).toEqual([200, 200]);
+    expect(await list.json()).toEqual(SUCCESS_EXAMPLES.listLoanRequests);
+    expect(await created.json()).toEqual(SUCCESS_EXAMPLES.createUser);
+    // Prism logs a reply's violations after answering it: a third request in its log shows the first two's are all there.
+    await fetch(`${mock.url}/api/v1/user`, { headers: auth });
+    const lines = () => mock.log().split('\n');
+    const received = () => lines().filter((line) => line.includes('Request received'));
+    await expect.poll(() => received().length, { timeout: 30_000 }).toBe(3);
+    const beforeThird = lines().slice(
+      0,
+      lines().findLastIndex((line) => line.includes('Request received')),
+    );
+    expect(beforeThird.filter((line) => line.includes('Responding with "200"'))).toHaveLength(2);
+    expect(verdict(beforeThird.join('\n')).problems, mock.log()).toEqual([]);
+  }, 60_000);
 });

@@ -105,19 +105,37 @@ describe('the OpenAPI document', () => {
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('finds no error in it', async () => {
+    /** redocly's report on `document`: its problems, with the rule that found each. */
+    async function lint(document: Json) {
       const file = join(dir, 'openapi.json');
-      writeFileSync(file, JSON.stringify(doc));
+      writeFileSync(file, JSON.stringify(document));
       const redocly = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
       const { stdout } = await promisify(execFile)(
         process.execPath,
         [redocly, 'lint', file, '--format', 'json', '--max-problems', '50'],
         { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
       ).catch((failure: { stdout?: string; stderr?: string }) => {
+        // It exits 1 on an error; its report is still on stdout.
+        if (failure.stdout?.startsWith('{')) return { stdout: failure.stdout };
         throw new Error(`redocly lint failed:\n${failure.stdout}\n${failure.stderr}`);
       });
-      const report = JSON.parse(stdout) as { totals: { errors: number }; problems: unknown[] };
+      return JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string }[] };
+    }
+    const EXAMPLE_RULE = 'no-invalid-media-type-examples';
+
+    it('finds no error in it, and no example that breaks its schema', async () => {
+      const report = await lint(doc);
       expect(report.totals.errors, JSON.stringify(report.problems, null, 2)).toBe(0);
+      // The recommended ruleset only warns of an example that breaks its schema: a warning here is a failure.
+      expect(report.problems.filter((problem) => problem.ruleId === EXAMPLE_RULE)).toEqual([]);
+    });
+
+    it('does find a success example that breaks its schema (a date not in the format)', async () => {
+      const broken = structuredClone(doc);
+      broken.paths['/api/v1/user'].get.responses['200'].content['application/json'].example.data[0].created_at =
+        '2026-3-2';
+      const report = await lint(broken);
+      expect(report.problems.map((problem) => problem.ruleId)).toContain(EXAMPLE_RULE);
     });
   });
 });
