@@ -14,39 +14,31 @@ if (major < 22 || (major === 22 && minor < 13)) {
 // `list --all` (loan requests, users) walks a list of any length. Under its steady allocation V8
 // keeps growing the young generation to its ceiling (3 × 16 MB semi-spaces), which alone took the
 // peak RSS of a walk over 1,000,000 loan requests past 150 MB while the live heap stayed ~10 MB
-// (issue 24). 4 MB semi-spaces hold it under that at no cost in rows/s (bench/README.md,
+// (issue 24). 4 MB semi-spaces hold it near 85 MB at no cost in rows/s (bench/README.md,
 // "Streaming"). The size can only be set as Node starts — v8.setFlagsFromString comes after the
-// heap is made and changes nothing (measured) — so a walk starts Node once more, with the flag.
+// heap is made and changes nothing (measured) — so a walk replaces this process (same pid, stdio,
+// signals and exit status) with Node started with the flag. Where Node cannot (Windows; Node
+// before 22.15, which has no process.execve), the walk runs here on V8's default sizes.
 const BOUNDED_YOUNG_GENERATION = '--max-semi-space-size=4';
 const argv = process.argv.slice(2);
 const isListWalk = argv.includes('list') && argv.includes('--all');
-if (isListWalk && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
-  const { spawn } = await import('node:child_process');
+if (isListWalk && process.execve && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
   const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(import.meta.url);
-  const walk = spawn(process.execPath, [...process.execArgv, BOUNDED_YOUNG_GENERATION, script, ...argv], {
-    stdio: 'inherit',
-  });
-  // Ctrl-C reaches the whole process group, the walk included: this process only waits for its end.
-  // A signal sent to this process alone (kill PID) is passed on.
-  const forward = (signal) => walk.kill(signal);
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', forward);
-  process.on('SIGHUP', forward);
-  walk.on('error', (error) => {
-    process.stderr.write(`loanctl: could not start the list walk: ${error.message}\n`);
-    process.exit(1);
-  });
-  walk.on('exit', (code, signal) => {
-    if (signal === null) process.exit(code ?? 1);
-    // End the way the walk ended, so that a shell sees the same status (130 after Ctrl-C…).
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  });
-} else {
-  const { enableCompileCache } = await import('node:module');
-  enableCompileCache?.();
-  const { main, prepareProcess } = await import('../dist/loanctl.js');
-  prepareProcess();
-  process.exitCode = await main(argv);
+  try {
+    process.execve(process.execPath, [
+      process.execPath,
+      ...process.execArgv,
+      BOUNDED_YOUNG_GENERATION,
+      script,
+      ...argv,
+    ]);
+  } catch {
+    // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
+  }
 }
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
+const { main, prepareProcess } = await import('../dist/loanctl.js');
+prepareProcess();
+process.exitCode = await main(argv);
