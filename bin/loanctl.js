@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Tiny shim: check the Node version in syntax any Node can parse, start a list walk again on a
-// bounded young generation (below), turn on the compile cache (repeat starts skip parsing the
+// Tiny shim: check the Node version in syntax any Node can parse, restart a list walk on Node with
+// a bounded young generation (below), turn on the compile cache (repeat starts skip parsing the
 // bundle), then hand over to the bundle.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
@@ -12,17 +12,20 @@ if (major < 22 || (major === 22 && minor < 13)) {
 }
 
 // `list --all` (loan requests, users) walks a list of any length. Under its steady allocation V8
-// keeps growing the young generation to its ceiling (3 × 16 MB semi-spaces), which alone took the
-// peak RSS of a walk over 1,000,000 loan requests past 150 MB while the live heap stayed ~10 MB
+// keeps growing the young generation to its ceiling (64 MB, measured), which alone took the
+// peak RSS of a walk over 1,000,000 loan requests to 230 MB while the live heap stayed ~10 MB
 // (issue 24). 4 MB semi-spaces hold it near 85 MB at no cost in rows/s (bench/README.md,
-// "Streaming"). The size can only be set as Node starts — v8.setFlagsFromString comes after the
-// heap is made and changes nothing (measured) — so a walk replaces this process (same pid, stdio,
-// signals and exit status) with Node started with the flag. Where Node cannot (Windows; Node
-// before 22.15, which has no process.execve), the walk runs here on V8's default sizes.
+// "Streaming memory at a million"). The size can only be set as Node starts:
+// v8.setFlagsFromString comes after the heap is made and changes nothing (measured). So a walk
+// replaces this process (same pid, stdio, signals and exit status) with Node started with the
+// flag. Where Node cannot (Windows; Node before 22.15, which has no process.execve), the walk
+// runs here on V8's default sizes.
 const BOUNDED_YOUNG_GENERATION = '--max-semi-space-size=4';
 const argv = process.argv.slice(2);
 const isListWalk = argv.includes('list') && argv.includes('--all');
-if (isListWalk && process.execve && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
+// A size already given (on the command line, or by the user in NODE_OPTIONS) is kept.
+const sizeGiven = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('--max-semi-space-size');
+if (isListWalk && process.execve && !sizeGiven) {
   const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(import.meta.url);
   try {
