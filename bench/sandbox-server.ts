@@ -160,11 +160,11 @@ function growHuge(count: number, org: OrgKey, domain: string, fromMs: number, st
         .prepare(
           `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :count),
                 stamped AS (SELECT i, strftime('%Y-%m-%dT%H:%M:%fZ', (:from_ms + (i - 1) * :step_ms) / 1000.0, 'unixepoch') AS at FROM n)
-           INSERT INTO users (org_id, firstname, lastname, email, phone, gender, password_hash, reference, source,
+           INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                               is_active, created_at, updated_at, org_seq, day_seq)
            SELECT :org_id, 'Borrower', 'Number ' || i, 'borrower-' || i || '@' || :domain,
                   CASE WHEN i % 1000 = 0 THEN '+2348099999999' ELSE '+2348012345678' END,
-                  CASE WHEN i % 2 = 0 THEN 'male' ELSE 'female' END, 'bench-seed-no-login',
+                  CASE WHEN i % 2 = 0 THEN 'male' ELSE 'female' END,
                   'USR-BENCH-' || :org_id || '-' || i, 'api', 1, at, at, i,
                   row_number() OVER (PARTITION BY substr(at, 1, 10) ORDER BY i)
              FROM stamped ORDER BY i`,

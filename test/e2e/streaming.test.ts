@@ -12,7 +12,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -204,6 +204,60 @@ describe('streaming lists', () => {
     });
     expect(await within(child.exited, 'the list to finish once stdout is read')).toBe(0);
     expect(count).toBe(3000);
+  });
+});
+
+describe('the list walk on a bounded young generation (issue 24)', () => {
+  /** The command line a process runs now (Linux: /proc; process.execve replaces it in place). */
+  const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+  it.runIf(process.platform === 'linux')(
+    "loan list --all runs on Node started with 4 MB semi-spaces, in the same process; a one-page list on V8's defaults",
+    async () => {
+      const fake = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const walk = list(fake, ['loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson']);
+      await within(fake.arrived(1), 'the page-1 request of the walk');
+      const walker = commandLine(walk.pid as number);
+      expect(walker).toContain('--max-semi-space-size=4');
+      expect(walker.slice(-8)).toEqual([BIN, 'loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson']);
+      fake.release(1);
+      let count = 0;
+      walk.stdout?.on('data', (chunk: Buffer) => {
+        count += chunk.toString().split('\n').length - 1;
+      });
+      expect(await within(walk.exited, 'the walk to finish')).toBe(0);
+      expect(count).toBe(100);
+
+      const single = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const page = list(single, ['loan', 'list', '-o', 'ndjson']);
+      await within(single.arrived(1), 'the page-1 request of a one-page list');
+      expect(commandLine(page.pid as number)).not.toContain('--max-semi-space-size=4');
+      single.release(1);
+      page.stdout?.resume();
+      expect(await within(page.exited, 'the one-page list to finish')).toBe(0);
+    },
+  );
+
+  it('the walk keeps its exit status and its one-line error, and says nothing more', async () => {
+    const fake = await fakeApi({ pages: 1, perPage: 1 });
+    const url = fake.url;
+    await fake.close(); // nothing listens there any more: a network error, exit 5
+    const child = spawn(process.execPath, [BIN, 'loan', 'list', '--all'], {
+      env: { ...env, LOANCTL_BASE_URL: url, LOANCTL_API_KEY: 'sk_test_stream', LOANCTL_PRODUCT_ID: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.resume();
+    const code = await within(new Promise((resolve) => child.on('close', resolve)), 'loanctl to exit');
+    expect(code).toBe(5);
+    // The retries, then the error: no warning from Node about how the walk was started.
+    const lines = stderr.trim().split('\n');
+    expect(lines.at(-1)).toMatch(/^loanctl: Could not connect to 127\.0\.0\.1:\d+: connection refused/);
+    expect(lines.slice(0, -1).every((line) => line.startsWith('loanctl: connection refused; retrying'))).toBe(true);
   });
 });
 
