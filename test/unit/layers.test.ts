@@ -23,6 +23,15 @@ function importsOf(file: string): string[] {
   return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
 }
 
+/** `file`'s static relative imports (`import … from`; not `import type`, not `import()`), as paths under src/. */
+function staticImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map(
+    (match) => match[1] ?? '',
+  );
+  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
+}
+
 /** `from → to` for each import of a file under `dir` (src-relative) that `forbidden` picks. */
 function violations(dir: string, forbidden: (from: string, to: string) => boolean): string[] {
   const found: string[] = [];
@@ -43,6 +52,18 @@ describe('layers', () => {
       return target !== undefined && target !== 'common' && target !== nounOf(from);
     });
     expect(crossing).toEqual([]);
+  });
+
+  it("a verb's file (`<verb>-verb.ts`) imports its run only with import(): the command tree loads no run", () => {
+    const staticRuns = sourceFiles(join(SRC, 'commands'))
+      .filter((file) => file.endsWith('-verb.ts') && nounOf(relative(SRC, file)) !== 'common')
+      .flatMap((file) => {
+        const from = relative(SRC, file);
+        return staticImportsOf(file)
+          .filter((to) => nounOf(to) === nounOf(from) && !/(-verb|\/common)\.ts$/.test(to))
+          .map((to) => `${from} → ${to}`);
+      });
+    expect(staticRuns).toEqual([]);
   });
 
   it('src/domain imports neither commands, nor output, prompts or bulk: it finds and reads, and prints nothing', () => {

@@ -17,3 +17,6 @@ export const PATH_PARAM_SOURCES: Readonly<Record<string, string>> = {
   id: 'The loan request ID',
   user_id: 'The user ID',
 };
+
+/** `-y, --yes`, as every verb that asks first declares it. */
+export const YES_HELP = 'do not ask for confirmation (needed when not on a terminal)';

@@ -8,9 +8,9 @@
  * Two ways to use it:
  * - a row that names a `verb` (`verb: 'loan decline'`) gets its command with no code at all:
  *   `addRowVerbs(noun, deps)` in the noun's index.ts adds every such verb of that noun;
- * - a verb that says more (its own description, examples, a notice, extra flags) calls
- *   `operationVerb(noun, name, key, deps, { … })` in the noun's index.ts, as `loan add-bank` does.
- * A verb that does more than one operation gets its own file (`<noun>/<verb>.ts`).
+ * - a verb that says more (its own description, examples, a notice) is one entry of the noun's
+ *   list of verbs in its index.ts, `rowVerb(name, key, { … })`, as `loan add-bank` is.
+ * A verb that does more than one operation gets its own file (./verb.ts says how it is written).
  */
 import type { Command } from 'commander';
 import { BODY_FIELDS, type FieldDef, flagName } from '../../contract/fields.js';
@@ -19,6 +19,7 @@ import type { Deps } from '../../deps.js';
 import { addFieldOptions, valueName } from './field-options.js';
 import { DATA_HELP, examples, PATH_PARAM_HELP, PRODUCT_HELP } from './help.js';
 import type { VerbExtras } from './operation-run.js';
+import type { Verb } from './verb.js';
 
 export interface OperationVerbSpec extends VerbExtras {
   /** Default: the row's summary. */
@@ -58,13 +59,20 @@ export function operationVerb(
   return command;
 }
 
+/** The verb of operation `key`, for a noun's list of verbs (see the top of this file). */
+export function rowVerb(name: string, key: OperationKey, spec: OperationVerbSpec = {}): Verb {
+  return (noun, deps) => {
+    operationVerb(noun, name, key, deps, spec);
+  };
+}
+
 /** Adds the verbs of `noun` that the contract's rows name (`verb: 'loan decline'`), in the table's order. */
-export function addRowVerbs(noun: Command, deps: Deps): void {
+export const addRowVerbs: Verb = (noun, deps) => {
   for (const row of OPERATIONS as readonly OperationDef[]) {
     const [rowNoun, name] = row.verb?.split(' ') ?? [];
     if (rowNoun === noun.name() && name !== undefined) operationVerb(noun, name, row.key as OperationKey, deps);
   }
-}
+};
 
 const EXAMPLE_VALUES: Readonly<Record<string, string>> = { id: '172', user_id: '12' };
 

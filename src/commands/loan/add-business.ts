@@ -1,6 +1,6 @@
 /**
  * The default org id of `loanctl loan add-business ID …` (spec 4.11, every field of 2.6 as a flag;
- * the verb is one operationVerb line in ./index.ts).
+ * the verb is ./add-business-verb.ts).
  *
  * The body needs the organisation's id. Without `--org-id` (or `org_id` in `--data`) it is the
  * profile's org id if the profile has one, else the `org_id` of the first user in the user list

@@ -1,18 +1,14 @@
 /**
  * `loanctl loan open ID`: the loan request's page in the lender dashboard (the profile's
  * `dashboard-url`, else the sandbox's own), in the browser, or its URL on stdout where there is no
- * browser to open (common/open-url.ts). Sends nothing to the API.
+ * browser to open (common/open-url.ts, its run). Sends nothing to the API.
  */
-import type { Command } from 'commander';
-import type { Deps } from '../../deps.js';
+import { productVerb, type Verb } from '../common/verb.js';
 import { loanId } from './common.js';
 
-/** `loan open`, made with the loan noun's `verb` (its description, `--product` and examples). */
-export function registerLoanOpenCommand(
-  verb: (name: string, description: string, ...examples: string[]) => Command,
-  deps: Deps,
-): void {
-  verb(
+export const loanOpen: Verb = (loan, deps) => {
+  productVerb(
+    loan,
     'open',
     "Open a loan request's page in the lender dashboard (prints its URL where there is no browser)",
     'loanctl loan open 172',
@@ -23,4 +19,4 @@ export function registerLoanOpenCommand(
       const { openLoanPage } = await import('../common/open-url.js');
       await openLoanPage(loanId(id), deps);
     });
-}
+};

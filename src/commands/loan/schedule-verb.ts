@@ -3,13 +3,12 @@
  * imported only when the command runs). Offline: no API key, nothing sent. With an ID, the
  * schedule of that approved loan request from its stored terms (src/schedule/stored.ts).
  */
-import type { Command } from 'commander';
-import type { Deps } from '../../deps.js';
 import { ANNUAL_RATE_HELP, SCHEDULE_TERMS } from '../../schedule/flags.js';
 import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
+import type { Verb } from '../common/verb.js';
 
-export function registerLoanScheduleCommand(loan: Command, deps: Deps): void {
+export const loanSchedule: Verb = (loan, deps) => {
   addFieldOptions(
     loan
       .command('schedule')
@@ -53,4 +52,4 @@ frequency, so it is --frequency, monthly unless given (stderr says when it is as
       stored.storedScheduleFrequency(loan, options);
       await stored.runStoredSchedule(loan, await resolveProduct(options, deps), options, deps);
     });
-}
+};

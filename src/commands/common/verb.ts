@@ -1,0 +1,26 @@
+/**
+ * How a hand-written verb is written: one file, `<noun>/<verb>-verb.ts`, exports a `Verb` that adds
+ * the command to its noun — arguments, flags, description, help, examples — and whose action
+ * imports the verb's run (`<noun>/<verb>.ts`) only when the command runs. The noun's `index.ts`
+ * only lists its verbs, in the order the help shows them.
+ *
+ * The run is a file of its own because the whole command tree is built at every start (for help,
+ * suggestions and completion): its flags must load nothing more than commander and the contract's
+ * tables, while a run loads the HTTP client, the output and zod (test/e2e/network-startup.test.ts).
+ * A verb that wraps one operation needs no file at all (./operation-verb.ts).
+ */
+import type { Command } from 'commander';
+import type { Deps } from '../../deps.js';
+import { examples, PRODUCT_HELP } from './help.js';
+
+/** Adds one verb to its noun (see the top of this file). */
+export type Verb = (noun: Command, deps: Deps) => void;
+
+/** A verb of a loan product: its description, `--product`, and its examples. */
+export function productVerb(noun: Command, name: string, description: string, ...lines: string[]): Command {
+  return noun
+    .command(name)
+    .description(description)
+    .option('--product <id>', PRODUCT_HELP)
+    .addHelpText('after', examples(...lines));
+}

@@ -1,0 +1,24 @@
+/** `loanctl loan find --reference R` (issue 12): its flags and help; the run is ./find.ts. */
+import { productVerb, type Verb } from '../common/verb.js';
+
+export const loanFind: Verb = (loan, deps) => {
+  productVerb(
+    loan,
+    'find',
+    'Find a loan request by its reference (client-side: walks the streamed list, newest first)',
+    'loanctl loan find --reference LR-8F2K1Q',
+    'loanctl loan find --reference LR-8F2K1Q -o json | jq .id',
+  )
+    .requiredOption('--reference <ref>', 'the loan request reference')
+    .addHelpText(
+      'after',
+      `
+The API reads a loan request only by id: this walks the product's list page by page (memory stays
+flat) and stops at the match; stderr says how many loan requests were scanned.
+`,
+    )
+    .action(async (options) => {
+      const { runLoanFind } = await import('./find.js');
+      await runLoanFind(options, deps);
+    });
+};

@@ -1,0 +1,52 @@
+/**
+ * `loanctl loan list`: its flags and help; the run is ./list.ts. Its filters (issue 12) are
+ * applied by loanctl, client-side, over the streamed pages (./list-filtered.ts); their parsing is
+ * ../common/loan-filter-options.ts.
+ */
+import { STATE_VALUES, type StateField } from '../../contract/states.js';
+import { productVerb, type Verb } from '../common/verb.js';
+
+/** The values a state field is seen with (src/contract/states.ts), for the help. */
+const seen = (field: StateField) => STATE_VALUES[field].join(', ');
+
+export const loanList: Verb = (loan, deps) => {
+  productVerb(
+    loan,
+    'list',
+    'List loan requests of a product, a page at a time (newest first)',
+    'loanctl loan list',
+    'loanctl loan list --limit 50 --cursor 172',
+    'loanctl loan list --all -o ndjson --fields id,status,amount',
+  )
+    .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
+    .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
+    .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
+    .option('--all', 'walk every page, printing rows as they arrive')
+    // The filters (issue 12).
+    .option('--status <s>', `only this status (e.g. ${seen('status')})`)
+    .option('--lender-status <s>', `only this lender status (e.g. ${seen('lender_status')})`)
+    .option('--user-status <s>', `only this user status (e.g. ${seen('user_status')})`)
+    .option('--user <id|email>', "only this borrower's loan requests (a user id, or an e-mail looked up)")
+    .option('--created-since <date>', 'created on or after this day (yyyy-mm-dd, UTC) or instant')
+    .option('--created-until <date>', 'created on or before this day (yyyy-mm-dd, UTC) or instant')
+    .option('--submitted-since <date>', 'submitted on or after this day or instant')
+    .option('--submitted-until <date>', 'submitted on or before this day or instant')
+    .option('--approved-since <date>', 'approved on or after this day or instant')
+    .option('--approved-until <date>', 'approved on or before this day or instant')
+    .option('--min-amount <n>', 'amount requested at least this')
+    .option('--max-amount <n>', 'amount requested at most this')
+    .addHelpText(
+      'after',
+      `
+Filters are applied by loanctl, client-side: it streams the list 100 rows a request, keeps what
+matches, and stops once --limit matches (default 20; --all: every match) are found. stderr says
+how many rows were scanned. Filters combine (all must match).
+  $ loanctl loan list --user-status submitted --lender-status saved --min-amount 100000
+  $ loanctl loan list --user ada@example.com --created-since 2026-03-01 --all -o ndjson
+`,
+    )
+    .action(async (options) => {
+      const { runLoanList } = await import('./list.js');
+      await runLoanList(options, deps);
+    });
+};

@@ -1,0 +1,27 @@
+/** `loanctl loan wait ID` (issue 14): its flags and help; the run is ./wait.ts. */
+import type { Command } from 'commander';
+import { productVerb, type Verb } from '../common/verb.js';
+
+export const loanWait: Verb = (loan, deps) => {
+  // The root's --timeout (one request's limit) takes `loan wait ID --timeout 10m` wherever it is
+  // written, so for this verb it is the whole wait's limit; each request keeps the default.
+  productVerb(
+    loan,
+    'wait',
+    'Wait until a loan request is submitted or approved (polls; exit 124 on --timeout)',
+    'loanctl loan wait 172 --until approved',
+    'loanctl loan wait 172 --until submitted --timeout 30m --interval 10s',
+  )
+    .argument('<id>', 'loan request id')
+    .option('--until <state>', 'submitted (by the borrower) or approved (by a lender)')
+    .option('--interval <duration>', 'first wait between checks, growing to 4 times it (default 5s)')
+    .addHelpText('after', '  --timeout <duration>  how long to wait in all, e.g. 90s, 10m, 1h (default 10m)\n')
+    .action(async (id, options, command: Command) => {
+      const root = command.parent?.parent;
+      const given = root?.getOptionValueSource('timeout') === 'cli';
+      const timeout = given ? String(root?.opts().timeout) : undefined;
+      deps.globals = { ...deps.globals, timeout: undefined };
+      const { runLoanWait } = await import('./wait.js');
+      await runLoanWait({ ...options, id, timeout }, deps);
+    });
+};

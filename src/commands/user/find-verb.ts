@@ -1,0 +1,23 @@
+/** `loanctl user find --phone P | --name N`: its flags and help; the run is ./find.ts. */
+import { examples } from '../common/help.js';
+import type { Verb } from '../common/verb.js';
+
+export const userFind: Verb = (user, deps) => {
+  user
+    .command('find')
+    .description('Find borrowers by phone or name (client-side, over the streamed user list)')
+    .option('--phone <phone>', 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678')
+    .option('--name <words>', 'words of the first and last name, any case: every word must appear')
+    .option('--limit <n>', 'stop after this many matches')
+    .addHelpText(
+      'after',
+      `${examples('loanctl user find --phone 08012345678', 'loanctl user find --name "ada obi" -o json', 'loanctl user find --name ada --limit 1')}
+The API has no search: this walks the whole user list page by page (memory stays flat), prints the
+matches as they are found, and says on stderr how many users were scanned.
+`,
+    )
+    .action(async (options) => {
+      const { runUserFind } = await import('./find.js');
+      await runUserFind(options, deps);
+    });
+};
