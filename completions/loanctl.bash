@@ -148,13 +148,13 @@ _loanctl_options() {
     'sandbox faults list') REPLY='--data-dir -h --help' ;;
     'sandbox faults clear') REPLY='--data-dir -h --help' ;;
     'user') REPLY='-h --help' ;;
-    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed --ignore-journal -h --help' ;;
+    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed --ignore-journal --strict -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
     'user show') REPLY='-h --help' ;;
     'user find') REPLY='--phone --name --limit -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
-    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed --ignore-journal -h --help' ;;
+    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed --ignore-journal --strict -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;

@@ -524,6 +524,7 @@ function __loanctl_options
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user exists'
@@ -566,6 +567,7 @@ function __loanctl_options
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan new'
