@@ -111,11 +111,11 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
-    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin --csv-bom --no-csv-bom -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -182,7 +182,7 @@ _loanctl_options() {
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,
