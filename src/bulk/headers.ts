@@ -10,6 +10,7 @@
  * dependency-free, well-kept edit distance), on the same lenient forms.
  */
 import { closest, distance } from 'fastest-levenshtein';
+import { UsageError } from '../errors.js';
 
 /** The form two names are compared in: lower case, without spaces, underscores, dashes or a BOM. */
 export function lenientForm(name: string): string {
@@ -112,4 +113,41 @@ export function describeUnknown(unknown: readonly string[], known: readonly stri
     return near === undefined ? `"${cell}"` : `"${cell}" (did you mean "${near}"?)`;
   });
   return `unknown ${what}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`;
+}
+
+export interface UnknownFieldRule {
+  known: readonly string[];
+  /** `--strict`: an unknown NDJSON key makes its row an error (CSV's columns are refused by ./csv-rows.ts). */
+  strict: boolean;
+  /** What a row makes: `user`, `loan request`. */
+  noun: string;
+}
+
+/**
+ * What a run does with what gives no field: the CSV columns are named at once in one warning; an
+ * NDJSON key is named the first time it is seen (rows may differ), or with `strict` makes its row
+ * an error. Returns the check of each row's fields.
+ */
+export function unknownFieldCheck(
+  source: { name: string; unknownColumns?: readonly string[] | undefined },
+  { known, strict, noun }: UnknownFieldRule,
+  warn: (line: string) => void,
+): (fields: Record<string, unknown>) => void {
+  const { name, unknownColumns = [] } = source;
+  if (unknownColumns.length > 0) {
+    warn(
+      `${name}: ignoring ${describeUnknown(unknownColumns, known)}: a ${noun} has no such field (--strict refuses them).`,
+    );
+  }
+  const warned = new Set<string>();
+  return (fields) => {
+    const unknown = Object.keys(fields).filter((key) => !known.includes(key));
+    if (strict && unknown.length > 0) {
+      throw new UsageError(`${describeUnknown(unknown, known, 'key')}: a ${noun} has no such field (--strict).`);
+    }
+    for (const key of unknown.filter((key) => !warned.has(key))) {
+      warned.add(key);
+      warn(`ignoring field "${key}" of ${name}: a ${noun} has no such field.`);
+    }
+  };
 }

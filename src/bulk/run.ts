@@ -32,7 +32,7 @@ import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
 import { openFailedRows } from './failed.js';
-import { describeUnknown } from './headers.js';
+import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { remembered, type ServerChecks } from './remembered.js';
@@ -89,16 +89,12 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
     );
   }
-  const fields = kind === 'user' ? USER_FIELDS : LOAN_FIELDS;
-  const required = kind === 'user' ? USER_REQUIRED : LOAN_REQUIRED;
-  const strict = options.strict === true;
+  const [fields, required] = kind === 'user' ? [USER_FIELDS, USER_REQUIRED] : [LOAN_FIELDS, LOAN_REQUIRED];
   const noun = kind === 'user' ? 'user' : 'loan request';
+  const strict = options.strict === true;
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
-  if (source.unknownColumns?.length) {
-    deps.io.stderr.write(
-      `loanctl: warning: ${source.name}: ignoring ${describeUnknown(source.unknownColumns, fields)}: a ${noun} has no such field (--strict refuses them).\n`,
-    );
-  }
+  const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
+  const checkFields = unknownFieldCheck(source, { known: fields, strict, noun }, warn);
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
@@ -145,21 +141,11 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       : 'This run has no journal (stdin, or no state directory): running it again would create its loan requests again.';
   /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
   const unknownRows = new Set<number>();
-  const known = new Set<string>(fields);
-  const warned = new Set<string>();
 
   const task: BulkTask<unknown> = {
     keyOf: rowKey,
     prepare(fields, row) {
-      const unknown = Object.keys(fields).filter((key) => !known.has(key));
-      if (strict && unknown.length > 0) {
-        throw new UsageError(`${describeUnknown(unknown, [...known], 'key')}: a ${noun} has no such field (--strict).`);
-      }
-      for (const key of unknown) {
-        if (warned.has(key)) continue;
-        warned.add(key);
-        deps.io.stderr.write(`loanctl: ignoring field "${key}" of ${source.name}: a ${noun} has no such field.\n`);
-      }
+      checkFields(fields);
       return inner.prepare(fields, row);
     },
     async execute(prepared, row) {
