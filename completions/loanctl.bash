@@ -111,11 +111,11 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
-    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin -h --help' ;;
+    'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin --csv-bom --no-csv-bom -h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -148,13 +148,13 @@ _loanctl_options() {
     'sandbox faults list') REPLY='--data-dir -h --help' ;;
     'sandbox faults clear') REPLY='--data-dir -h --help' ;;
     'user') REPLY='-h --help' ;;
-    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed --ignore-journal -h --help' ;;
+    'user create') REPLY='--firstname --lastname --email --phone --gender --password-stdin --data --from --concurrency --format --failed --ignore-journal --strict -h --help' ;;
     'user exists') REPLY='--email -h --help' ;;
     'user show') REPLY='-h --help' ;;
     'user find') REPLY='--phone --name --limit -h --help' ;;
     'user list') REPLY='--start --end --page --all -h --help' ;;
     'loan') REPLY='-h --help' ;;
-    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed --ignore-journal -h --help' ;;
+    'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed --ignore-journal --strict -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
@@ -182,7 +182,7 @@ _loanctl_options() {
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,

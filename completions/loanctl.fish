@@ -279,7 +279,8 @@ function __loanctl_options
                 '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
-                '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8' \
+                '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
+                '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
                 '--no-input' 'never prompt; a missing value is an error naming its flag' \
@@ -313,6 +314,8 @@ function __loanctl_options
                 '--org-id' 'your organisation id (used by business information)' \
                 '--dashboard-url' 'your lender dashboard'\''s loan page, {id} for the id (loan open)' \
                 '--api-key-stdin' 'read a new API key from stdin; it goes where the profile keeps its key' \
+                '--csv-bom' 'make -o csv begin with the byte-order mark Excel needs, as --bom does (--no-bom overrides)' \
+                '--no-csv-bom' 'stop writing the byte-order mark with -o csv (the default)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile list'
@@ -524,6 +527,7 @@ function __loanctl_options
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'user exists'
@@ -566,6 +570,7 @@ function __loanctl_options
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
                 '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan new'
@@ -799,7 +804,8 @@ function __loanctl_options
         '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
-        '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8' \
+        '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
+        '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \

@@ -40,7 +40,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   output?: OutputFormat;
   fields?: string;
-  /** `--bom`: CSV begins with a UTF-8 byte-order mark (for Excel). */
+  /** `--bom` / `--no-bom`: CSV begins with a UTF-8 byte-order mark (for Excel); unset: the profile's `csvBom`. */
   bom?: boolean;
   raw?: boolean;
   color?: boolean;

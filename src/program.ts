@@ -33,7 +33,8 @@ export function buildProgram(deps: Deps): Command {
         .argParser(outputFormat),
     )
     .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
-    .option('--bom', 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8')
+    .option('--bom', "with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile's csvBom)")
+    .option('--no-bom', 'with -o csv: no byte-order mark, even if the profile asks for one')
     .option('--raw', 'print the whole API envelope exactly as received')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--no-input', 'never prompt; a missing value is an error naming its flag')

@@ -4,22 +4,31 @@
  * time with backpressure — the cases a split(',') gets wrong.
  *
  * The header is read first, before any row is handed out, and each of its names matched leniently
- * to the known fields (./headers.ts): an unknown one, or two giving one field, is a usage error
- * (exit 2) before anything is sent, naming every such column at once with the closest field. A
+ * to the known fields (./headers.ts): a needed field no column gives, or two columns giving one
+ * field, is a usage error (exit 2) before anything is sent, naming every such column at once. A
+ * column that gives no field (`Notes`) is ignored — the caller names them all once — unless
+ * `strict`, where it is such an error too, with the closest field. A
  * record whose number of cells differs from the header's is that row's error; a syntax error that
  * makes the rest unreadable (a quote never closed) is reported on the row where it starts.
  */
 import { UsageError } from '../errors.js';
-import { headerFields } from './headers.js';
+import { type Columns, headerFields } from './headers.js';
 import type { RawRow } from './source.js';
 
 export interface CsvRows {
   /** The header as written. */
   header: string[];
+  /** The columns that give no field, as written: their cells are not sent (but kept for `--failed`). */
+  unknown: string[];
   rows: AsyncGenerator<RawRow>;
 }
 
-export async function openCsv(chunks: AsyncIterable<string>, known: readonly string[], name: string): Promise<CsvRows> {
+export async function openCsv(
+  chunks: AsyncIterable<string>,
+  columns: Columns,
+  name: string,
+  strict = false,
+): Promise<CsvRows> {
   const { parse } = await import('csv-parse');
   const { Readable } = await import('node:stream');
   const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
@@ -35,15 +44,15 @@ export async function openCsv(chunks: AsyncIterable<string>, known: readonly str
     throw new UsageError(`${name}: the CSV header cannot be read: ${(error as Error).message}.`);
   }
   const header = first.done ? [] : first.value;
-  const { keys, problem } = headerFields(header, known);
+  const { keys, unknown, problem } = headerFields(header, columns, strict);
   if (problem !== undefined) {
     input.destroy();
     throw new UsageError(
       `${name}: ${problem}`,
-      'Rename or remove those columns (case, spaces, underscores and dashes do not matter); nothing was sent.',
+      'Rename, add or remove those columns (case, spaces, underscores and dashes do not matter); nothing was sent.',
     );
   }
-  return { header, rows: csvRows(records, keys, input) };
+  return { header, unknown, rows: csvRows(records, keys, input) };
 }
 
 async function* csvRows(

@@ -10,6 +10,7 @@
  * dependency-free, well-kept edit distance), on the same lenient forms.
  */
 import { closest, distance } from 'fastest-levenshtein';
+import { UsageError } from '../errors.js';
 
 /** The form two names are compared in: lower case, without spaces, underscores, dashes or a BOM. */
 export function lenientForm(name: string): string {
@@ -63,34 +64,90 @@ export function closestField(header: string, known: readonly string[]): string |
   return known[forms.indexOf(best)];
 }
 
+/** The columns a file's rows can have, and those each row needs (each a list of alternatives). */
+export interface Columns {
+  known: readonly string[];
+  /** Each entry one field the rows need, by any of its names (`['user', 'user_id']`). */
+  required: readonly (readonly string[])[];
+}
+
 export interface HeaderFields {
   /** The field of each column, in order ('' for a column with no name, or one with no field). */
   keys: string[];
+  /** The columns that give no field, as written: ignored (or, `strict`, a problem). */
+  unknown: string[];
   /**
-   * Every problem of the header, in one line naming each column concerned (undefined: none):
-   * names that are no field (with the closest one), and two columns that give the same field.
+   * Every problem of the header, in one line naming each column concerned (undefined: none): a
+   * needed field no column gives, two columns that give the same field, and (`strict`) the
+   * columns that give none — with the closest field of each.
    */
   problem: string | undefined;
 }
 
-/** The fields a header's columns give, and all that is wrong with it at once. */
-export function headerFields(header: readonly string[], known: readonly string[]): HeaderFields {
+/** The fields a header's columns give, the columns that give none, and all that is wrong with it at once. */
+export function headerFields(header: readonly string[], columns: Columns, strict = false): HeaderFields {
+  const { known, required } = columns;
   const keys = header.map((cell) => (cell.trim() === '' ? '' : (matchField(cell, known) ?? '')));
   const unknown = header.filter((cell, index) => cell.trim() !== '' && keys[index] === '').map((cell) => cell.trim());
   const problems: string[] = [];
-  if (unknown.length > 0) {
-    const named = unknown.map((cell) => {
-      const near = closestField(cell, known);
-      return near === undefined ? `"${cell}"` : `"${cell}" (did you mean "${near}"?)`;
-    });
-    problems.push(`unknown column${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`);
+  const missing = required.filter((names) => !names.some((name) => keys.includes(name)));
+  if (missing.length > 0) {
+    problems.push(`no column gives ${missing.map((names) => names.join(' or ')).join(', ')}`);
   }
   for (const field of new Set(keys.filter((key) => key !== ''))) {
-    const columns = header.filter((_cell, index) => keys[index] === field);
-    if (columns.length > 1) {
-      problems.push(`columns ${columns.map((cell) => `"${cell.trim()}"`).join(' and ')} all give ${field}`);
+    const given = header.filter((_cell, index) => keys[index] === field);
+    if (given.length > 1) {
+      problems.push(`columns ${given.map((cell) => `"${cell.trim()}"`).join(' and ')} all give ${field}`);
     }
   }
-  if (problems.length === 0) return { keys, problem: undefined };
-  return { keys, problem: `${problems.join('; ')}. The columns a row can have: ${known.join(', ')}.` };
+  // Unknown columns are a problem with --strict; else they are named with the others, as the likely cause.
+  if (unknown.length > 0 && (strict || problems.length > 0)) problems.push(describeUnknown(unknown, known));
+  if (problems.length === 0) return { keys, unknown, problem: undefined };
+  return { keys, unknown, problem: `${problems.join('; ')}. The columns a row can have: ${known.join(', ')}.` };
+}
+
+/** `unknown columns "Frist Name" (did you mean "firstname"?), "Notes"` (or `unknown key …`, NDJSON's). */
+export function describeUnknown(unknown: readonly string[], known: readonly string[], what = 'column'): string {
+  const named = unknown.map((cell) => {
+    const near = closestField(cell, known);
+    return near === undefined ? `"${cell}"` : `"${cell}" (did you mean "${near}"?)`;
+  });
+  return `unknown ${what}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`;
+}
+
+export interface UnknownFieldRule {
+  known: readonly string[];
+  /** `--strict`: an unknown NDJSON key makes its row an error (CSV's columns are refused by ./csv-rows.ts). */
+  strict: boolean;
+  /** What a row makes: `user`, `loan request`. */
+  noun: string;
+}
+
+/**
+ * What a run does with what gives no field: the CSV columns are named at once in one warning; an
+ * NDJSON key is named the first time it is seen (rows may differ), or with `strict` makes its row
+ * an error. Returns the check of each row's fields.
+ */
+export function unknownFieldCheck(
+  source: { name: string; unknownColumns?: readonly string[] | undefined },
+  { known, strict, noun }: UnknownFieldRule,
+  warn: (line: string) => void,
+): (fields: Record<string, unknown>) => void {
+  const { name, unknownColumns = [] } = source;
+  if (unknownColumns.length > 0) {
+    warn(
+      `${name}: ignoring ${describeUnknown(unknownColumns, known)}: a ${noun} has no such field (--strict refuses them).`,
+    );
+  }
+  const warned = new Set<string>();
+  return (fields) => {
+    const unknown = Object.keys(fields).filter((key) => !known.includes(key));
+    if (strict && unknown.length > 0) {
+      throw new UsageError(`${describeUnknown(unknown, known, 'key')}: a ${noun} has no such field (--strict).`);
+    }
+    for (const key of unknown.filter((key) => !warned.has(key))) {
+      warned.add(key);
+      warn(`ignoring field "${key}" of ${name}: a ${noun} has no such field.`);
+    }
+  };
 }

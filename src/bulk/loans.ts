@@ -27,10 +27,12 @@ import type { ApiClient } from '../http/api-client.js';
 import { buildOperationBody } from '../input/body.js';
 import { parseId, parseUserRef, type UserRef } from '../input/values.js';
 import type { BulkTask, RowOutcome } from './engine.js';
-import { bodyColumns, fieldText, rowFields } from './fields.js';
+import { bodyColumns, fieldText, requiredColumns, rowFields } from './fields.js';
 
 /** The borrower (`user`: an id or e-mail, or `user_id`), the body's fields, and the product. */
 export const LOAN_FIELDS = ['user', 'user_id', ...bodyColumns('createLoanRequest'), 'product'];
+/** The columns a CSV of loan requests must have: the borrower (either name), and the body's required fields. */
+export const LOAN_REQUIRED = [['user', 'user_id'], ...requiredColumns('createLoanRequest')];
 
 export interface LoanRow {
   user: UserRef;

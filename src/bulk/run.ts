@@ -32,12 +32,13 @@ import { resolveOutputSettings } from '../output/settings.js';
 import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
 import { openFailedRows } from './failed.js';
+import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
-import { LOAN_FIELDS, type LoanRow, loanTask } from './loans.js';
+import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { remembered, type ServerChecks } from './remembered.js';
 import { resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
-import { USER_FIELDS, userTask } from './users.js';
+import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -55,6 +56,8 @@ export interface BulkCommandOptions {
   failed?: string | undefined;
   /** `--ignore-journal`: a journal that cannot be trusted is set aside, and every row taken as new. */
   ignoreJournal?: boolean | undefined;
+  /** `--strict`: a column (CSV) or key (NDJSON) that gives no field is refused, not ignored. */
+  strict?: boolean | undefined;
 }
 
 export function parseConcurrency(raw: string | undefined): number {
@@ -86,8 +89,12 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
     );
   }
-  const fields = kind === 'user' ? USER_FIELDS : LOAN_FIELDS;
-  const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields });
+  const [fields, required] = kind === 'user' ? [USER_FIELDS, USER_REQUIRED] : [LOAN_FIELDS, LOAN_REQUIRED];
+  const noun = kind === 'user' ? 'user' : 'loan request';
+  const strict = options.strict === true;
+  const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
+  const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
+  const checkFields = unknownFieldCheck(source, { known: fields, strict, noun }, warn);
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
@@ -134,18 +141,11 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       : 'This run has no journal (stdin, or no state directory): running it again would create its loan requests again.';
   /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
   const unknownRows = new Set<number>();
-  const known = new Set<string>(fields);
-  const warned = new Set<string>();
-  const noun = kind === 'user' ? 'user' : 'loan request';
 
   const task: BulkTask<unknown> = {
     keyOf: rowKey,
     prepare(fields, row) {
-      for (const key of Object.keys(fields)) {
-        if (known.has(key) || warned.has(key)) continue;
-        warned.add(key);
-        deps.io.stderr.write(`loanctl: ignoring field "${key}" of ${source.name}: a ${noun} has no such field.\n`);
-      }
+      checkFields(fields);
       return inner.prepare(fields, row);
     },
     async execute(prepared, row) {

@@ -11,8 +11,10 @@
  *   header's, becomes that row's error; the other rows go on. A CSV syntax error that makes the
  *   rest of the file unreadable (a quote never closed) is reported on the row where it starts.
  * - Field names are matched leniently to the known fields (./headers.ts: `First Name` →
- *   `firstname`). In CSV an unknown header stops the run before anything is sent (exit 2), naming
- *   the closest field; in NDJSON an unknown key is named once and ignored (rows may differ).
+ *   `firstname`). In CSV a needed field no column gives, or two columns for one field, stops the
+ *   run before anything is sent (exit 2); columns that give no field are ignored (`unknownColumns`,
+ *   named once by the caller), or with `strict` stop it too. In NDJSON an unknown key is left in
+ *   the row's fields for the caller (rows may differ).
  * - Each row keeps what it was read from (its CSV cells, or its NDJSON line), so a rejected row can
  *   be written back as it was (`--failed`).
  */
@@ -25,7 +27,7 @@ import type { InputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { openCsv } from './csv-rows.js';
 import { type TextForm, textFormOf } from './failed.js';
-import { matchField } from './headers.js';
+import { type Columns, matchField } from './headers.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
@@ -46,6 +48,8 @@ export interface RowSource {
   format: BulkFormat;
   /** CSV: the header row as written (for `--failed`). */
   header?: string[];
+  /** CSV: the columns of the header that give no field, as written (ignored). */
+  unknownColumns?: string[];
   /** What the rows come from, for messages: the path, or `stdin`. */
   name: string;
   /** Its byte-order mark and line ends, which `--failed` keeps. */
@@ -73,7 +77,15 @@ function formatOfPath(path: string): BulkFormat | undefined {
 /** Opens `--from`: a path, or `-` for stdin. A file that cannot be opened is exit 2, before anything is sent. */
 export async function openRowSource(
   from: string,
-  options: { format?: BulkFormat | undefined; stdin: InputStream; fields: readonly string[] },
+  options: {
+    format?: BulkFormat | undefined;
+    stdin: InputStream;
+    fields: readonly string[];
+    /** CSV: the fields every row needs, each by any of its names; a header without one is exit 2. */
+    required?: Columns['required'];
+    /** CSV: a column that gives no field is exit 2, not ignored (`--strict`). */
+    strict?: boolean | undefined;
+  },
 ): Promise<RowSource> {
   let stream: Readable;
   let name: string;
@@ -124,8 +136,9 @@ export async function openRowSource(
   const progress = () => ({ read, total });
   const form = textFormOf(first);
   if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields), format, name, form, progress };
-  const csv = await openCsv(all, options.fields, name);
-  return { rows: csv.rows, header: csv.header, format, name, form, progress };
+  const columns = { known: options.fields, required: options.required ?? [] };
+  const csv = await openCsv(all, columns, name, options.strict === true);
+  return { rows: csv.rows, header: csv.header, unknownColumns: csv.unknown, format, name, form, progress };
 }
 
 /** Reads until some non-blank text (or the end), to guess the format without losing it. */

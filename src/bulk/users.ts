@@ -10,9 +10,11 @@ import { UsageError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
 import { buildBody, buildOperationBody } from '../input/body.js';
 import type { BulkTask } from './engine.js';
-import { bodyColumns, rowFields } from './fields.js';
+import { bodyColumns, requiredColumns, rowFields } from './fields.js';
 
 export const USER_FIELDS = bodyColumns('createUser');
+/** The columns a CSV of users must have. */
+export const USER_REQUIRED = requiredColumns('createUser');
 
 export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
   return {

@@ -28,6 +28,7 @@ const PROFILE_FIELDS: Record<
     is: 'text',
     example: '"https://lender.example.com/loans/{id}"',
   },
+  csvBom: { test: (value) => typeof value === 'boolean', is: 'true or false', example: 'true' },
 };
 
 function positiveWhole(value: unknown): boolean {

@@ -6,7 +6,7 @@ import type { Env, GlobalOptions, Io } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { type OutputSettings, resolveOutputSettings } from '../output/settings.js';
 import { checkBaseUrl } from './base-url.js';
-import { type ProfileStore, unknownProfile } from './store.js';
+import { type ChosenProfile, type ProfileStore, pickProfile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -14,7 +14,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 export interface Settings extends OutputSettings {
   /** The profile in use and why, or undefined when none applies. */
-  profile: { name: string; source: 'flag' | 'env' | 'current' } | undefined;
+  profile: ChosenProfile | undefined;
   baseUrl: string | undefined;
   baseUrlSource: Source | undefined;
   /** Never print this; use `redactKey`. */
@@ -72,7 +72,7 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
   const [productId, productIdSource] = first<number>([envProduct, 'env'], [stored?.productId, 'profile']);
 
   return {
-    ...resolveOutputSettings(globals, env, io),
+    ...resolveOutputSettings(globals, env, io, () => stored),
     profile,
     baseUrl,
     baseUrlSource,
@@ -87,19 +87,6 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
     debug: Boolean(globals.debug) || env.LOANCTL_DEBUG === '1',
     dryRun: Boolean(globals.dryRun),
   };
-}
-
-function pickProfile(globals: GlobalOptions, env: Env, store: ProfileStore): Settings['profile'] {
-  const named: [string | undefined, 'flag' | 'env'][] = [
-    [globals.profile, 'flag'],
-    [env.LOANCTL_PROFILE || undefined, 'env'],
-  ];
-  for (const [name, source] of named) {
-    if (name === undefined) continue;
-    if (!store.get(name)) throw unknownProfile(name, store.names());
-    return { name, source };
-  }
-  return store.current ? { name: store.current, source: 'current' } : undefined;
 }
 
 function first<T>(...candidates: [T | undefined, Source][]): [T | undefined, Source | undefined] {

@@ -16,7 +16,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { Env } from '../deps.js';
+import type { Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { MakeDirError, makeDir } from '../make-dir.js';
 import { checkBaseUrl } from './base-url.js';
@@ -33,6 +33,8 @@ export interface Profile {
   orgId?: number;
   /** The lender dashboard's loan page, `{id}` for the id (dashboard-url.ts; `loan open`). */
   dashboardUrl?: string;
+  /** `-o csv` begins with a byte-order mark, as with `--bom` (for Excel); absent is no. */
+  csvBom?: boolean;
 }
 
 /** Where a profile's key is; the file's copy wins, as it does when settings are resolved. */
@@ -113,6 +115,7 @@ export class ProfileStore {
     if (profile.productId !== undefined) clean.productId = profile.productId;
     if (profile.orgId !== undefined) clean.orgId = profile.orgId;
     if (profile.dashboardUrl !== undefined) clean.dashboardUrl = profile.dashboardUrl;
+    if (profile.csvBom) clean.csvBom = true;
     return this.update((data) => {
       data.profiles[name] = clean;
       const makeCurrent = options.makeCurrent || (options.makeCurrentIfNone && !this.current);
@@ -127,7 +130,7 @@ export class ProfileStore {
    */
   patch(
     name: string,
-    fields: Partial<Pick<Profile, 'baseUrl' | 'apiKey' | 'productId' | 'orgId' | 'dashboardUrl'>>,
+    fields: Partial<Pick<Profile, 'baseUrl' | 'apiKey' | 'productId' | 'orgId' | 'dashboardUrl' | 'csvBom'>>,
   ): void {
     if (fields.baseUrl !== undefined) checkBaseUrl(fields.baseUrl);
     this.update((data) => {
@@ -140,6 +143,9 @@ export class ProfileStore {
       if (fields.productId !== undefined) changed.productId = fields.productId;
       if (fields.orgId !== undefined) changed.orgId = fields.orgId;
       if (fields.dashboardUrl !== undefined) changed.dashboardUrl = fields.dashboardUrl;
+      // Off is the field's absence: the file says only what differs from the default.
+      if (fields.csvBom === true) changed.csvBom = true;
+      if (fields.csvBom === false) delete changed.csvBom;
       data.profiles[name] = changed;
     });
   }
@@ -185,6 +191,26 @@ export class ProfileStore {
       return result;
     });
   }
+}
+
+/** The profile in use and why: `--profile`, else LOANCTL_PROFILE, else the current one. */
+export interface ChosenProfile {
+  name: string;
+  source: 'flag' | 'env' | 'current';
+}
+
+/** The profile a run uses (`--profile`, LOANCTL_PROFILE, the current one), or undefined; a name not stored is exit 2. */
+export function pickProfile(globals: GlobalOptions, env: Env, store: ProfileStore): ChosenProfile | undefined {
+  const named: [string | undefined, 'flag' | 'env'][] = [
+    [globals.profile, 'flag'],
+    [env.LOANCTL_PROFILE || undefined, 'env'],
+  ];
+  for (const [name, source] of named) {
+    if (name === undefined) continue;
+    if (!store.get(name)) throw unknownProfile(name, store.names());
+    return { name, source };
+  }
+  return store.current ? { name: store.current, source: 'current' } : undefined;
 }
 
 export function unknownProfile(name: string, names: string[]): UsageError {

@@ -1,6 +1,8 @@
 /**
- * Output settings that need no config file: format, fields, raw, colour (conventions.md, "Output").
+ * Output settings: format, fields, raw, colour, BOM (conventions.md, "Output"). Only the BOM of
+ * `-o csv` may come from the profile (`csvBom`), and only then is the config file read.
  */
+import { openProfileStore, type Profile, pickProfile } from '../config/store.js';
 import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 
@@ -8,14 +10,23 @@ export interface OutputSettings {
   output: OutputFormat;
   fields: string[] | undefined;
   raw: boolean;
-  /** `--bom`: CSV begins with the byte-order mark Excel needs to read UTF-8. */
+  /** `--bom` (else the profile's `csvBom`): CSV begins with the byte-order mark Excel needs to read UTF-8. */
   bom?: boolean;
   color: boolean;
   /** The terminal's width, when stdout is one: tables are fitted to it. */
   width?: number | undefined;
 }
 
-export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io): OutputSettings {
+/**
+ * `profile`: the profile in use, when the caller has it; else, for `-o csv` without `--bom` or
+ * `--no-bom`, it is read from the config file.
+ */
+export function resolveOutputSettings(
+  globals: GlobalOptions,
+  env: Env,
+  io: Io,
+  profile: () => Profile | undefined = () => profileInUse(globals, env, io),
+): OutputSettings {
   // Checked where the format is chosen (./formats/index.ts `chooseFormat`), the one place.
   const output = globals.output ?? (isTty(io.stdout) ? 'table' : 'json');
   if (globals.raw && globals.fields !== undefined) {
@@ -28,10 +39,17 @@ export function resolveOutputSettings(globals: GlobalOptions, env: Env, io: Io):
     output,
     fields: parseFields(globals.fields),
     raw: Boolean(globals.raw),
-    bom: Boolean(globals.bom),
+    // The flag (--bom, --no-bom) wins over the profile; other formats have no BOM to ask about.
+    bom: globals.bom ?? (output.toLowerCase() === 'csv' && profile()?.csvBom === true),
     color: colorEnabled(globals, env, io.stdout),
     width: isTty(io.stdout) ? io.stdout.columns : undefined,
   };
+}
+
+function profileInUse(globals: GlobalOptions, env: Env, io: Io): Profile | undefined {
+  const store = openProfileStore({ env, warn: (line) => io.stderr.write(`loanctl: warning: ${line}\n`) });
+  const chosen = pickProfile(globals, env, store);
+  return chosen && store.get(chosen.name);
 }
 
 export function isTty(stream: OutputStream | { isTTY?: boolean }): boolean {

@@ -1,7 +1,8 @@
 /**
  * Fixing mistakes in a bulk run, in-process against the sandbox: `--failed` gives back the rejected
- * rows as they were written, ready to fix and run again; headers are matched leniently and an
- * unknown one stops the run before anything is sent; running a file again skips exactly the rows
+ * rows as they were written, ready to fix and run again; headers are matched leniently, a column
+ * that is no field is ignored with a warning (refused with --strict), and a needed field with no
+ * column stops the run before anything is sent; running a file again skips exactly the rows
  * acknowledged before (the journal, in LOANCTL_STATE_DIR here), and two identical rows are two
  * loan requests.
  */
@@ -103,28 +104,84 @@ describe('--failed FILE', () => {
 });
 
 describe('CSV headers', () => {
-  it('an unknown header stops the run before anything is sent, naming the closest field', async () => {
+  it('a column that is no field is ignored, with one warning naming them all; --failed keeps its cells', async () => {
+    const header = 'First Name,Notes,Last Name,Email,Password,Phone,Gender,Colour';
+    const bad = 'Bad,call after 5,Mail,not-an-email,pw,08012345678,female,red';
+    const path = file('notes.csv', `${header}\nAda,VIP,Obi,notes@bulk.example,pw,08012345678,female,blue\n${bad}\n`);
+    const failed = join(dir, 'notes-failed.csv');
+    const result = await run(['user', 'create', '--from', path, '--failed', failed]);
+    expect(result.exitCode).toBe(1);
+    expect(results(result.stdout).map((row) => row.status)).toEqual(['success', 'error']);
+    const warnings = result.stderr.split('\n').filter((line) => line.includes('warning'));
+    expect(warnings).toEqual([
+      `loanctl: warning: ${path}: ignoring unknown columns "Notes", "Colour": a user has no such field (--strict refuses them).`,
+    ]);
+    expect(readFileSync(failed, 'utf8')).toBe(`${header}\n${bad}\n`);
+  });
+
+  it('--strict refuses columns that are no field: exit 2, one line naming them all, nothing sent', async () => {
+    const users = file(
+      'strict.csv',
+      'First Name,Notes,Last Name,Email,Password,Phone,Gender,Colour\nAda,VIP,Obi,strict@bulk.example,pw,08012345678,female,blue\n',
+    );
+    const refused = await run(['user', 'create', '--from', users, '--strict']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`${users}: unknown columns "Notes", "Colour". The columns a row can have:`);
+    const exists = await run(['user', 'exists', '--email', 'strict@bulk.example', '-o', 'json']);
+    expect(exists.stdout.trim()).toBe('false');
+
+    const loans = file('strict-loans.csv', 'user,amount,purpose,Comment\nf1@bulk.example,900,Strict,later\n');
+    const loanRefused = await run(['loan', 'create', '--from', loans, '--strict']);
+    expect(loanRefused.exitCode).toBe(2);
+    expect(loanRefused.stdout).toBe('');
+    expect(loanRefused.stderr).toContain('unknown column "Comment"');
+  });
+
+  it('--strict on NDJSON: a line with a key that is no field is that row’s error, not sent', async () => {
+    const good = JSON.stringify({ user: 'f1@bulk.example', amount: 300, purpose: 'Strict' });
+    const extra = JSON.stringify({ user: 'f1@bulk.example', amount: 301, purpose: 'Strict', note: 'x' });
+    const path = file('strict.ndjson', `${good}\n${extra}\n`);
+    const result = await run(['loan', 'create', '--from', path, '--strict']);
+    expect(result.exitCode).toBe(1);
+    expect(results(result.stdout).map((row) => [row.status, row.message])).toEqual([
+      ['success', expect.any(String)],
+      ['error', 'unknown key "note": a loan request has no such field (--strict). Not sent.'],
+    ]);
+  });
+
+  it('a needed field no column gives stops the run before anything is sent, naming the closest column', async () => {
     const path = file(
       'typo.csv',
       'Frist Name,lastname,email,password,phone,gender\nAda,Obi,typo@bulk.example,pw,08012345678,female\n',
     );
     const result = await run(['user', 'create', '--from', path, '--debug']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('unknown column "Frist Name" (did you mean "firstname"?).');
+    expect(result.stderr).toContain(
+      'no column gives firstname; unknown column "Frist Name" (did you mean "firstname"?). The columns a row can have:',
+    );
     expect(result.stderr).not.toContain('debug: >');
     expect(result.stdout).toBe('');
   });
 
-  it('names every header problem in one message: each unknown column, and two columns giving one field', async () => {
+  it('names every header problem in one message: each field missing, two columns giving one field, the unknown ones', async () => {
     const path = file(
       'many.csv',
-      'Frist Name,Colour,lastname,email,password,Phone,Mobile,gender\nAda,red,Obi,m@bulk.example,pw,080,081,female\n',
+      'Frist Name,Colour,lastname,email,password,Phone,Mobile\nAda,red,Obi,m@bulk.example,pw,080,081\n',
     );
     const result = await run(['user', 'create', '--from', path]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      'unknown columns "Frist Name" (did you mean "firstname"?), "Colour"; columns "Phone" and "Mobile" all give phone.',
+      'no column gives firstname, gender; columns "Phone" and "Mobile" all give phone; unknown columns "Frist Name" (did you mean "firstname"?), "Colour".',
     );
+    expect(result.stdout).toBe('');
+  });
+
+  it('a loan file needs its borrower by either name: user or user_id', async () => {
+    const path = file('noborrower.csv', 'amount,purpose\n900,Who\n');
+    const result = await run(['loan', 'create', '--from', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no column gives user or user_id.');
     expect(result.stdout).toBe('');
   });
 

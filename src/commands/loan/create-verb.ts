@@ -20,6 +20,10 @@ export const loanCreate: Verb = (loan, deps) => {
     // Issue 12: the rejected rows, ready to fix and run again.
     .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .option('--ignore-journal', 'with --from: set aside a journal that cannot be trusted and take every row as new')
+    .option(
+      '--strict',
+      'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)',
+    )
     .action(async (options) => {
       const { runLoanCreate } = await import('./create.js');
       await runLoanCreate(options, deps);

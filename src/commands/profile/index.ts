@@ -54,12 +54,15 @@ The key goes to the OS keyring where one answers, else (saying so) to the 0600 c
     .option('--org-id <n>', 'your organisation id (used by business information)')
     .option('--dashboard-url <template>', "your lender dashboard's loan page, {id} for the id (loan open)")
     .option('--api-key-stdin', 'read a new API key from stdin; it goes where the profile keeps its key')
+    .option('--csv-bom', 'make -o csv begin with the byte-order mark Excel needs, as --bom does (--no-bom overrides)')
+    .option('--no-csv-bom', 'stop writing the byte-order mark with -o csv (the default)')
     .addHelpText(
       'after',
       `${examples(
         'loanctl profile set prod --base-url https://api2.example.com',
         'loanctl profile set prod --product-id 14',
         'loanctl profile set prod --dashboard-url "https://lender.example.com/loans/{id}"',
+        'loanctl profile set prod --csv-bom',
         'printf \'%s\' "$NEW_KEY" | loanctl profile set prod --api-key-stdin',
       )}
 --base-url (the global option) is saved into the profile. Give at least one field.

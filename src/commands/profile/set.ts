@@ -1,5 +1,5 @@
 /**
- * `loanctl profile set NAME --base-url URL | --product-id N | --org-id N | --dashboard-url T | --api-key-stdin`:
+ * `loanctl profile set NAME --base-url URL | --product-id N | --org-id N | --dashboard-url T | --[no-]csv-bom | --api-key-stdin`:
  * changes some fields of a profile and keeps the others, instead of adding it again. The key goes
  * where the profile keeps it (OS keyring or file); the write is locked and atomic like profile add's.
  */
@@ -17,6 +17,8 @@ export interface ProfileSetOptions {
   productId?: string;
   orgId?: string;
   dashboardUrl?: string;
+  /** `--csv-bom` / `--no-csv-bom`: whether `-o csv` writes a byte-order mark without `--bom`. */
+  csvBom?: boolean;
   apiKeyStdin?: boolean;
 }
 
@@ -27,11 +29,11 @@ export async function runProfileSet(options: ProfileSetOptions, deps: Deps): Pro
   const productId = options.productId === undefined ? undefined : positiveInt(options.productId, '--product-id');
   const orgId = options.orgId === undefined ? undefined : positiveInt(options.orgId, '--org-id');
   const dashboardUrl = options.dashboardUrl === undefined ? undefined : checkDashboardUrl(options.dashboardUrl);
-  const fields = { baseUrl, productId, orgId, dashboardUrl };
+  const fields = { baseUrl, productId, orgId, dashboardUrl, csvBom: options.csvBom };
   if (Object.values(fields).every((value) => value === undefined) && !options.apiKeyStdin) {
     throw new UsageError(
       'Nothing to change.',
-      `Give --base-url, --product-id, --org-id, --dashboard-url or --api-key-stdin, e.g. loanctl profile set ${name} --product-id 12`,
+      `Give --base-url, --product-id, --org-id, --dashboard-url, --csv-bom, --no-csv-bom or --api-key-stdin, e.g. loanctl profile set ${name} --product-id 12`,
     );
   }
   const store = await deps.config();
@@ -59,6 +61,7 @@ export async function runProfileSet(options: ProfileSetOptions, deps: Deps): Pro
     if (productId !== undefined) changed.push(`product ${productId}`);
     if (orgId !== undefined) changed.push(`organisation ${orgId}`);
     if (dashboardUrl !== undefined) changed.push(`dashboard URL ${dashboardUrl}`);
+    if (options.csvBom !== undefined) changed.push(`-o csv ${options.csvBom ? 'with' : 'without'} a byte-order mark`);
   }
   notice(deps, `Changed profile "${name}": ${changed.join(', ')}. Everything else is as it was.`);
 }

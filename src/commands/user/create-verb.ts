@@ -16,6 +16,10 @@ export const userCreate: Verb = (user, deps) => {
     // Issue 12: the rejected rows, ready to fix and run again.
     .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
     .option('--ignore-journal', 'with --from: set aside a journal that cannot be trusted and take every row as new')
+    .option(
+      '--strict',
+      'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)',
+    )
     .addHelpText(
       'after',
       examples(
