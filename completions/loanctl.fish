@@ -64,7 +64,7 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'add' 'Add a fault; a running sandbox applies it from its next request' \
                 'list' 'List the faults, in the order they apply (the first that matches a request decides)' \
-                'clear' 'Remove every fault; a running sandbox answers as usual from its next request' \
+                'clear' 'Remove the faults with these ids, or every fault; a running sandbox drops them from its next request' \
                 'help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \

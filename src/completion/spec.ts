@@ -46,6 +46,8 @@ export interface OptionSpec {
 export interface ArgumentSpec {
   name: string;
   description: string;
+  /** `<name>`; false for `[name]`, which may be left out. */
+  required: boolean;
   variadic: boolean;
   values: Values;
 }
@@ -153,7 +155,15 @@ function helpCommandSpec(help: Command, parentPath: string[], siblings: readonly
     aliases: [],
     description: help.description(),
     options: [],
-    arguments: [{ name: 'command', description: 'the command to explain', variadic: false, values: choices(names) }],
+    arguments: [
+      {
+        name: 'command',
+        description: 'the command to explain',
+        required: false,
+        variadic: false,
+        values: choices(names),
+      },
+    ],
     commands: [],
   };
 }
@@ -180,7 +190,13 @@ function argumentSpec(argument: Argument, path: string[]): ArgumentSpec {
     argument.argChoices && argument.argChoices.length > 0
       ? choices(argument.argChoices)
       : (ARGUMENT_HINTS[key] ?? valuesFromName(argument.name()));
-  return { name: argument.name(), description: argument.description, variadic: argument.variadic, values };
+  return {
+    name: argument.name(),
+    description: argument.description,
+    required: argument.required,
+    variadic: argument.variadic,
+    values,
+  };
 }
 
 function valuesFromName(name: string | undefined): Values {

@@ -37,7 +37,7 @@ export async function runSandboxFaultsAdd(options: SandboxFaultsAddOptions, deps
   if (!added) return;
   await output.print(added, [`Added fault ${describeFault(added)}`]);
   deps.io.stderr.write(
-    'A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear\n',
+    `A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear ${added.id}\n`,
   );
 }
 

@@ -35,6 +35,7 @@ export class FaultsStore {
   private readonly insert: StatementSync;
   private readonly all: StatementSync;
   private readonly removeAll: StatementSync;
+  private readonly removeOne: StatementSync;
   private readonly count: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -44,6 +45,7 @@ export class FaultsStore {
     );
     this.all = db.prepare(`SELECT ${COLUMNS} FROM faults ORDER BY id`);
     this.removeAll = db.prepare('DELETE FROM faults');
+    this.removeOne = db.prepare('DELETE FROM faults WHERE id = :id');
     this.count = db.prepare('UPDATE faults SET matched = matched + 1, fired = fired + :fired WHERE id = :id');
   }
 
@@ -58,6 +60,17 @@ export class FaultsStore {
   /** Removes every fault; returns how many there were. */
   clear(): number {
     return Number(this.removeAll.run().changes);
+  }
+
+  /**
+   * Removes the faults of these ids, all or none (call it in a transaction): an id of no fault
+   * removes nothing and is returned, with any others there is no fault of.
+   */
+  remove(ids: readonly number[]): { missing: number[] } {
+    const known = new Set(this.list().map((fault) => fault.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length === 0) for (const id of ids) this.removeOne.run({ id });
+    return { missing };
   }
 
   /** Counts one matching request, answered by the fault (`fired`) or not. */
