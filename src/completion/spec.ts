@@ -8,8 +8,9 @@
  *   2. VALUE_HINTS below, for flags whose values are fixed but parsed by the input module (so that
  *      `weekly` and the API's `weekely` both work) instead of commander;
  *   3. the value name: `<dir>` completes directories, `<file>` and `<path>`-like names files.
- * Profile names are the one dynamic set: the scripts read them at completion time by running
- * `loanctl __complete profiles`, so a profile added a second ago completes.
+ * Profile names, snapshot names and fault ids are the dynamic sets (DYNAMIC_SETS): the scripts
+ * read them at completion time by running `loanctl __complete profiles` (…), so a profile added a
+ * second ago completes; snapshots and faults of the data dir the line names (`--data-dir`).
  *
  * Options of the root (`--profile`, `-o`…) are accepted before or after a subcommand (commander's
  * default), so they are offered at every level; `--version` only at the root.
@@ -21,12 +22,21 @@ import { API_METHODS } from '../contract/operations.js';
 import { OUTPUT_FORMATS } from '../deps.js';
 import { DIRECTIONS } from '../input/values.js';
 
+/**
+ * The sets a script reads at completion time from `loanctl __complete SET [--data-dir=DIR]`, one
+ * candidate a line (a tab, then a description, where it has one): commands/completion/run.ts.
+ */
+export const DYNAMIC_SETS = ['profiles', 'snapshots', 'faults'] as const;
+export type DynamicSet = (typeof DYNAMIC_SETS)[number];
+
+/** The flag whose value on the command line says which data dir's snapshots and faults complete. */
+export const DATA_DIR_FLAG = '--data-dir';
+
 /** What a value may be completed with. */
 export type Values =
   | { kind: 'none' }
   | { kind: 'choices'; choices: readonly string[] }
-  | { kind: 'profiles' }
-  | { kind: 'snapshots' }
+  | { kind: DynamicSet }
   | { kind: 'files' }
   | { kind: 'directories' };
 
@@ -113,6 +123,7 @@ export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
   'profile show <name>': { kind: 'profiles' },
   'profile remove <name>': { kind: 'profiles' },
   'sandbox restore <name>': { kind: 'snapshots' },
+  'sandbox faults clear <id>': { kind: 'faults' },
   'api <method>': choices(API_METHODS),
   // An API path (/api/v1/…), not a file: its name would otherwise complete local files.
   'api <path>': NONE,
@@ -249,9 +260,9 @@ export function valuesWord(values: Values): string {
     case 'choices':
       return values.choices.join(' ');
     case 'profiles':
-      return '@profiles';
     case 'snapshots':
-      return '@snapshots';
+    case 'faults':
+      return `@${values.kind}`;
     case 'files':
       return '@files';
     case 'directories':

@@ -6,7 +6,7 @@ import { openOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { defaultDataDir } from '../../sandbox/paths.js';
 
-export function resolveDataDir(dataDir: string | undefined, deps: Deps): string {
+export function resolveDataDir(dataDir: string | undefined, deps: Pick<Deps, 'env'>): string {
   if (dataDir !== undefined && dataDir.trim() === '') throw new UsageError('--data-dir must not be empty.');
   return dataDir === undefined ? defaultDataDir(deps.env) : resolve(dataDir);
 }
