@@ -4,7 +4,8 @@
  * bash 3.2 of macOS runs it too) and one function that walks COMP_WORDS to the command being
  * typed, skipping option values, then offers subcommands, options or values.
  */
-import { type CompletionSpec, DATA_DIR_FLAG, DYNAMIC_SETS, flagsOf, type ScriptTables, scriptTables } from './spec.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf } from './spec.js';
+import { dynamicSetWords, type ScriptTables, scriptTables } from './tables.js';
 
 export function bashScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -57,7 +58,7 @@ export function bashScript(spec: CompletionSpec): string {
     `${fn}_reply() {`,
     "  local IFS=$'\\n'",
     '  case "$1" in',
-    `    ${dynamicSetPatterns()})`,
+    `    ${dynamicSetWords().join('|')})`,
     `      COMPREPLY=($(compgen -W "$(command ${self} __complete "\${1#@}" \${datadir:+"${DATA_DIR_FLAG}=$datadir"} 2>/dev/null | cut -f1)" -- "$cur")) ;;`,
     '    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;',
     '    @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;',
@@ -133,11 +134,6 @@ export function bashScript(spec: CompletionSpec): string {
   return `${out.join('\n')}\n`;
 }
 
-/** `@profiles|@snapshots|@faults`: the case pattern of the value words read by `__complete`. */
-export function dynamicSetPatterns(): string {
-  return DYNAMIC_SETS.map((set) => `@${set}`).join('|');
-}
-
 /**
  * `<fn>_data_dir`: the value of `--data-dir` as typed (the completion words are not expanded)
  * as the shell would pass it, in REPLY: a leading `~` is $HOME. Shared by bash and zsh.
@@ -170,7 +166,7 @@ export function identifier(name: string): string {
  */
 export function emitValueCases(emit: (...lines: string[]) => void, tables: ScriptTables, fn: string): void {
   emit(
-    `# How the value of option $2 at path $1 completes, in REPLY: the words, or ${dynamicSetPatterns().replaceAll('|', ', ')},`,
+    `# How the value of option $2 at path $1 completes, in REPLY: the words, or ${dynamicSetWords().join(', ')},`,
     '# @files, @dirs or @none. Returns 1 when the option takes no value.',
     `${fn}_option_values() {`,
     '  case "$1|$2" in',

@@ -5,15 +5,8 @@
  * and walk as the bash script) and prints `candidate<TAB>description` lines for one `complete -a`.
  */
 import { identifier, q } from './bash.js';
-import {
-  type CompletionSpec,
-  DATA_DIR_FLAG,
-  DYNAMIC_SETS,
-  flagsOf,
-  type OptionSpec,
-  scriptTables,
-  summary,
-} from './spec.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf, type OptionSpec } from './spec.js';
+import { dynamicSetWords, scriptTables, summary } from './tables.js';
 
 export function fishScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -114,7 +107,7 @@ export function fishScript(spec: CompletionSpec): string {
     `function ${fn}_values`,
     '    set -l prefix $argv[3]',
     '    switch $argv[1]',
-    `        case ${DYNAMIC_SETS.map((set) => `@${set}`).join(' ')}`,
+    `        case ${dynamicSetWords().join(' ')}`,
     '            set -l what (string sub -s 2 -- $argv[1])',
     "            set -l kind (string replace -r -- 's$' '' $what)",
     '            set -l dir',

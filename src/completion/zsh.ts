@@ -4,8 +4,9 @@
  * and the same walk as the bash script, with descriptions: commands and options are offered with
  * `_describe`, values with `_wanted`, paths with `_files`.
  */
-import { dynamicSetPatterns, emitDataDirFunction, emitValueCases, identifier, q } from './bash.js';
-import { type CompletionSpec, DATA_DIR_FLAG, flagsOf, type OptionSpec, scriptTables, summary } from './spec.js';
+import { emitDataDirFunction, emitValueCases, identifier, q } from './bash.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf, type OptionSpec } from './spec.js';
+import { dynamicSetWords, scriptTables, summary } from './tables.js';
 
 export function zshScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -64,7 +65,7 @@ export function zshScript(spec: CompletionSpec): string {
     `${fn}_values() {`,
     '  local -a expl values',
     '  case $1 in',
-    `    (${dynamicSetPatterns()})`,
+    `    (${dynamicSetWords().join('|')})`,
     `      values=(\${(f)"$(command ${self} __complete \${1#@} \${datadir:+${DATA_DIR_FLAG}=$datadir} 2>/dev/null)"})`,
     "      values=(${values/$'\\t'/:})",
     '      _describe -t ${1#@} ${${1#@}%s} values ;;',

@@ -39,25 +39,24 @@ type CompleteDeps = Pick<Deps, 'io' | 'config' | 'env'>;
 const SETS: Record<DynamicSet, (deps: CompleteDeps, dataDir: string | undefined) => Promise<string[]>> = {
   profiles: async (deps) => (await deps.config()).names(),
   snapshots: async (deps, dataDir) => {
-    const { listSnapshots } = await import('../../sandbox/control/state.js');
-    return listSnapshots(await sandboxDataDir(deps, dataDir)).map((entry) => entry.name);
+    const [{ listSnapshots }, { dataDirFrom }] = await Promise.all([
+      import('../../sandbox/control/state.js'),
+      import('../../sandbox/paths.js'),
+    ]);
+    return listSnapshots(dataDirFrom(dataDir, deps.env)).map((entry) => entry.name);
   },
   faults: async (deps, dataDir) => {
-    const [{ readFaults }, { whatFaultDoes }] = await Promise.all([
+    const [{ readFaults }, { whatFaultDoes }, { dataDirFrom }] = await Promise.all([
       import('../../sandbox/faults/admin.js'),
-      import('../sandbox/faults-shared.js'),
+      import('../../sandbox/faults/describe.js'),
+      import('../../sandbox/paths.js'),
     ]);
     // A path glob may hold a tab or a line break: it would split the line.
-    return readFaults(await sandboxDataDir(deps, dataDir)).map(
+    return readFaults(dataDirFrom(dataDir, deps.env)).map(
       (fault) => `${fault.id}\t${whatFaultDoes(fault).replace(/[\t\r\n]+/g, ' ')}`,
     );
   },
 };
-
-async function sandboxDataDir(deps: CompleteDeps, dataDir: string | undefined): Promise<string> {
-  const { resolveDataDir } = await import('../sandbox/shared.js');
-  return resolveDataDir(dataDir, deps);
-}
 
 /**
  * `__complete profiles|snapshots|faults [--data-dir DIR]`: the candidates, one a line. Runs on

@@ -180,7 +180,7 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
   faults
     .command('clear')
     .description('Remove the faults with these ids, or every fault; a running sandbox drops them from its next request')
-    .argument('[id...]', 'fault ids, as `faults list` shows them (#2: 2); none: every fault')
+    .argument('[id...]', 'fault ids: the numbers `faults list` shows after #; none: every fault')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
     .addHelpText('after', examples('loanctl sandbox faults clear 2 3', 'loanctl sandbox faults clear'))
     .action(async (ids: string[], options) => {

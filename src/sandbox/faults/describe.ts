@@ -1,5 +1,5 @@
-/** What `sandbox faults add` and `faults list` both print. */
-import type { FaultRow } from '../../sandbox/faults/store.js';
+/** A fault in words: what `sandbox faults add` and `faults list` print, and completion shows. */
+import type { FaultRow } from './store.js';
 
 /** One line: `#2 POST /api/v1/user → 500 (error envelope), 20 % (seed 7), 1 of 3 times`. */
 export function describeFault(fault: FaultRow): string {
