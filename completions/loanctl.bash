@@ -185,8 +185,8 @@ _loanctl_options() {
   if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
-# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,
-# @dirs or @none. Returns 1 when the option takes no value.
+# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @snapshots, @faults,
+# @files, @dirs or @none. Returns 1 when the option takes no value.
 _loanctl_option_values() {
   case "$1|$2" in
     ('profile add|--product-id') REPLY='@none' ;;
@@ -394,6 +394,8 @@ _loanctl_argument_values() {
     ('sandbox seed|0') REPLY='@files' ;;
     ('sandbox org help|0') REPLY='create' ;;
     ('sandbox product help|0') REPLY='create' ;;
+    ('sandbox faults clear|0') REPLY='@faults' ;;
+    ('sandbox faults clear|'*) REPLY='@faults' ;;
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
@@ -405,12 +407,19 @@ _loanctl_argument_values() {
   esac
 }
 
-# Fills COMPREPLY for the word $cur from a REPLY of _loanctl_option_values or _loanctl_argument_values.
+# The --data-dir value $1 as the shell would expand it (~ or ~/…: under $HOME), in REPLY.
+_loanctl_data_dir() {
+  REPLY=$1
+  if [[ $REPLY == '~' || $REPLY == '~/'* ]]; then REPLY=$HOME${REPLY#'~'}; fi
+}
+
+# Fills COMPREPLY for the word $cur from a REPLY of _loanctl_option_values or _loanctl_argument_values;
+# the names of a set without their descriptions (bash shows none), of the data dir $datadir.
 _loanctl_reply() {
   local IFS=$'\n'
   case "$1" in
-    @profiles) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete profiles 2>/dev/null)" -- "$cur")) ;;
-    @snapshots) COMPREPLY=($(compgen -W "$(command 'loanctl' __complete snapshots 2>/dev/null)" -- "$cur")) ;;
+    @profiles|@snapshots|@faults)
+      COMPREPLY=($(compgen -W "$(command 'loanctl' __complete "${1#@}" ${datadir:+"--data-dir=$datadir"} 2>/dev/null | cut -f1)" -- "$cur")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     @none) COMPREPLY=() ;;
@@ -419,19 +428,21 @@ _loanctl_reply() {
 }
 
 _loanctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath='' expect='' dashdash='' word i=1 argc=0
+  local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath='' expect='' dashdash='' datadir='' word i=1 argc=0
   COMPREPLY=()
   # Walk the words before the cursor: options (and their values) may come anywhere; the first
   # words that name subcommands make the command path; the rest are positional arguments.
   while ((i < COMP_CWORD)); do
     word="${COMP_WORDS[i]}"
     if [[ -n $expect ]]; then
+      if [[ $expect == '--data-dir' ]]; then _loanctl_data_dir "$word"; datadir=$REPLY; fi
       expect=''
     elif [[ -n $dashdash ]]; then
       ((++argc))
     else
       case "$word" in
         --) dashdash=1 ;;
+        '--data-dir='*) _loanctl_data_dir "${word#*=}"; datadir=$REPLY ;;
         --*=*) ;;
         -?*)
           if _loanctl_option_values "$cmdpath" "$word"; then

@@ -64,7 +64,7 @@ function __loanctl_commands
             printf '%s\t%s\n' \
                 'add' 'Add a fault; a running sandbox applies it from its next request' \
                 'list' 'List the faults, in the order they apply (the first that matches a request decides)' \
-                'clear' 'Remove every fault; a running sandbox answers as usual from its next request' \
+                'clear' 'Remove the faults with these ids, or every fault; a running sandbox drops them from its next request' \
                 'help' 'display help for command'
         case 'user'
             printf '%s\t%s\n' \
@@ -1223,6 +1223,10 @@ function __loanctl_argument_values
             echo 'create'
         case 'sandbox product help|0'
             echo 'create'
+        case 'sandbox faults clear|0'
+            echo '@faults'
+        case 'sandbox faults clear|''*'
+            echo '@faults'
         case 'sandbox faults help|0'
             echo 'add list clear'
         case 'sandbox help|0'
@@ -1242,17 +1246,27 @@ function __loanctl_argument_values
     end
 end
 
+# The --data-dir value $argv[1] as the shell would expand it (~ or ~/…: under $HOME).
+function __loanctl_data_dir
+    string replace -r -- '^~(?=/|$)' $HOME $argv[1]
+end
+
 # Prints the candidates of a value ($argv[1], as above) for the token $argv[2], each after $argv[3].
+# A set read by `__complete` is of the data dir $argv[4]; a name without a description gets the set's.
 function __loanctl_values
     set -l prefix $argv[3]
     switch $argv[1]
-        case @profiles
-            for name in (command 'loanctl' __complete profiles 2>/dev/null)
-                printf '%s%s\tprofile\n' $prefix $name
-            end
-        case @snapshots
-            for name in (command 'loanctl' __complete snapshots 2>/dev/null)
-                printf '%s%s\tsnapshot\n' $prefix $name
+        case @profiles @snapshots @faults
+            set -l what (string sub -s 2 -- $argv[1])
+            set -l kind (string replace -r -- 's$' '' $what)
+            set -l dir
+            test -n "$argv[4]"; and set dir --data-dir=$argv[4]
+            for line in (command 'loanctl' __complete $what $dir 2>/dev/null)
+                if string match -q -- '*'\t'*' $line
+                    printf '%s%s\n' $prefix $line
+                else
+                    printf '%s%s\t%s\n' $prefix $line $kind
+                end
             end
         case @files
             __fish_complete_path $argv[2]
@@ -1272,12 +1286,14 @@ function __loanctl_complete
     set -l cur (commandline -ct)
     set -l cmdpath ''
     set -l expect ''
+    set -l datadir ''
     set -l argc 0
     set -l dashdash 0
     # Walk the words before the cursor: options (and their values) may come anywhere; the first
     # words that name subcommands make the command path; the rest are positional arguments.
     for word in $tokens
         if test -n "$expect"
+            test "$expect" = '--data-dir'; and set datadir (__loanctl_data_dir $word)
             set expect ''
         else if test $dashdash = 1
             set argc (math $argc + 1)
@@ -1285,6 +1301,8 @@ function __loanctl_complete
             switch $word
                 case --
                     set dashdash 1
+                case '--data-dir=*'
+                    set datadir (__loanctl_data_dir (string replace -- '--data-dir=' '' $word))
                 case '--*=*'
                 case '-?*'
                     if __loanctl_option_values "$cmdpath" $word >/dev/null
@@ -1302,11 +1320,11 @@ function __loanctl_complete
     end
 
     if test -n "$expect"
-        __loanctl_values (__loanctl_option_values "$cmdpath" $expect) "$cur" ''
+        __loanctl_values (__loanctl_option_values "$cmdpath" $expect) "$cur" '' "$datadir"
     else if test $dashdash = 0; and string match -q -- '--*=*' "$cur"
         set -l flag (string replace -r -- '=.*' '' "$cur")
         set -l word (__loanctl_option_values "$cmdpath" $flag); or return 0
-        __loanctl_values $word (string replace -r -- '^[^=]*=' '' "$cur") "$flag="
+        __loanctl_values $word (string replace -r -- '^[^=]*=' '' "$cur") "$flag=" "$datadir"
     else if test $dashdash = 0; and string match -q -- '-*' "$cur"
         __loanctl_options "$cmdpath"
     else
@@ -1314,7 +1332,7 @@ function __loanctl_complete
         if test (count $commands) -gt 0 -a $argc -eq 0
             printf '%s\n' $commands
         else
-            __loanctl_values (__loanctl_argument_values "$cmdpath" $argc) "$cur" ''
+            __loanctl_values (__loanctl_argument_values "$cmdpath" $argc) "$cur" '' "$datadir"
         end
     end
 end

@@ -4,7 +4,8 @@
  * bash 3.2 of macOS runs it too) and one function that walks COMP_WORDS to the command being
  * typed, skipping option values, then offers subcommands, options or values.
  */
-import { type CompletionSpec, flagsOf, type ScriptTables, scriptTables } from './spec.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf } from './spec.js';
+import { dynamicSetWords, type ScriptTables, scriptTables } from './tables.js';
 
 export function bashScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -49,14 +50,16 @@ export function bashScript(spec: CompletionSpec): string {
   emit(`  if [[ -n $1 ]]; then REPLY="$REPLY "${q(tables.globalOptions.flatMap(flagsOf).join(' '))}; fi`, '}', '');
 
   emitValueCases(emit, tables, fn);
+  emitDataDirFunction(emit, fn);
 
   emit(
-    `# Fills COMPREPLY for the word $cur from a REPLY of ${fn}_option_values or ${fn}_argument_values.`,
+    `# Fills COMPREPLY for the word $cur from a REPLY of ${fn}_option_values or ${fn}_argument_values;`,
+    '# the names of a set without their descriptions (bash shows none), of the data dir $datadir.',
     `${fn}_reply() {`,
     "  local IFS=$'\\n'",
     '  case "$1" in',
-    `    @profiles) COMPREPLY=($(compgen -W "$(command ${self} __complete profiles 2>/dev/null)" -- "$cur")) ;;`,
-    `    @snapshots) COMPREPLY=($(compgen -W "$(command ${self} __complete snapshots 2>/dev/null)" -- "$cur")) ;;`,
+    `    ${dynamicSetWords().join('|')})`,
+    `      COMPREPLY=($(compgen -W "$(command ${self} __complete "\${1#@}" \${datadir:+"${DATA_DIR_FLAG}=$datadir"} 2>/dev/null | cut -f1)" -- "$cur")) ;;`,
     '    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;',
     '    @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;',
     '    @none) COMPREPLY=() ;;',
@@ -68,19 +71,21 @@ export function bashScript(spec: CompletionSpec): string {
 
   emit(
     `${fn}() {`,
-    "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmdpath='' expect='' dashdash='' word i=1 argc=0",
+    "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmdpath='' expect='' dashdash='' datadir='' word i=1 argc=0",
     '  COMPREPLY=()',
     '  # Walk the words before the cursor: options (and their values) may come anywhere; the first',
     '  # words that name subcommands make the command path; the rest are positional arguments.',
     '  while ((i < COMP_CWORD)); do',
     '    word="${COMP_WORDS[i]}"',
     '    if [[ -n $expect ]]; then',
+    `      if [[ $expect == ${q(DATA_DIR_FLAG)} ]]; then ${fn}_data_dir "$word"; datadir=$REPLY; fi`,
     "      expect=''",
     '    elif [[ -n $dashdash ]]; then',
     '      ((++argc))',
     '    else',
     '      case "$word" in',
     '        --) dashdash=1 ;;',
+    `        ${q(`${DATA_DIR_FLAG}=`)}*) ${fn}_data_dir "\${word#*=}"; datadir=$REPLY ;;`,
     '        --*=*) ;;',
     '        -?*)',
     `          if ${fn}_option_values "$cmdpath" "$word"; then`,
@@ -129,6 +134,21 @@ export function bashScript(spec: CompletionSpec): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * `<fn>_data_dir`: the value of `--data-dir` as typed (the completion words are not expanded)
+ * as the shell would pass it, in REPLY: a leading `~` is $HOME. Shared by bash and zsh.
+ */
+export function emitDataDirFunction(emit: (...lines: string[]) => void, fn: string): void {
+  emit(
+    `# The ${DATA_DIR_FLAG} value $1 as the shell would expand it (~ or ~/…: under $HOME), in REPLY.`,
+    `${fn}_data_dir() {`,
+    '  REPLY=$1',
+    "  if [[ $REPLY == '~' || $REPLY == '~/'* ]]; then REPLY=$HOME${REPLY#'~'}; fi",
+    '}',
+    '',
+  );
+}
+
 /** A shell word in single quotes (bash, zsh and fish read it the same way). */
 export function q(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
@@ -146,8 +166,8 @@ export function identifier(name: string): string {
  */
 export function emitValueCases(emit: (...lines: string[]) => void, tables: ScriptTables, fn: string): void {
   emit(
-    '# How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @files,',
-    '# @dirs or @none. Returns 1 when the option takes no value.',
+    `# How the value of option $2 at path $1 completes, in REPLY: the words, or ${dynamicSetWords().join(', ')},`,
+    '# @files, @dirs or @none. Returns 1 when the option takes no value.',
     `${fn}_option_values() {`,
     '  case "$1|$2" in',
   );

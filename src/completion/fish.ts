@@ -5,7 +5,8 @@
  * and walk as the bash script) and prints `candidate<TAB>description` lines for one `complete -a`.
  */
 import { identifier, q } from './bash.js';
-import { type CompletionSpec, flagsOf, type OptionSpec, scriptTables, summary } from './spec.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf, type OptionSpec } from './spec.js';
+import { dynamicSetWords, scriptTables, summary } from './tables.js';
 
 export function fishScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -93,17 +94,30 @@ export function fishScript(spec: CompletionSpec): string {
   emit("        case '*'", "            echo '@none'", '    end', 'end', '');
 
   emit(
+    `# The ${DATA_DIR_FLAG} value $argv[1] as the shell would expand it (~ or ~/…: under $HOME).`,
+    `function ${fn}_data_dir`,
+    "    string replace -r -- '^~(?=/|$)' $HOME $argv[1]",
+    'end',
+    '',
+  );
+
+  emit(
     '# Prints the candidates of a value ($argv[1], as above) for the token $argv[2], each after $argv[3].',
+    `# A set read by \`__complete\` is of the data dir $argv[4]; a name without a description gets the set's.`,
     `function ${fn}_values`,
     '    set -l prefix $argv[3]',
     '    switch $argv[1]',
-    '        case @profiles',
-    `            for name in (command ${self} __complete profiles 2>/dev/null)`,
-    "                printf '%s%s\\tprofile\\n' $prefix $name",
-    '            end',
-    '        case @snapshots',
-    `            for name in (command ${self} __complete snapshots 2>/dev/null)`,
-    "                printf '%s%s\\tsnapshot\\n' $prefix $name",
+    `        case ${dynamicSetWords().join(' ')}`,
+    '            set -l what (string sub -s 2 -- $argv[1])',
+    "            set -l kind (string replace -r -- 's$' '' $what)",
+    '            set -l dir',
+    `            test -n "$argv[4]"; and set dir ${DATA_DIR_FLAG}=$argv[4]`,
+    `            for line in (command ${self} __complete $what $dir 2>/dev/null)`,
+    "                if string match -q -- '*'\\t'*' $line",
+    "                    printf '%s%s\\n' $prefix $line",
+    '                else',
+    "                    printf '%s%s\\t%s\\n' $prefix $line $kind",
+    '                end',
     '            end',
     '        case @files',
     '            __fish_complete_path $argv[2]',
@@ -126,12 +140,14 @@ export function fishScript(spec: CompletionSpec): string {
     '    set -l cur (commandline -ct)',
     "    set -l cmdpath ''",
     "    set -l expect ''",
+    "    set -l datadir ''",
     '    set -l argc 0',
     '    set -l dashdash 0',
     '    # Walk the words before the cursor: options (and their values) may come anywhere; the first',
     '    # words that name subcommands make the command path; the rest are positional arguments.',
     '    for word in $tokens',
     '        if test -n "$expect"',
+    `            test "$expect" = ${q(DATA_DIR_FLAG)}; and set datadir (${fn}_data_dir $word)`,
     "            set expect ''",
     '        else if test $dashdash = 1',
     '            set argc (math $argc + 1)',
@@ -139,6 +155,8 @@ export function fishScript(spec: CompletionSpec): string {
     '            switch $word',
     '                case --',
     '                    set dashdash 1',
+    `                case ${q(`${DATA_DIR_FLAG}=*`)}`,
+    `                    set datadir (${fn}_data_dir (string replace -- ${q(`${DATA_DIR_FLAG}=`)} '' $word))`,
     "                case '--*=*'",
     "                case '-?*'",
     `                    if ${fn}_option_values "$cmdpath" $word >/dev/null`,
@@ -156,11 +174,11 @@ export function fishScript(spec: CompletionSpec): string {
     '    end',
     '',
     '    if test -n "$expect"',
-    `        ${fn}_values (${fn}_option_values "$cmdpath" $expect) "$cur" ''`,
+    `        ${fn}_values (${fn}_option_values "$cmdpath" $expect) "$cur" '' "$datadir"`,
     `    else if test $dashdash = 0; and string match -q -- '--*=*' "$cur"`,
     `        set -l flag (string replace -r -- '=.*' '' "$cur")`,
     `        set -l word (${fn}_option_values "$cmdpath" $flag); or return 0`,
-    `        ${fn}_values $word (string replace -r -- '^[^=]*=' '' "$cur") "$flag="`,
+    `        ${fn}_values $word (string replace -r -- '^[^=]*=' '' "$cur") "$flag=" "$datadir"`,
     `    else if test $dashdash = 0; and string match -q -- '-*' "$cur"`,
     `        ${fn}_options "$cmdpath"`,
     '    else',
@@ -168,7 +186,7 @@ export function fishScript(spec: CompletionSpec): string {
     '        if test (count $commands) -gt 0 -a $argc -eq 0',
     "            printf '%s\\n' $commands",
     '        else',
-    `            ${fn}_values (${fn}_argument_values "$cmdpath" $argc) "$cur" ''`,
+    `            ${fn}_values (${fn}_argument_values "$cmdpath" $argc) "$cur" '' "$datadir"`,
     '        end',
     '    end',
     'end',

@@ -8,8 +8,9 @@
  *   2. VALUE_HINTS below, for flags whose values are fixed but parsed by the input module (so that
  *      `weekly` and the API's `weekely` both work) instead of commander;
  *   3. the value name: `<dir>` completes directories, `<file>` and `<path>`-like names files.
- * Profile names are the one dynamic set: the scripts read them at completion time by running
- * `loanctl __complete profiles`, so a profile added a second ago completes.
+ * Profile names, snapshot names and fault ids are the dynamic sets (DYNAMIC_SETS): the scripts
+ * read them at completion time by running `loanctl __complete profiles` (…), so a profile added a
+ * second ago completes; snapshots and faults of the data dir the line names (`--data-dir`).
  *
  * Options of the root (`--profile`, `-o`…) are accepted before or after a subcommand (commander's
  * default), so they are offered at every level; `--version` only at the root.
@@ -21,12 +22,21 @@ import { API_METHODS } from '../contract/operations.js';
 import { OUTPUT_FORMATS } from '../deps.js';
 import { DIRECTIONS } from '../input/values.js';
 
+/**
+ * The sets a script reads at completion time from `loanctl __complete SET [--data-dir=DIR]`, one
+ * candidate a line (a tab, then a description, where it has one): commands/completion/run.ts.
+ */
+export const DYNAMIC_SETS = ['profiles', 'snapshots', 'faults'] as const;
+export type DynamicSet = (typeof DYNAMIC_SETS)[number];
+
+/** The flag whose value on the command line says which data dir's snapshots and faults complete. */
+export const DATA_DIR_FLAG = '--data-dir';
+
 /** What a value may be completed with. */
 export type Values =
   | { kind: 'none' }
   | { kind: 'choices'; choices: readonly string[] }
-  | { kind: 'profiles' }
-  | { kind: 'snapshots' }
+  | { kind: DynamicSet }
   | { kind: 'files' }
   | { kind: 'directories' };
 
@@ -46,6 +56,8 @@ export interface OptionSpec {
 export interface ArgumentSpec {
   name: string;
   description: string;
+  /** `<name>`; false for `[name]`, which may be left out. */
+  required: boolean;
   variadic: boolean;
   values: Values;
 }
@@ -111,6 +123,7 @@ export const ARGUMENT_HINTS: Readonly<Record<string, Values>> = {
   'profile show <name>': { kind: 'profiles' },
   'profile remove <name>': { kind: 'profiles' },
   'sandbox restore <name>': { kind: 'snapshots' },
+  'sandbox faults clear <id>': { kind: 'faults' },
   'api <method>': choices(API_METHODS),
   // An API path (/api/v1/…), not a file: its name would otherwise complete local files.
   'api <path>': NONE,
@@ -153,7 +166,15 @@ function helpCommandSpec(help: Command, parentPath: string[], siblings: readonly
     aliases: [],
     description: help.description(),
     options: [],
-    arguments: [{ name: 'command', description: 'the command to explain', variadic: false, values: choices(names) }],
+    arguments: [
+      {
+        name: 'command',
+        description: 'the command to explain',
+        required: false,
+        variadic: false,
+        values: choices(names),
+      },
+    ],
     commands: [],
   };
 }
@@ -180,7 +201,13 @@ function argumentSpec(argument: Argument, path: string[]): ArgumentSpec {
     argument.argChoices && argument.argChoices.length > 0
       ? choices(argument.argChoices)
       : (ARGUMENT_HINTS[key] ?? valuesFromName(argument.name()));
-  return { name: argument.name(), description: argument.description, variadic: argument.variadic, values };
+  return {
+    name: argument.name(),
+    description: argument.description,
+    required: argument.required,
+    variadic: argument.variadic,
+    values,
+  };
 }
 
 function valuesFromName(name: string | undefined): Values {
@@ -214,85 +241,4 @@ export function optionsAt(spec: CompletionSpec, command: CommandSpec): OptionSpe
 /** `['-o', '--output']`: the flags of an option, short first. */
 export function flagsOf(option: OptionSpec): string[] {
   return [option.short, option.long].filter((flag): flag is string => flag !== undefined);
-}
-
-/** The command path as one string, `loan approve` (`''` for the root): the key the scripts switch on. */
-export function pathKey(command: CommandSpec): string {
-  return command.path.join(' ');
-}
-
-/** The first line of a description, without a trailing full stop: what a completion menu shows. */
-export function summary(text: string): string {
-  const line = (text.split('\n')[0] ?? '').trim();
-  return line.endsWith('.') && !line.endsWith('..') ? line.slice(0, -1) : line;
-}
-
-/** A Values as the scripts' value word: the choices joined by spaces, or `@kind`. */
-export function valuesWord(values: Values): string {
-  switch (values.kind) {
-    case 'choices':
-      return values.choices.join(' ');
-    case 'profiles':
-      return '@profiles';
-    case 'snapshots':
-      return '@snapshots';
-    case 'files':
-      return '@files';
-    case 'directories':
-      return '@dirs';
-    default:
-      return '@none';
-  }
-}
-
-/**
- * The tables every script switches on, keyed by command path (`loan approve`, `''` for the root).
- * The three shells render the same tables, so they offer the same things.
- */
-export interface ScriptTables {
-  /** Commands that have subcommands, with them. */
-  subcommands: Array<{ path: string; commands: CommandSpec[] }>;
-  /** Every command's own options (the root's include the global ones). */
-  options: Array<{ path: string; options: OptionSpec[] }>;
-  /** Options every level offers besides its own. */
-  globalOptions: OptionSpec[];
-  /** How each value-taking option is completed; path `*` for global options (after the others). */
-  optionValues: Array<{ path: string; flags: string[]; word: string; option: OptionSpec }>;
-  /** How positional arguments are completed; index `*` for a variadic's later positions. */
-  argumentValues: Array<{ path: string; index: string; word: string; argument: ArgumentSpec }>;
-}
-
-export function scriptTables(spec: CompletionSpec): ScriptTables {
-  const commands = allCommands(spec);
-  const globals = new Set(spec.globalOptions);
-  const tables: ScriptTables = {
-    subcommands: [],
-    options: [],
-    globalOptions: spec.globalOptions,
-    optionValues: [],
-    argumentValues: [],
-  };
-  for (const command of commands) {
-    const path = pathKey(command);
-    if (command.commands.length > 0) tables.subcommands.push({ path, commands: command.commands });
-    if (command.options.length > 0) tables.options.push({ path, options: command.options });
-    for (const option of command.options) {
-      if (option.takesValue && !globals.has(option)) {
-        tables.optionValues.push({ path, flags: flagsOf(option), word: valuesWord(option.values), option });
-      }
-    }
-    if (command.arguments.some((argument) => argument.values.kind !== 'none')) {
-      command.arguments.forEach((argument, index) => {
-        const word = valuesWord(argument.values);
-        tables.argumentValues.push({ path, index: String(index), word, argument });
-        if (argument.variadic) tables.argumentValues.push({ path, index: '*', word, argument });
-      });
-    }
-  }
-  for (const option of spec.globalOptions) {
-    if (option.takesValue) {
-      tables.optionValues.push({ path: '*', flags: flagsOf(option), word: valuesWord(option.values), option });
-    }
-  }
-  return tables;
 }

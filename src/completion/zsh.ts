@@ -4,8 +4,9 @@
  * and the same walk as the bash script, with descriptions: commands and options are offered with
  * `_describe`, values with `_wanted`, paths with `_files`.
  */
-import { emitValueCases, identifier, q } from './bash.js';
-import { type CompletionSpec, flagsOf, type OptionSpec, scriptTables, summary } from './spec.js';
+import { emitDataDirFunction, emitValueCases, identifier, q } from './bash.js';
+import { type CompletionSpec, DATA_DIR_FLAG, flagsOf, type OptionSpec } from './spec.js';
+import { dynamicSetWords, scriptTables, summary } from './tables.js';
 
 export function zshScript(spec: CompletionSpec): string {
   const prog = spec.program;
@@ -56,18 +57,18 @@ export function zshScript(spec: CompletionSpec): string {
   emit('  return 0', '}', '');
 
   emitValueCases(emit, tables, fn);
+  emitDataDirFunction(emit, fn);
 
   emit(
-    '# Offers a REPLY of the two functions above; $2 says what the value is.',
+    '# Offers a REPLY of the two functions above; $2 says what the value is. A set read by',
+    '# `__complete` (of the data dir $datadir) comes as name<TAB>description lines: name:description.',
     `${fn}_values() {`,
     '  local -a expl values',
     '  case $1 in',
-    '    (@profiles)',
-    `      values=(\${(f)"$(command ${self} __complete profiles 2>/dev/null)"})`,
-    "      _wanted profiles expl 'profile' compadd -a values ;;",
-    '    (@snapshots)',
-    `      values=(\${(f)"$(command ${self} __complete snapshots 2>/dev/null)"})`,
-    "      _wanted snapshots expl 'snapshot' compadd -a values ;;",
+    `    (${dynamicSetWords().join('|')})`,
+    `      values=(\${(f)"$(command ${self} __complete \${1#@} \${datadir:+${DATA_DIR_FLAG}=$datadir} 2>/dev/null)"})`,
+    "      values=(${values/$'\\t'/:})",
+    '      _describe -t ${1#@} ${${1#@}%s} values ;;',
     '    (@files) _files ;;',
     '    (@dirs) _files -/ ;;',
     '    (@none) _message -e values "$2" ;;',
@@ -81,7 +82,7 @@ export function zshScript(spec: CompletionSpec): string {
 
   emit(
     `${fn}() {`,
-    "  local cmdpath='' expect='' word cur=$words[CURRENT] REPLY",
+    "  local cmdpath='' expect='' datadir='' word cur=$words[CURRENT] REPLY",
     '  local -a reply',
     '  integer i=2 argc=0 dashdash=0',
     '  # Walk the words before the cursor: options (and their values) may come anywhere; the first',
@@ -89,12 +90,14 @@ export function zshScript(spec: CompletionSpec): string {
     '  while (( i < CURRENT )); do',
     '    word=$words[i]',
     '    if [[ -n $expect ]]; then',
+    `      if [[ $expect == ${q(DATA_DIR_FLAG)} ]]; then ${fn}_data_dir "$word"; datadir=$REPLY; fi`,
     "      expect=''",
     '    elif (( dashdash )); then',
     '      (( ++argc ))',
     '    else',
     '      case $word in',
     '        (--) dashdash=1 ;;',
+    `        (${q(`${DATA_DIR_FLAG}=`)}*) ${fn}_data_dir "\${word#*=}"; datadir=$REPLY ;;`,
     '        (--*=*) ;;',
     '        (-?*)',
     `          ${fn}_option_values "$cmdpath" "$word" && expect=$word ;;`,

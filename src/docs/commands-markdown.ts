@@ -20,7 +20,10 @@ function flags(option: OptionSpec): string {
 }
 
 function usage(spec: CompletionSpec, command: CommandSpec): string {
-  const args = command.arguments.map((argument) => `<${argument.name}${argument.variadic ? '...' : ''}>`);
+  const args = command.arguments.map((argument) => {
+    const name = `${argument.name}${argument.variadic ? '...' : ''}`;
+    return argument.required ? `<${name}>` : `[${name}]`;
+  });
   return [spec.program, ...command.path, ...args].join(' ');
 }
 

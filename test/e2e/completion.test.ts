@@ -2,8 +2,9 @@
  * The completion scripts run in real shells, printed by the real built CLI (`loanctl completion
  * <shell>`): bash through its function with COMP_WORDS/COMP_CWORD set; zsh through its completion
  * system in a pseudo-terminal (zpty), with compadd wrapped to print what it is given; fish through
- * `complete -C`. Profile and snapshot names come from a temporary LOANCTL_CONFIG_DIR and
- * XDG_DATA_HOME through the script's call back to `__complete`: the scripts are printed by a
+ * `complete -C`. Profile names, snapshot names and fault ids come from a temporary
+ * LOANCTL_CONFIG_DIR, XDG_DATA_HOME and a data dir under HOME (named by --data-dir on the line)
+ * through the script's call back to `__complete`: the scripts are printed by a
  * `loanctl` wrapper that runs bin/loanctl.js on this Node, then run with no loanctl on PATH at all
  * (the script calls the Node and script that printed it, by their full paths).
  *
@@ -64,6 +65,15 @@ beforeAll(async () => {
   const snapshots = join(base, 'data', 'loanctl', 'sandbox', 'snapshots');
   mkdirSync(snapshots, { recursive: true });
   for (const name of ['before-test', 'clean']) writeFileSync(join(snapshots, `${name}.db`), '');
+  // Faults #2 and #3 in the default data dir (#1 cleared); #1 and a snapshot in ~/sbx.
+  const loanctl = (...args: string[]) => execa(join(binDir, 'loanctl'), args, { env, extendEnv: false, cwd: ROOT });
+  for (const status of ['500', '503', '504'])
+    await loanctl('sandbox', 'faults', 'add', '--path', '/api/v1/user', '--status', status);
+  await loanctl('sandbox', 'faults', 'clear', '1');
+  const other = join(env.HOME as string, 'sbx');
+  await loanctl('sandbox', 'faults', 'add', '--data-dir', other, '--preset', 'gateway-503');
+  mkdirSync(join(other, 'snapshots'));
+  writeFileSync(join(other, 'snapshots', 'elsewhere.db'), '');
 
   for (const shell of ['bash', 'zsh', 'fish'] as const) {
     const result = await execa(join(binDir, 'loanctl'), ['completion', shell], { env, extendEnv: false, cwd: ROOT });
@@ -149,6 +159,12 @@ const CASES: Array<[line: string, expected: string[]]> = [
   ['loanctl sandbox restore ', ['before-test', 'clean']],
   ['loanctl sandbox restore c', ['clean']],
   ['loanctl completion ', ['bash', 'zsh', 'fish']],
+  // Fault ids of the default data dir, of the one --data-dir names (~ and relative, as typed).
+  ['loanctl sandbox faults clear ', ['2', '3']],
+  ['loanctl sandbox faults clear 2 ', ['2', '3']],
+  ['loanctl sandbox faults clear --data-dir ~/sbx ', ['1']],
+  ['loanctl sandbox faults clear --data-dir=home/sbx ', ['1']],
+  ['loanctl sandbox restore --data-dir ~/sbx ', ['elsewhere']],
   // An option's value is skipped while walking: --tenured-in's value is not taken for a command.
   ['loanctl loan approve 172 --tenured-in months --exc', ['--exclude-weekends']],
   ['loanctl --profile prod loan sch', ['schedule']],
@@ -229,6 +245,24 @@ describe.skipIf(!HAS_FISH)(
         { env, extendEnv: false },
       );
       expect(result.stdout).toMatch(/^loan\tCreate loan requests/);
+    });
+
+    it('shows what each fault does beside its id', async () => {
+      const result = await execa(
+        'fish',
+        [
+          '--no-config',
+          '-c',
+          `source ${quote(join(base, 'script.fish'))}; complete -C 'loanctl sandbox faults clear '`,
+        ],
+        { env, extendEnv: false, cwd: base },
+      );
+      expect(lines(result.stdout)).toEqual(
+        [
+          'any method /api/v1/user → 503 (bare, no envelope); fired 0 times',
+          'any method /api/v1/user → 504 (bare, no envelope); fired 0 times',
+        ].map((description, i) => `${i + 2}\t${description}`),
+      );
     });
   },
 );

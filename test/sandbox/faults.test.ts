@@ -90,6 +90,31 @@ describe.sequential('faults on a running sandbox', () => {
     expect(await faults()).toEqual([]);
   });
 
+  it('clear ID removes only that fault: the sandbox stops injecting it, the others stay', async () => {
+    await clearFaults();
+    const gone = await addFault('--path', '/api/v1/user', '--method', 'GET', '--status', '503', '--envelope', 'error');
+    const kept = await addFault('--path', '/api/v1/user', '--method', 'POST', '--status', '500');
+    expect((await sandbox.run(['user', 'list'], noWait)).exitCode).toBe(1);
+    const result = await sandbox.run(['sandbox', 'faults', 'clear', String(gone.id), '--data-dir', sandbox.dataDir]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe(`Removed fault #${gone.id}.\n`);
+    expect((await faults()).map((fault) => fault.id)).toEqual([kept.id]);
+    expect((await sandbox.run(['user', 'list'], noWait)).exitCode).toBe(0);
+  });
+
+  it('clear with an id of no fault is exit 2 naming it, and removes nothing (not even the known ids)', async () => {
+    await clearFaults();
+    const { id } = await addFault('--path', '/api/v1/user', '--status', '503');
+    const result = await sandbox.run(['sandbox', 'faults', 'clear', String(id), '999', '--data-dir', sandbox.dataDir]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/No fault #999 in .*; nothing was removed/);
+    expect((await faults()).map((fault) => fault.id)).toEqual([id]);
+    const bad = await sandbox.run(['sandbox', 'faults', 'clear', 'first', '--data-dir', sandbox.dataDir]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/A fault id is a number such as 2 .*got "first"/);
+    expect((await faults()).map((fault) => fault.id)).toEqual([id]);
+  });
+
   it('the request log names the fault that answered', async () => {
     await clearFaults();
     const { id } = await addFault('--path', '/api/v1/user', '--status', '503', '--envelope', 'error');

@@ -3,7 +3,7 @@
  * what changed), and `__complete profiles`. The scripts themselves run in real shells in
  * test/e2e/completion.test.ts.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,8 @@ describe('the completion model', () => {
     expect(find('profile use').arguments[0]?.values).toEqual({ kind: 'profiles' });
     expect(find('profile remove').arguments[0]?.values).toEqual({ kind: 'profiles' });
     expect(find('profile add').arguments[0]?.values).toEqual({ kind: 'none' });
+    expect(find('sandbox restore').arguments[0]?.values).toEqual({ kind: 'snapshots' });
+    expect(find('sandbox faults clear').arguments[0]).toMatchObject({ variadic: true, values: { kind: 'faults' } });
     expect(find('completion').arguments[0]?.values).toEqual({ kind: 'choices', choices: ['bash', 'zsh', 'fish'] });
     expect(find('help').arguments[0]?.values).toMatchObject({
       kind: 'choices',
@@ -152,6 +154,33 @@ describe('loanctl completion and __complete (in-process)', () => {
     expect(await main(['__complete', 'profiles'], createDeps({ io, env }))).toBe(0);
     expect(io.stdout.text()).toBe('prod\nstaging\n');
     expect(io.stdout.text()).not.toContain('k1');
+  });
+
+  it('`__complete faults` prints each fault id and what it does, of the --data-dir given, else the default one', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'loanctl-completion-'));
+    const env = { XDG_DATA_HOME: home };
+    const other = join(home, 'other');
+    const run = async (...args: string[]) => {
+      const io = fakeIo();
+      expect(await main(args, createDeps({ io, env })), io.stderr.text()).toBe(0);
+      return io.stdout.text();
+    };
+    // No sandbox yet: nothing, and none is made for the asking.
+    expect(await run('__complete', 'faults')).toBe('');
+    expect(existsSync(join(home, 'loanctl'))).toBe(false);
+    await run('sandbox', 'faults', 'add', '--path', '/api/v1/user', '--method', 'GET', '--status', '503');
+    await run('sandbox', 'faults', 'add', '--preset', 'tokenize-500');
+    await run('sandbox', 'faults', 'add', '--data-dir', other, '--path', '/api/**', '--latency', '2s');
+    expect(await run('__complete', 'faults')).toMatch(
+      /^1\tGET \/api\/v1\/user → 503 .*\n2\tPOST .*tokenize.* → 500 .*\n$/,
+    );
+    expect(await run('__complete', 'faults', '--data-dir', other)).toMatch(
+      /^1\tany method \/api\/\*\* → after 2000 ms, .*\n$/,
+    );
+    expect(await run('__complete', 'snapshots', '--data-dir', other)).toBe('');
+    await run('sandbox', 'snapshot', 'elsewhere', '--data-dir', other);
+    expect(await run('__complete', 'snapshots', '--data-dir', other)).toBe('elsewhere\n');
+    expect(await run('__complete', 'snapshots')).toBe('');
   });
 
   it('`__complete` is hidden from help and from completion', async () => {

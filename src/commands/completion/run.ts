@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { completionScript, type Shell } from '../../completion/index.js';
+import { DYNAMIC_SETS, type DynamicSet } from '../../completion/spec.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 
@@ -28,34 +29,50 @@ export function thisLoanctl(node: string, script: string | undefined): string[] 
 
 export interface CompleteOptions {
   what: string;
+  /** The `--data-dir` of the line being completed (snapshots and faults): else the default one. */
+  dataDir?: string;
 }
 
-const SETS = {
-  profiles: async (deps: Pick<Deps, 'config'>) => (await deps.config()).names(),
-  /** Of the default data dir (`sandbox restore NAME` there; a --data-dir on the line is not read). */
-  snapshots: async (deps: Pick<Deps, 'env'>) => {
-    const [{ listSnapshots }, { defaultDataDir }] = await Promise.all([
+type CompleteDeps = Pick<Deps, 'io' | 'config' | 'env'>;
+
+/** A candidate, or a candidate, a tab and what it is (the shells that show descriptions show it). */
+const SETS: Record<DynamicSet, (deps: CompleteDeps, dataDir: string | undefined) => Promise<string[]>> = {
+  profiles: async (deps) => (await deps.config()).names(),
+  snapshots: async (deps, dataDir) => {
+    const [{ listSnapshots }, { dataDirFrom }] = await Promise.all([
       import('../../sandbox/control/state.js'),
       import('../../sandbox/paths.js'),
     ]);
-    return listSnapshots(defaultDataDir(deps.env)).map((entry) => entry.name);
+    return listSnapshots(dataDirFrom(dataDir, deps.env)).map((entry) => entry.name);
+  },
+  faults: async (deps, dataDir) => {
+    const [{ readFaults }, { whatFaultDoes }, { dataDirFrom }] = await Promise.all([
+      import('../../sandbox/faults/admin.js'),
+      import('../../sandbox/faults/describe.js'),
+      import('../../sandbox/paths.js'),
+    ]);
+    // A path glob may hold a tab or a line break: it would split the line.
+    return readFaults(dataDirFrom(dataDir, deps.env)).map(
+      (fault) => `${fault.id}\t${whatFaultDoes(fault).replace(/[\t\r\n]+/g, ' ')}`,
+    );
   },
 };
 
 /**
- * `__complete profiles|snapshots`: the names, one a line. Runs on every Tab where they complete,
- * so it reads the config file or the snapshot directory and nothing else; one it cannot read
- * completes nothing rather than failing.
+ * `__complete profiles|snapshots|faults [--data-dir DIR]`: the candidates, one a line. Runs on
+ * every Tab where they complete, so it reads the config file, the snapshot directory or the
+ * sandbox database (read only) and nothing else; one it cannot read completes nothing rather
+ * than failing.
  */
-export async function runComplete(options: CompleteOptions, deps: Pick<Deps, 'io' | 'config' | 'env'>): Promise<void> {
-  if (!Object.hasOwn(SETS, options.what)) {
-    throw new UsageError(`__complete: unknown set "${options.what}" (known: ${Object.keys(SETS).join(', ')}).`);
+export async function runComplete(options: CompleteOptions, deps: CompleteDeps): Promise<void> {
+  if (!(DYNAMIC_SETS as readonly string[]).includes(options.what)) {
+    throw new UsageError(`__complete: unknown set "${options.what}" (known: ${DYNAMIC_SETS.join(', ')}).`);
   }
-  let names: string[];
+  let lines: string[];
   try {
-    names = await SETS[options.what as keyof typeof SETS](deps);
+    lines = await SETS[options.what as DynamicSet](deps, options.dataDir);
   } catch {
     return;
   }
-  for (const name of names) deps.io.stdout.write(`${name}\n`);
+  for (const line of lines) deps.io.stdout.write(`${line}\n`);
 }

@@ -3,10 +3,10 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
+import { describeFault } from '../../sandbox/faults/describe.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import { FAULT_FIELDS, type NewFault } from '../../sandbox/faults/store.js';
 import { parseDuration } from '../common/duration.js';
-import { describeFault } from './faults-shared.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
 export interface SandboxFaultsAddOptions {
@@ -37,7 +37,7 @@ export async function runSandboxFaultsAdd(options: SandboxFaultsAddOptions, deps
   if (!added) return;
   await output.print(added, [`Added fault ${describeFault(added)}`]);
   deps.io.stderr.write(
-    'A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear\n',
+    `A running sandbox applies it from its next request. Remove it with: loanctl sandbox faults clear ${added.id}\n`,
   );
 }
 

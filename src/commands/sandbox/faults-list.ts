@@ -2,8 +2,8 @@
 import type { Deps } from '../../deps.js';
 import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
+import { describeFault } from '../../sandbox/faults/describe.js';
 import { FAULT_FIELDS } from '../../sandbox/faults/store.js';
-import { describeFault } from './faults-shared.js';
 import { resolveDataDir } from './shared.js';
 
 export async function runSandboxFaultsList(options: { dataDir?: string }, deps: Deps): Promise<void> {

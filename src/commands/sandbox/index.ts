@@ -179,12 +179,13 @@ export function registerSandboxCommands(program: Command, deps: Deps): void {
     });
   faults
     .command('clear')
-    .description('Remove every fault; a running sandbox answers as usual from its next request')
+    .description('Remove the faults with these ids, or every fault; a running sandbox drops them from its next request')
+    .argument('[id...]', 'fault ids: the numbers `faults list` shows after #; none: every fault')
     .option('--data-dir <dir>', 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)')
-    .addHelpText('after', examples('loanctl sandbox faults clear'))
-    .action(async (options) => {
+    .addHelpText('after', examples('loanctl sandbox faults clear 2 3', 'loanctl sandbox faults clear'))
+    .action(async (ids: string[], options) => {
       const { runSandboxFaultsClear } = await import('./faults-clear.js');
-      await runSandboxFaultsClear(options, deps);
+      await runSandboxFaultsClear(ids, options, deps);
     });
 }
 

@@ -1,14 +1,13 @@
 /** Small helpers the sandbox verbs share (kept free of Fastify and node:sqlite). */
-import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
-import { defaultDataDir } from '../../sandbox/paths.js';
+import { dataDirFrom } from '../../sandbox/paths.js';
 
 export function resolveDataDir(dataDir: string | undefined, deps: Deps): string {
   if (dataDir !== undefined && dataDir.trim() === '') throw new UsageError('--data-dir must not be empty.');
-  return dataDir === undefined ? defaultDataDir(deps.env) : resolve(dataDir);
+  return dataDirFrom(dataDir, deps.env);
 }
 
 /** A whole number in [min, max] given as text, else a usage error naming the flag. */

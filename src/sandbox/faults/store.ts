@@ -36,6 +36,7 @@ export class FaultsStore {
   private readonly insert: StatementSync;
   private readonly all: RowStatement<FaultRow>;
   private readonly removeAll: StatementSync;
+  private readonly removeOne: StatementSync;
   private readonly count: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -45,6 +46,7 @@ export class FaultsStore {
     );
     this.all = prepareRows<FaultRow>(db, `SELECT ${COLUMNS} FROM faults ORDER BY id`);
     this.removeAll = db.prepare('DELETE FROM faults');
+    this.removeOne = db.prepare('DELETE FROM faults WHERE id = :id');
     this.count = db.prepare('UPDATE faults SET matched = matched + 1, fired = fired + :fired WHERE id = :id');
   }
 
@@ -59,6 +61,17 @@ export class FaultsStore {
   /** Removes every fault; returns how many there were. */
   clear(): number {
     return Number(this.removeAll.run().changes);
+  }
+
+  /**
+   * Removes the faults of these ids, all or none (call it in a transaction): an id of no fault
+   * removes nothing and is returned, with any others there is no fault of.
+   */
+  remove(ids: readonly number[]): { missing: number[] } {
+    const known = new Set(this.list().map((fault) => fault.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length === 0) for (const id of ids) this.removeOne.run({ id });
+    return { missing };
   }
 
   /** Counts one matching request, answered by the fault (`fired`) or not. */
