@@ -522,7 +522,7 @@ function __loanctl_options
                 '--gender' 'gender, e.g. female or male' \
                 '--password-stdin' 'read the borrower'\''s password from stdin (else a masked prompt on a terminal)' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
-                '--from' 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README' \
+                '--from' 'create one user per row of an NDJSON or CSV file (- for stdin); safe to re-run' \
                 '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
                 '--format' 'with --from: the file format (default: by extension, else by content)' \
                 '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \

@@ -1,25 +1,18 @@
 /** `loanctl user create`: its flags and help; the run is ./create.ts. */
+
+import { addBulkOptions } from '../common/bulk-options.js';
 import { addFieldOptions } from '../common/field-options.js';
 import { DATA_HELP, examples } from '../common/help.js';
 import type { Verb } from '../common/verb.js';
 
 export const userCreate: Verb = (user, deps) => {
-  addFieldOptions(
+  const create = addFieldOptions(
     user.command('create').description('Create a borrower user (an e-mail that already exists is not an error)'),
     'createUser',
   )
     .option('--password-stdin', "read the borrower's password from stdin (else a masked prompt on a terminal)")
-    .option('--data <json>', DATA_HELP)
-    .option('--from <file>', 'create one user per row of an NDJSON or CSV file (- for stdin); see "Bulk" in the README')
-    .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
-    .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
-    // Issue 12: the rejected rows, ready to fix and run again.
-    .option('--failed <file>', 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)')
-    .option('--ignore-journal', 'with --from: set aside a journal that cannot be trusted and take every row as new')
-    .option(
-      '--strict',
-      'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)',
-    )
+    .option('--data <json>', DATA_HELP);
+  addBulkOptions(create, 'user')
     .addHelpText(
       'after',
       examples(

@@ -1,0 +1,25 @@
+/**
+ * The flags of a create verb that also takes a file (`--from`, README "Bulk and streaming"):
+ * written once for `user create` and `loan create`, which run the same bulk engine (src/bulk/).
+ */
+import type { Command } from 'commander';
+
+/** Adds `--from` and the flags that go with it; `what` names one record ("user", "loan request"). */
+export function addBulkOptions(command: Command, what: string): Command {
+  return (
+    command
+      .option('--from <file>', `create one ${what} per row of an NDJSON or CSV file (- for stdin); safe to re-run`)
+      .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
+      .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
+      // Issue 12: the rejected rows, ready to fix and run again.
+      .option(
+        '--failed <file>',
+        'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)',
+      )
+      .option('--ignore-journal', 'with --from: set aside a journal that cannot be trusted and take every row as new')
+      .option(
+        '--strict',
+        'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)',
+      )
+  );
+}
