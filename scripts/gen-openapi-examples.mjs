@@ -1,29 +1,17 @@
 // Writes src/sandbox/openapi-examples.ts: every operation's success reply, recorded from the sandbox
 // itself (src/sandbox/openapi-example-flow.ts), which the OpenAPI document quotes as examples. Run it
 // (`npm run openapi-examples`) after changing a reply; test/sandbox/openapi-examples.test.ts fails until then.
-// esbuild bundles the recorder on the fly: Node cannot import the TypeScript sources as they are.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { importTs } from './import-ts.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = await build({
-  entryPoints: [`${root}src/sandbox/openapi-example-flow.ts`],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  write: false,
-  packages: 'external',
-  logLevel: 'error',
-});
-// Written inside the project so that the bundle's imports of npm packages resolve.
-const cache = new URL('../node_modules/.cache/', import.meta.url);
-mkdirSync(cache, { recursive: true });
-const recorder = new URL('gen-openapi-examples.mjs', cache);
-writeFileSync(recorder, bundle.outputFiles[0].text);
-const { recordSuccessExamples } = await import(recorder.href);
+const { recordSuccessExamples } = await importTs(
+  { entryPoints: [`${root}src/sandbox/openapi-example-flow.ts`] },
+  'gen-openapi-examples.mjs',
+);
 const examples = await recordSuccessExamples();
 
 const file = fileURLToPath(new URL('../src/sandbox/openapi-examples.ts', import.meta.url));
