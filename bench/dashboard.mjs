@@ -45,6 +45,19 @@ export function dashboardGoal(rows) {
     });
 }
 
+/** The section for `npm run bench -- --huge` (bench/run.mjs): each page's ratio next to its goal. */
+export async function dashboard({ quick }) {
+  const goal = dashboardGoal(await dashboardPages({ sizes: quick ? [1_000, 100_000] : [1_000, 1_000_000] }));
+  const large = quick ? '100,000' : '1,000,000';
+  const figures = goal.map((row) => ({
+    figure: `dashboard ${row.what}: ${large} / 1,000`,
+    measured: `${row.ratio.toFixed(2)} x (${row.large.toFixed(2)} ms vs ${row.small.toFixed(2)} ms)`,
+    goalText: `≤ ${GOAL} x`,
+    holds: row.ok,
+  }));
+  return { lines: [], figures };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await dashboardPages();
   const goal = dashboardGoal(rows);
