@@ -10,7 +10,7 @@ const FLAG: Record<string, string> = { passwordStdin: '--password-stdin' };
 export function bulkOnly(options: { from?: string | undefined } & object, singleRow: readonly string[]): string {
   if (options.from === undefined) {
     throw new UsageError(
-      '--concurrency, --format and --failed go with --from FILE.',
+      '--concurrency, --format, --failed, --ignore-journal and --strict go with --from FILE.',
       'For example: --from users.csv --concurrency 16',
     );
   }

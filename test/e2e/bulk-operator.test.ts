@@ -99,7 +99,17 @@ describe('--failed FILE', () => {
   it('needs --from', async () => {
     const result = await run(['loan', 'create', '--failed', join(dir, 'x.csv')]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--failed go with --from');
+    expect(result.stderr).toContain('--failed, --ignore-journal and --strict go with --from');
+  });
+
+  // They were silently ignored: a single-row create ran as if they had not been given.
+  it.each([
+    ['user', '--strict'],
+    ['loan', '--ignore-journal'],
+  ])('%s create %s without --from is refused before anything is sent', async (noun, flag) => {
+    const result = await run([noun, 'create', flag, '--data', '{}']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('go with --from FILE');
   });
 });
 

@@ -12,6 +12,7 @@ import { buildOperationBody } from '../../input/body.js';
 import { parseUserRef } from '../../input/values.js';
 import { openOutput } from '../../output/output.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
+import { wantsBulk } from '../common/bulk-options.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 
@@ -26,12 +27,7 @@ export interface LoanCreateOptions extends ProductOption, DataOption, FieldOptio
 }
 
 export async function runLoanCreate(options: LoanCreateOptions, deps: Deps): Promise<void> {
-  if (
-    options.from !== undefined ||
-    options.concurrency !== undefined ||
-    options.format !== undefined ||
-    options.failed !== undefined
-  ) {
+  if (wantsBulk(options)) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['user', 'amount', 'purpose', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');

@@ -18,6 +18,7 @@ import { buildBody, buildOperationBody } from '../../input/body.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
 import { askMissingFields } from '../../prompts/ask.js';
+import { wantsBulk } from '../common/bulk-options.js';
 import { type DataOption, readData } from '../common/data-option.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { readSecret } from '../common/stdin.js';
@@ -33,12 +34,7 @@ export interface UserCreateOptions extends DataOption, FieldOptions<'createUser'
 }
 
 export async function runUserCreate(options: UserCreateOptions, deps: Deps): Promise<void> {
-  if (
-    options.from !== undefined ||
-    options.concurrency !== undefined ||
-    options.format !== undefined ||
-    options.failed !== undefined
-  ) {
+  if (wantsBulk(options)) {
     const { bulkOnly } = await import('../../bulk/options.js');
     const from = bulkOnly(options, ['firstname', 'lastname', 'email', 'phone', 'gender', 'passwordStdin', 'data']);
     const { runBulkCreate } = await import('../../bulk/run.js');
