@@ -68,8 +68,8 @@ export type RecordSchema<F extends Fields> = z.ZodObject<
 
 const built = new Map<RecordSpec, z.ZodObject>();
 
-function recordSchema<F extends Fields>(record: RecordSpec<F>): RecordSchema<F>;
-function recordSchema(record: RecordSpec): z.ZodObject {
+function schemaOfRecord<F extends Fields>(record: RecordSpec<F>): RecordSchema<F>;
+function schemaOfRecord(record: RecordSpec): z.ZodObject {
   let schema = built.get(record);
   if (!schema) {
     const shape = Object.fromEntries(Object.entries(record.fields).map(([name, field]) => [name, fieldSchema(field)]));
@@ -81,7 +81,7 @@ function recordSchema(record: RecordSpec): z.ZodObject {
 
 function fieldSchema(field: FieldSpec): z.ZodType {
   if (field.kind === 'record' || field.kind === 'records') {
-    const record = recordSchema(field.of);
+    const record = schemaOfRecord(field.of);
     return optionalWhen(field, nullableWhen(field, field.kind === 'record' ? record : z.array(record)));
   }
   if (field.optional && !field.nullable) return optionalOf(field.kind);
@@ -119,25 +119,25 @@ export type Envelope = z.infer<typeof Envelope>;
 // ---------------------------------------------------------------------------------------------
 // The records (./record-table.ts)
 
-export const UserCreateReply = recordSchema(RECORDS.user);
+export const UserCreateReply = schemaOfRecord(RECORDS.user);
 export type UserCreateReply = z.infer<typeof UserCreateReply>;
-export const UserListItem = recordSchema(RECORDS.userListItem);
+export const UserListItem = schemaOfRecord(RECORDS.userListItem);
 export type UserListItem = z.infer<typeof UserListItem>;
-export const Terms = recordSchema(NESTED_RECORDS.terms);
+export const Terms = schemaOfRecord(NESTED_RECORDS.terms);
 export type Terms = z.infer<typeof Terms>;
-export const LoanRequest = recordSchema(RECORDS.loanRequest);
+export const LoanRequest = schemaOfRecord(RECORDS.loanRequest);
 export type LoanRequest = z.infer<typeof LoanRequest>;
-export const LoanRequestPage = recordSchema(RECORDS.loanRequestPage);
+export const LoanRequestPage = schemaOfRecord(RECORDS.loanRequestPage);
 export type LoanRequestPage = z.infer<typeof LoanRequestPage>;
-export const CustomField = recordSchema(NESTED_RECORDS.customField);
+export const CustomField = schemaOfRecord(NESTED_RECORDS.customField);
 export type CustomField = z.infer<typeof CustomField>;
-export const DocumentRecord = recordSchema(RECORDS.document);
+export const DocumentRecord = schemaOfRecord(RECORDS.document);
 export type DocumentRecord = z.infer<typeof DocumentRecord>;
-export const BusinessRecord = recordSchema(RECORDS.business);
+export const BusinessRecord = schemaOfRecord(RECORDS.business);
 export type BusinessRecord = z.infer<typeof BusinessRecord>;
-export const BankDetailsRecord = recordSchema(RECORDS.bankDetails);
+export const BankDetailsRecord = schemaOfRecord(RECORDS.bankDetails);
 export type BankDetailsRecord = z.infer<typeof BankDetailsRecord>;
-export const GuarantorRecord = recordSchema(RECORDS.guarantor);
+export const GuarantorRecord = schemaOfRecord(RECORDS.guarantor);
 export type GuarantorRecord = z.infer<typeof GuarantorRecord>;
-export const EmploymentRecord = recordSchema(RECORDS.employment);
+export const EmploymentRecord = schemaOfRecord(RECORDS.employment);
 export type EmploymentRecord = z.infer<typeof EmploymentRecord>;
