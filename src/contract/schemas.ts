@@ -68,6 +68,11 @@ export type RecordSchema<F extends Fields> = z.ZodObject<
 
 const built = new Map<RecordSpec, z.ZodObject>();
 
+/**
+ * A record's schema, built once (a nested record's too, shared by every record that holds it).
+ * The signature gives it the type read off the description's literal types (`RecordSchema`), the
+ * body builds it from the same description: no cast between the two.
+ */
 function schemaOfRecord<F extends Fields>(record: RecordSpec<F>): RecordSchema<F>;
 function schemaOfRecord(record: RecordSpec): z.ZodObject {
   let schema = built.get(record);
