@@ -19,7 +19,10 @@
  */
 import type { BodyKey, FieldDef } from './fields.js';
 import { OPERATIONS } from './operation-table.js';
+import type { RecordName } from './records.js';
 
+/** A record the API returns (spec section 2), described in ./records.ts. */
+export type { RecordName };
 export { OPERATIONS };
 
 /** The methods a row may use. */
@@ -40,18 +43,6 @@ export type QueryParam =
   | { type: 'literal'; value: string; optional?: true };
 
 export type QuerySpec = Readonly<Record<string, QueryParam>>;
-
-/** A record the API returns (spec section 2); its schema is in ./schemas.ts, its columns in src/output/columns.ts. */
-export type RecordName =
-  | 'user'
-  | 'userListItem'
-  | 'loanRequest'
-  | 'loanRequestPage'
-  | 'bankDetails'
-  | 'guarantor'
-  | 'employment'
-  | 'document'
-  | 'business';
 
 /**
  * What a successful reply carries in `data` or `data1`: a record, a list of them (`[]`), a record

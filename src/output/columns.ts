@@ -1,9 +1,12 @@
 /**
  * Table columns per resource: the ones an operator wants first, with header labels and formats.
  * A column's key is the API's field name (a dotted path for nested fields, e.g. `terms.rate`), so
- * the same names work in `--fields` for every format.
+ * the same names work in `--fields` for every format. A record's columns come from its
+ * description (src/contract/records.ts `table`): its label, and the format its kind is shown in.
+ * The two column sets that are not API records (profiles, `loan queue`) are written here.
  */
 import { type OperationKey, replyPayloadShape, replyRecord } from '../contract/operations.js';
+import { fieldAt, RECORDS, type RecordName, type RecordSpec, type ValueKind } from '../contract/records.js';
 
 export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number' | 'rate';
 
@@ -13,19 +16,9 @@ export interface Column {
   format?: CellFormat;
 }
 
-export const RESOURCE_KINDS = [
-  'user',
-  'userListItem',
-  'loanRequest',
-  'bankDetails',
-  'guarantor',
-  'employment',
-  'document',
-  'business',
-  'profile',
-  'queue',
-] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+/** The records shown as tables (those with a `table` in their description). */
+type TableRecord = { [R in RecordName]: (typeof RECORDS)[R] extends { table: object } ? R : never }[RecordName];
+export type ResourceKind = TableRecord | 'profile' | 'queue';
 
 export interface ColumnSet {
   /** Columns of a list (one row per record). */
@@ -41,148 +34,52 @@ export interface ColumnSet {
 const c = (key: string, label: string, format?: CellFormat): Column =>
   format ? { key, label, format } : { key, label };
 
+/**
+ * How a value of each kind is shown (src/output/values.ts); none: as it is, or as it looks
+ * (src/output/format.ts guessFormat). An id is shown without thousands separators.
+ */
+const KIND_FORMATS: Record<ValueKind, CellFormat | undefined> = {
+  id: undefined,
+  count: 'number',
+  number: 'number',
+  money: 'money',
+  'whole-money': 'money',
+  rate: 'rate',
+  text: undefined,
+  date: 'date',
+  timestamp: 'timestamp',
+  bool: 'bool',
+  texts: undefined,
+};
+
+/** The column of a record's field: its label as a detail row reads it, or as a list's header. */
+function recordColumn(record: RecordSpec, path: string, view: 'list' | 'detail'): Column {
+  const field = fieldAt(record, path);
+  if (field?.label === undefined) throw new Error(`${path} has no column label`);
+  const label = view === 'list' ? (field.header ?? field.label.toUpperCase()) : field.label;
+  return c(path, label, 'of' in field ? undefined : KIND_FORMATS[field.kind]);
+}
+
+function recordColumns(record: RecordSpec): ColumnSet {
+  if (!record.table) throw new Error('the record is not shown as a table');
+  const { noun, list, detail } = record.table;
+  const columns = (paths: readonly string[], view: 'list' | 'detail') =>
+    paths.map((path) => recordColumn(record, path, view));
+  return detail
+    ? { noun, list: columns(list, 'list'), detail: columns(detail, 'detail') }
+    : { noun, list: columns(list, 'list') };
+}
+
 export const COLUMNS: Record<ResourceKind, ColumnSet> = {
-  user: {
-    noun: 'users',
-    // `user create` says whether the user was created or already existed.
-    computed: ['status'],
-    list: [
-      c('email', 'EMAIL'),
-      c('firstname', 'FIRST NAME'),
-      c('lastname', 'LAST NAME'),
-      c('phone', 'PHONE'),
-      c('gender', 'GENDER'),
-      c('reference', 'REFERENCE'),
-      c('is_active', 'ACTIVE', 'bool'),
-      c('source', 'SOURCE'),
-      c('created_at', 'CREATED', 'timestamp'),
-    ],
-  },
-  userListItem: {
-    noun: 'users',
-    list: [
-      c('id', 'ID'),
-      c('firstname', 'FIRST NAME'),
-      c('lastname', 'LAST NAME'),
-      c('email', 'EMAIL'),
-      c('phone', 'PHONE'),
-      c('gender', 'GENDER'),
-      c('is_active', 'ACTIVE', 'bool'),
-      c('is_blacklisted', 'BLACKLISTED', 'bool'),
-      c('created_at', 'CREATED', 'timestamp'),
-    ],
-  },
-  loanRequest: {
-    noun: 'loan requests',
-    list: [
-      c('id', 'ID'),
-      c('fullname', 'BORROWER'),
-      c('amount', 'AMOUNT', 'money'),
-      c('purpose', 'PURPOSE'),
-      c('status', 'STATUS'),
-      c('lender_status', 'LENDER STATUS'),
-      c('submitted_at', 'SUBMITTED', 'timestamp'),
-      c('approved_at', 'APPROVED', 'timestamp'),
-    ],
-    detail: [
-      c('id', 'ID'),
-      c('reference', 'Reference'),
-      c('fullname', 'Borrower'),
-      c('user_id', 'User id'),
-      c('product_name', 'Product'),
-      c('product_id', 'Product id'),
-      c('amount', 'Amount', 'money'),
-      c('purpose', 'Purpose'),
-      c('status', 'Status'),
-      c('lender_status', 'Lender status'),
-      c('user_status', 'User status'),
-      c('progress', 'Progress'),
-      c('terms.approved_amount', 'Approved amount', 'money'),
-      c('terms.rate', 'Rate', 'rate'),
-      c('terms.rate_type', 'Rate type'),
-      c('terms.tenure', 'Tenure', 'number'),
-      c('terms.tenured_in', 'Tenured in'),
-      c('terms.estimated_repayment', 'Estimated repayment', 'money'),
-      c('created_at', 'Created', 'timestamp'),
-      c('submitted_at', 'Submitted', 'timestamp'),
-      c('approved_at', 'Approved', 'timestamp'),
-      c('approved_by', 'Approved by'),
-    ],
-  },
-  bankDetails: {
-    noun: 'bank details',
-    list: [
-      c('id', 'ID'),
-      c('bank_name', 'BANK'),
-      c('code', 'CODE'),
-      c('account_name', 'ACCOUNT NAME'),
-      c('account_number', 'ACCOUNT NUMBER'),
-      c('created_at', 'ADDED', 'timestamp'),
-    ],
-  },
-  guarantor: {
-    noun: 'guarantors',
-    list: [
-      c('id', 'ID'),
-      c('firstname', 'FIRST NAME'),
-      c('lastname', 'LAST NAME'),
-      c('relationship', 'RELATIONSHIP'),
-      c('email', 'EMAIL'),
-      c('phone', 'PHONE'),
-      c('created_at', 'ADDED', 'timestamp'),
-    ],
-  },
-  employment: {
-    noun: 'employment records',
-    list: [
-      c('id', 'ID'),
-      c('company_name', 'COMPANY'),
-      c('position', 'POSITION'),
-      c('status', 'STATUS'),
-      c('salary', 'SALARY', 'money'),
-      c('manager', 'MANAGER'),
-      c('manager_phone', 'MANAGER PHONE'),
-      c('manager_email', 'MANAGER EMAIL'),
-    ],
-    detail: [
-      c('id', 'ID'),
-      c('company_name', 'Company'),
-      c('company_address', 'Address'),
-      c('position', 'Position'),
-      c('status', 'Status'),
-      c('salary', 'Salary', 'money'),
-      c('manager', 'Manager'),
-      c('manager_phone', 'Manager phone'),
-      c('manager_email', 'Manager e-mail'),
-      c('created_at', 'Added', 'timestamp'),
-    ],
-  },
-  document: {
-    noun: 'documents',
-    list: [
-      c('id', 'ID'),
-      c('type', 'TYPE'),
-      c('title', 'TITLE'),
-      c('number', 'NUMBER'),
-      c('reference', 'REFERENCE'),
-      c('document_url', 'URL'),
-      c('created_at', 'ADDED', 'timestamp'),
-    ],
-  },
-  business: {
-    noun: 'business records',
-    list: [
-      c('id', 'ID'),
-      c('name', 'NAME'),
-      c('industry', 'INDUSTRY'),
-      c('role', 'ROLE'),
-      c('registered', 'REGISTERED', 'bool'),
-      c('registration_number', 'REG. NUMBER'),
-      c('established_on', 'ESTABLISHED', 'date'),
-      c('average_monthly_income', 'AVG MONTHLY INCOME', 'money'),
-      c('number_of_employees', 'EMPLOYEES', 'number'),
-    ],
-  },
+  // `user create` says whether the user was created or already existed.
+  user: { ...recordColumns(RECORDS.user), computed: ['status'] },
+  userListItem: recordColumns(RECORDS.userListItem),
+  loanRequest: recordColumns(RECORDS.loanRequest),
+  bankDetails: recordColumns(RECORDS.bankDetails),
+  guarantor: recordColumns(RECORDS.guarantor),
+  employment: recordColumns(RECORDS.employment),
+  document: recordColumns(RECORDS.document),
+  business: recordColumns(RECORDS.business),
   profile: {
     noun: 'profiles',
     list: [

@@ -1,36 +1,29 @@
 /**
  * `--fields` checked once, before anything is sent, against the names the command's reply can
  * have — never against the rows that happen to come back (a list with no approved loan still
- * has `approved_by_id`). The names: the record's reply schema (src/contract/endpoints.ts
- * `recordSchema`), its keys and one level of nested keys (`terms.rate`), plus the columns of
- * src/output/columns.ts (dotted and computed ones too). The schemas load only when `--fields` is
- * given: building them costs start-up (bench/README.md).
+ * has `approved_by_id`). The names: the record's fields as its description has them
+ * (src/contract/records.ts), and one level of nested keys (`terms.rate`), plus the columns of
+ * src/output/columns.ts (dotted and computed ones too).
  */
 import type { OperationKey } from '../contract/operations.js';
 import { replyPayloadShape, replyRecord } from '../contract/operations.js';
+import { RECORDS } from '../contract/records.js';
 import { UsageError } from '../errors.js';
 import { COLUMNS, type ResourceKind, replyKind } from './columns.js';
 import { escapeControl } from './escape.js';
 
-/** The field names a record of `kind` has: its columns first (the order a reader knows), then its schema's. */
+/** The field names a record of `kind` has: its columns first (the order a reader knows), then its description's. */
 export async function recordFieldNames(kind: ResourceKind): Promise<string[]> {
   const set = COLUMNS[kind];
   const names = new Set<string>([...set.list, ...(set.detail ?? [])].map((column) => column.key));
   for (const name of set.computed ?? []) names.add(name);
   // Made by loanctl, not sent by the API: their columns are all their fields.
   if (kind === 'profile' || kind === 'queue') return [...names];
-  const { recordSchema } = await import('../contract/endpoints.js');
-  for (const [key, inner] of Object.entries(recordSchema(kind).shape)) {
-    names.add(key);
-    for (const nested of Object.keys(objectShape(inner))) names.add(`${key}.${nested}`);
+  for (const [name, field] of Object.entries(RECORDS[kind].fields)) {
+    names.add(name);
+    if (field.kind === 'record') for (const nested of Object.keys(field.of.fields)) names.add(`${name}.${nested}`);
   }
   return [...names];
-}
-
-/** The keys of a zod object schema; none for any other schema. */
-function objectShape(schema: unknown): Record<string, unknown> {
-  const shape = (schema as { shape?: unknown }).shape;
-  return typeof shape === 'object' && shape !== null ? (shape as Record<string, unknown>) : {};
 }
 
 /**

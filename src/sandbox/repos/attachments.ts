@@ -4,6 +4,7 @@
  * is scoped by the loan request that the caller was already found to own.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { RECORDS, RowOf } from '../../contract/records.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
 /** The columns that tie an attached record to its loan request, borrower and organisation. */
@@ -13,77 +14,12 @@ export interface Owned {
   loan_request_id: number;
 }
 
-export interface BankDetailsRow extends Owned {
-  id: number;
-  code: string;
-  account_number: string;
-  account_name: string;
-  bank_name: string;
-  linker_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface BusinessRow extends Owned {
-  id: number;
-  name: string;
-  role: string;
-  industry: string;
-  description: string;
-  registered: number;
-  registration_number: string;
-  established_on: string;
-  physical_location: number;
-  number_of_locations: number;
-  location_status: string;
-  average_monthly_income: number;
-  last_twelve_months_income: number;
-  primary_payments_collection_method: string;
-  number_of_employees: number;
-  monthly_salary_cost: number;
-  annual_rent_cost: number;
-  monthly_electricity_cost: number;
-  monthly_ads_cost: number;
-  monthly_marketing_cost: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EmploymentRow extends Owned {
-  id: number;
-  status: string;
-  company_name: string;
-  company_address: string;
-  position: string;
-  salary: number;
-  manager: string;
-  manager_phone: string;
-  manager_email: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface GuarantorRow extends Owned {
-  id: number;
-  firstname: string;
-  lastname: string;
-  gender: string;
-  relationship: string;
-  email: string;
-  phone: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DocumentRow extends Owned {
-  id: number;
-  type: string;
-  title: string;
-  reference: string;
-  number: string;
-  document_url: string;
-  created_at: string;
-}
+// Each record as stored: the columns its description says it is filled from (src/contract/records.ts).
+export type BankDetailsRow = RowOf<typeof RECORDS.bankDetails>;
+export type BusinessRow = RowOf<typeof RECORDS.business>;
+export type EmploymentRow = RowOf<typeof RECORDS.employment>;
+export type GuarantorRow = RowOf<typeof RECORDS.guarantor>;
+export type DocumentRow = RowOf<typeof RECORDS.document>;
 
 type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'> & { now: string };
 

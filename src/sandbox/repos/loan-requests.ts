@@ -1,49 +1,14 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BODY_FIELDS } from '../../contract/fields.js';
+import type { RECORDS, RowOf } from '../../contract/records.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
-/** A loan request joined with the names the API returns alongside it. */
-export interface LoanRequestRow {
-  id: number;
-  org_id: number;
-  user_id: number;
-  product_id: number;
-  reference: string;
-  amount: number;
-  purpose: string;
-  status: string;
-  lender_status: string;
-  user_status: string;
-  active: number;
-  progress: string | null;
-  debit_mandate_next_step: string;
-  approved_amount: number;
-  rate: number;
-  tenure: number;
-  tenured_in: string;
-  rate_type: string;
-  frequency: string;
-  grace_period: number;
-  exclude_weekends: number;
-  zero_interest: number;
-  estimated_repayment: number;
-  note: string;
-  linker_ids: string | null;
-  linker_tokenized: number | null;
-  approved_by_id: number | null;
-  approved_by: string | null;
-  approved_at: string | null;
-  final_approval_date: string | null;
-  submitted_at: string | null;
-  deleted_at: string | null;
-  created_at: string;
-  updated_at: string;
-  product_name: string;
-  product_slug: string;
-  lender_name: string;
-  fullname: string;
-}
+/**
+ * A loan request joined with the names the API returns alongside it (LOAN_REQUEST_VIEW): the
+ * columns its description says it is filled from (src/contract/records.ts).
+ */
+export type LoanRequestRow = RowOf<typeof RECORDS.loanRequest>;
 
 export interface NewLoanRequest {
   org_id: number;

@@ -1,22 +1,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { RECORDS, type RowOf, storedColumns } from '../../contract/records.js';
 import type { CreatedDays } from '../created-range.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
-export interface UserRow {
-  id: number;
-  org_id: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  phone: string;
-  gender: string;
-  reference: string;
-  source: string;
-  is_active: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A user as stored: the columns both user records are filled from (src/contract/records.ts). */
+export type UserRow = RowOf<typeof RECORDS.userListItem> & RowOf<typeof RECORDS.user>;
 
 export interface NewUser {
   org_id: number;
@@ -34,8 +23,7 @@ export interface NewUser {
 const DAY = 'substr(created_at, 1, 10)';
 
 /** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 6). */
-export const USER_COLUMNS =
-  'id, org_id, firstname, lastname, email, phone, gender, reference, source, is_active, created_at, updated_at';
+export const USER_COLUMNS = storedColumns(RECORDS.userListItem, RECORDS.user).join(', ');
 
 export class UsersRepo {
   private readonly insert: StatementSync;

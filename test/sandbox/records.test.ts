@@ -1,0 +1,108 @@
+/**
+ * The record descriptions (src/contract/records.ts) hold for the real sandbox: each reply it
+ * sends has exactly its description's fields, in the API's order, and each column a record's row
+ * is read from is a column the sandbox keeps (and every column it keeps is described), so a row
+ * type derived from a description is the row the database gives.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EndpointKey } from '../../src/contract/endpoints.js';
+import { RECORDS, type RecordName, storedColumns } from '../../src/contract/records.js';
+import { LOAN_REQUEST_VIEW } from '../../src/sandbox/repos/loan-requests.js';
+import { call, openSandbox, sampleBody, sampleQuery, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await openSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** The fields the sandbox answers once everything is set: all but those it never answers. */
+function answered(name: RecordName, { unset = false } = {}): string[] {
+  return Object.entries(RECORDS[name].fields)
+    .filter(([, field]) => field.sandbox !== 'never' && !(unset && field.sandbox === 'when-set'))
+    .map(([field]) => field);
+}
+
+/** Calls an operation on the seeded loan request and returns its `data` (the first record of a list). */
+async function record(key: EndpointKey, id: number, body = true): Promise<Record<string, unknown>> {
+  const { org } = sandbox;
+  const reply = await call(sandbox.app, key, {
+    key: org.api_key,
+    params: { id },
+    productId: org.product_id,
+    query: sampleQuery(key),
+    ...(body && { body: sampleBody(key, org.org_id) }),
+  });
+  expect(reply.json.status, reply.raw).toBe('success');
+  const data = reply.json.data;
+  return (Array.isArray(data) ? data[0] : data) as Record<string, unknown>;
+}
+
+describe('the sandbox answers each record with its description', () => {
+  it('a new loan request has every field but the ones set later, in the API order', async () => {
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, sandbox.org);
+    const list = await call(sandbox.app, 'listLoanRequests', {
+      key: sandbox.org.api_key,
+      productId: sandbox.org.product_id,
+      query: { direction: 'DESC', limit: 1 },
+    });
+    const page = list.json.data as { loan_requests: Record<string, unknown>[] };
+    expect(Object.keys(list.json.data as object)).toEqual(answered('loanRequestPage'));
+    expect(page.loan_requests[0]?.id).toBe(loanRequestId);
+    expect(Object.keys(page.loan_requests[0] ?? {})).toEqual(answered('loanRequest', { unset: true }));
+  });
+
+  it('every record, everything set, has exactly its fields in the API order', async () => {
+    const { loanRequestId: id } = await seedLoanRequest(sandbox.app, sandbox.org);
+    await record('addBankDetails', id);
+    const replies: [RecordName, Record<string, unknown>][] = [
+      ['bankDetails', await record('getBankDetails', id, false)],
+      ['guarantor', await record('addGuarantor', id)],
+      ['employment', await record('addEmployment', id)],
+      ['document', await record('uploadDocument', id)],
+      ['business', await record('addBusinessInfo', id)],
+    ];
+    await record('tokenizeLinker', id, false);
+    replies.push(['loanRequest', await record('approveLoanRequest', id)]);
+    const user = await call(sandbox.app, 'createUser', { key: sandbox.org.api_key, body: sampleBody('createUser', 0) });
+    replies.push(['user', user.json.data as Record<string, unknown>]);
+    const users = await call(sandbox.app, 'listUsers', { key: sandbox.org.api_key, query: { pages: 1 } });
+    replies.push(['userListItem', (users.json.data as Record<string, unknown>[])[0] ?? {}]);
+    for (const [name, reply] of replies) expect(Object.keys(reply), name).toEqual(answered(name));
+  });
+});
+
+/** The columns a statement gives. */
+function columnsOf(sql: string): string[] {
+  const db = new DatabaseSync(sandbox.dbPath, { readOnly: true });
+  try {
+    return db
+      .prepare(sql)
+      .columns()
+      .map((column) => column.name);
+  } finally {
+    db.close();
+  }
+}
+
+describe("each record's stored columns are the sandbox's", () => {
+  /** Each record, the statement its rows are read with (by table name), and the columns no record carries. */
+  const read: [RecordName[], string, string[]][] = [
+    // org_seq and day_seq number the users for paging; no record carries them.
+    [['userListItem', 'user'], 'users', ['org_seq', 'day_seq']],
+    [['loanRequest'], 'LOAN_REQUEST_VIEW', []],
+    [['bankDetails'], 'bank_details', []],
+    [['guarantor'], 'guarantors', []],
+    [['employment'], 'employment', []],
+    [['document'], 'documents', []],
+    [['business'], 'business_info', []],
+  ];
+  it.each(read)('%s: read from %s', (names, table, internal) => {
+    const described = storedColumns(...names.map((name) => RECORDS[name]));
+    const kept = columnsOf(table === 'LOAN_REQUEST_VIEW' ? LOAN_REQUEST_VIEW : `SELECT * FROM ${table}`).filter(
+      (column) => !internal.includes(column),
+    );
+    expect(described.toSorted()).toEqual(kept.toSorted());
+  });
+});
