@@ -112,9 +112,9 @@ describe('sandbox org create / product create', () => {
 
 describe('sandbox start', () => {
   // Every start writes the `sandbox` profile: keep it in a temporary config dir, never the real one.
-  async function startInProcess(options: Record<string, unknown>, configDir = dir(), output?: 'json') {
+  async function startInProcess(options: Record<string, unknown>, configDir = dir(), globals?: Deps['globals']) {
     const { deps, stdout, stderr } = fakeDeps({ LOANCTL_CONFIG_DIR: configDir });
-    if (output) deps.globals = { output };
+    if (globals) deps.globals = globals;
     const stop = new AbortController();
     const running = runSandboxStart({ port: '0', ...options, stopSignal: stop.signal }, deps);
     for (let i = 0; i < 200 && !stdout.text.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
@@ -142,11 +142,33 @@ describe('sandbox start', () => {
   });
 
   it('-o json prints the same one JSON line as --json', async () => {
-    const started = await startInProcess({ dataDir: dir() }, dir(), 'json');
+    const started = await startInProcess({ dataDir: dir() }, dir(), { output: 'json' });
     expect(Object.keys(JSON.parse(started.stdout.text))).toEqual(['url', 'api_key', 'org_id', 'product_id']);
     started.stop.abort();
     await started.running;
     expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('prints through -o and --fields as any data: csv, ndjson, and json still one line', async () => {
+    for (const [globals, pattern] of [
+      [{ output: 'csv', fields: 'url,product_id' }, /^url,product_id\nhttp:\/\/127\.0\.0\.1:\d+,1\n$/],
+      [{ output: 'ndjson' }, /^\{"url":"http:[^"]+","api_key":"sk_sandbox_\w+","org_id":1,"product_id":1\}\n$/],
+      [{ output: 'json', fields: 'url' }, /^\{"url":"http:\/\/127\.0\.0\.1:\d+"\}\n$/],
+    ] as const) {
+      const started = await startInProcess({ dataDir: dir() }, dir(), globals);
+      started.stop.abort();
+      await started.running;
+      expect(started.stdout.text, JSON.stringify(globals)).toMatch(pattern);
+    }
+  });
+
+  it('a --fields naming none of its fields is exit 2 before it listens or makes anything', async () => {
+    const dataDir = join(dir(), 'never');
+    const { deps } = fakeDeps({ LOANCTL_CONFIG_DIR: dir() });
+    deps.globals = { output: 'csv', fields: 'url,key' };
+    const refused = runSandboxStart({ port: '0', dataDir }, deps);
+    await expect(refused).rejects.toThrow('--fields: unknown field "key".');
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('prints a banner: URL, key, product id on stdout; how to use it on stderr', async () => {

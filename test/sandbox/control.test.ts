@@ -268,6 +268,53 @@ describe('the control verbs print through -o and --fields', () => {
     expect(clock.json()).toEqual({ offset_ms: 0 });
   });
 
+  it('product create, status, faults add and faults clear: -o and --fields as for any data', async () => {
+    const product = await sandbox(
+      'product',
+      'create',
+      '--org',
+      String(org.org_id),
+      '--name',
+      'Second Loan',
+      '-o',
+      'csv',
+      '--fields',
+      'slug',
+    );
+    expect(product.stdout).toBe('slug\nsecond-loan\n');
+    const status = await sandbox('status', '-o', 'csv', '--fields', 'running');
+    expect(status.stdout).toBe('running\nfalse\n');
+
+    const added = await sandbox(
+      'faults',
+      'add',
+      '--path',
+      '/api/v1/user',
+      '--status',
+      '503',
+      '-o',
+      'json',
+      '--fields',
+      'id,path,http',
+    );
+    expect(added.json()).toEqual({ id: 1, path: '/api/v1/user', http: 503 });
+    const refused = await sandbox('faults', 'clear', '1', '-o', 'json', '--fields', 'nope');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--fields: unknown field "nope"');
+    const kept = await sandbox('faults', 'list', '-o', 'json', '--fields', 'id');
+    expect(kept.json()).toEqual([{ id: 1 }]);
+    const cleared = await sandbox('faults', 'clear', '1', '-o', 'ndjson', '--fields', 'id,http');
+    expect(cleared.stdout).toBe('{"id":1,"http":503}\n');
+    expect(cleared.stderr).toBe('Removed fault #1.\n');
+
+    await sandbox('faults', 'add', '--path', '/api/**', '--status', '500');
+    const all = await sandbox('faults', 'clear', '-o', 'csv', '--fields', 'id,path');
+    expect(all.stdout).toBe('id,path\n2,/api/**\n');
+    const none = await sandbox('faults', 'clear', '-o', 'json');
+    expect(none.json()).toEqual([]);
+    expect(none.stderr).toBe('Removed 0 faults.\n');
+  });
+
   it('--json with another -o, or --fields naming no field, is a usage error before anything is done', async () => {
     const both = await sandbox('snapshot', 'list', '--json', '-o', 'csv');
     expect(both.exitCode).toBe(2);

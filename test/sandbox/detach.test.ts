@@ -48,6 +48,16 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('sandbox start --detach', () => {
+  it('prints through -o and --fields, --no-profile and csv together too', async () => {
+    const dataDir = tempDir();
+    const env = isolatedEnv();
+    started.push({ dataDir, env });
+    const args = ['sandbox', 'start', '--detach', '--port', '0', '--no-profile', '--data-dir', dataDir];
+    const result = await loanctl([...args, '-o', 'csv', '--fields', 'url,pid'], env);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(String(result.stdout)).toMatch(/^url,pid\nhttp:\/\/127\.0\.0\.1:\d+,\d+$/);
+  });
+
   it('returns once serving, keeps the key off the server process argv, and refuses a second start', async () => {
     const { dataDir, env, line } = await startDetached();
     expect(line.api_key).toMatch(/^sk_sandbox_/);

@@ -128,6 +128,29 @@ describe('loanctl sandbox logs', () => {
     expect(table).toContain('no access to loan request 999999');
   });
 
+  it('-o csv and --fields pick its fields; a --fields naming none is exit 2, whatever the log holds', async () => {
+    const csv = (await logs('-o', 'csv', '--fields', 'method,http,why', '--status', 'no-access')).stdout;
+    expect(csv).toBe('method,http,why\nGET,200,no access to loan request 999999\n');
+    const unknown = await runCli(['sandbox', 'logs', '--data-dir', sandbox.dataDir, '-o', 'json', '--fields', 'nope']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('--fields: unknown field "nope". Valid fields: id, time, org_id');
+    const empty = await runCli([
+      'sandbox',
+      'logs',
+      '--data-dir',
+      sandbox.dataDir,
+      '--path',
+      '/nowhere',
+      '-o',
+      'json',
+      '--fields',
+      'nope',
+    ]);
+    expect(empty.exitCode).toBe(2);
+    const matched = await logs('--path', '/nowhere', '-o', 'json', '--fields', 'method');
+    expect(matched.json()).toEqual([]);
+  });
+
   it('refuses an unknown --status with the values it takes (exit 2)', async () => {
     const result = await runCli(['sandbox', 'logs', '--data-dir', sandbox.dataDir, '--status', 'teapot']);
     expect(result.exitCode).toBe(2);

@@ -41,7 +41,7 @@ describe('main: exit codes of help, version and missing words', () => {
     // A destructive verb is never offered as a correction (issue 12).
     [['loan', 'delet', '7'], "loanctl: Unknown command 'delet'. See 'loanctl loan --help'."],
     [['profile', 'remov', 'prod'], "loanctl: Unknown command 'remov'. See 'loanctl profile --help'."],
-    [['cache', 'clean'], "loanctl: Unknown command 'clean'. See 'loanctl cache --help'."],
+    [['cache', 'cleer'], "loanctl: Unknown command 'cleer'. See 'loanctl cache --help'."],
     // The command the typed word begins, before the closer one by edit distance (start).
     [['sandbox', 'stat'], "loanctl: Unknown command 'stat'. Did you mean status? See 'loanctl sandbox --help'."],
     [['sandbox', 'snap'], "loanctl: Unknown command 'snap'. Did you mean snapshot? See 'loanctl sandbox --help'."],

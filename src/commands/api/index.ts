@@ -1,39 +1,12 @@
-/** `loanctl api METHOD PATH`: the raw escape hatch, with the profile's auth. */
+/**
+ * `loanctl api METHOD PATH`: the raw escape hatch, with the profile's auth. A command of the
+ * program itself, with no verbs of its own: it is written as ../common/verb.ts says a verb is
+ * (./api-verb.ts), and this file only adds it.
+ */
 import type { Command } from 'commander';
-import { API_METHODS } from '../../contract/operations.js';
 import type { Deps } from '../../deps.js';
-import { examples } from '../common/help.js';
+import { apiRequest } from './api-verb.js';
 
 export function registerApiCommand(program: Command, deps: Deps): void {
-  program
-    .command('api')
-    .description("Send any request to the API with the profile's key and print the reply envelope")
-    .argument('<method>', `${API_METHODS.slice(0, -1).join(', ')} or ${API_METHODS.at(-1)}`)
-    .argument('<path>', 'e.g. /api/v1/loan_request/172 (a path without /api/ gets /api/v1 in front)')
-    .option('-q, --query <key=value>', 'a query parameter (repeatable)', collect)
-    .option('-d, --data <json>', 'the body: JSON, @file.json, or - for stdin')
-    .addHelpText(
-      'after',
-      `${examples(
-        'loanctl api GET /loan_request --query product-id=12 --query direction=DESC --query limit=5',
-        'loanctl api GET /api/v1/user/actions -q action=exists -q email=ada@example.com',
-        `loanctl api PUT /loan_request/172 -q product-id=12 --data '{"purpose":"stock"}'`,
-        'loanctl api POST /loan_request/172/guarantor -q product-id=12 --data @guarantor.json',
-      )}
-Prints the envelope exactly as received, also for error replies; the exit code follows the
-same mapping as every other command (1 API error, 3 auth, 4 no access, 5 network).
-`,
-    )
-    .action(async (method: string, path: string, options) => {
-      const { runApi } = await import('./run.js');
-      await runApi({ method, path, ...options }, deps);
-    });
-}
-
-/**
- * Commander helper for repeatable options: `--query a=1 --query b=2`. Here, not in ../common/data.ts:
- * the command tree would load that module (and its stdin reader) for every command.
- */
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+  apiRequest(program, deps);
 }

@@ -24,3 +24,19 @@ export function productVerb(noun: Command, name: string, description: string, ..
     .option('--product <id>', PRODUCT_HELP)
     .addHelpText('after', examples(...lines));
 }
+
+/**
+ * A noun inside a noun (`sandbox faults`): its description and examples, then its verbs, each
+ * written as this file says. Like a noun's `index.ts`, it only lists them.
+ */
+export function subNoun(name: string, description: string, example: string, verbs: readonly Verb[]): Verb {
+  return (noun, deps) => {
+    const sub = noun.command(name).description(description).addHelpText('after', examples(example));
+    for (const add of verbs) add(sub, deps);
+  };
+}
+
+/** Commander's parser of a repeatable flag (`--query a=1 --query b=2`): every value, in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -2,7 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { createRowWriter, render } from '../../output/render.js';
+import { type Output, openOutput } from '../../output/output.js';
+import { createRowWriter } from '../../output/render.js';
 import { resolveOutputSettings } from '../../output/settings.js';
 import {
   ENVELOPE_STATUSES,
@@ -12,8 +13,7 @@ import {
   newestEntries,
   unknownStatus,
 } from '../../sandbox/log/query.js';
-import type { LogRow } from '../../sandbox/log/store.js';
-import { openLogForReading } from '../../sandbox/log/store.js';
+import { type LogRow, openLogForReading } from '../../sandbox/log/store.js';
 import { parseDuration } from '../common/duration.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
@@ -30,6 +30,25 @@ export interface SandboxLogsOptions {
 
 /** The columns of a table when --fields does not choose. */
 const TABLE_FIELDS = ['time', 'org_id', 'method', 'path', 'http', 'status', 'ms', 'why'];
+/**
+ * What `--fields` may name: every field of an entry, whether or not any entry matches (the
+ * compiler keeps this list to LogRow's).
+ */
+const LOG_FIELDS = Object.keys({
+  id: 0,
+  time: 0,
+  org_id: 0,
+  method: 0,
+  path: 0,
+  query: 0,
+  http: 0,
+  status: 0,
+  ms: 0,
+  why: 0,
+  request_body: 0,
+  reply_body: 0,
+  ended: 0,
+} satisfies Record<keyof LogRow, 0>);
 const POLL_MS = 250;
 
 export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): Promise<void> {
@@ -38,6 +57,8 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
   const limit = parseWholeNumber(options.limit ?? (options.follow ? '10' : '50'), '--limit', 1, 1_000_000);
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   const fields = settings.output === 'table' && !settings.fields ? TABLE_FIELDS : undefined;
+  // Opened first: a --fields naming none of an entry's fields is exit 2 before the log is read.
+  const output = await openOutput(deps, { names: () => LOG_FIELDS }, fields ? { fields } : {});
 
   const db = openLogForReading(dataDir);
   if (!db && !options.follow) {
@@ -49,10 +70,10 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
     const shown = db ? newestEntries(db, filter, limit) : [];
     if (!options.follow) {
       if (shown.length === 0 && settings.output === 'table') deps.io.stderr.write('No requests match.\n');
-      else await render(forTable(shown, fields), { ...(fields && { fields }) }, deps);
+      else await output.print(forTable(shown, fields));
       return;
     }
-    await follow(dataDir, db, filter, shown, fields, options.stopSignal, deps);
+    await follow(dataDir, db, filter, shown, { output, fields }, options.stopSignal, deps);
   } finally {
     db?.close();
   }
@@ -95,7 +116,7 @@ async function follow(
   opened: DatabaseSync | undefined,
   filter: LogFilter,
   shown: LogRow[],
-  fields: string[] | undefined,
+  { output, fields }: { output: Output; fields: string[] | undefined },
   stopSignal: AbortSignal | undefined,
   deps: Deps,
 ): Promise<void> {
@@ -104,7 +125,7 @@ async function follow(
   const writer = createRowWriter(undefined, deps, fields ? { fields } : {});
   const print = async (rows: LogRow[]) => {
     if (rows.length === 0) return;
-    if (table) await render(forTable(rows, fields), { ...(fields && { fields }) }, deps);
+    if (table) await output.print(forTable(rows, fields));
     else await writer.write(rows);
   };
   let db = opened;

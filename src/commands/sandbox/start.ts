@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { makeDir } from '../../make-dir.js';
+import { type OutcomeOutput, openOutcome } from '../../output/render.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
 import { alreadyRunningError, type DetachedSandbox, logFilePath, startDetached } from '../../sandbox/control/detach.js';
 import { claimRunFile, releaseRunFile, updateRunFile } from '../../sandbox/control/run-file.js';
@@ -36,6 +37,8 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   if (!isLoopback(host) && !options.detachedChild) deps.io.stderr.write(networkWarning(host));
   const port = parseWholeNumber(options.port ?? '4010', '--port', 0, 65_535);
   const dataDir = resolveDataDir(options.dataDir, deps);
+  // Opened before anything is made: a --fields naming none of its fields is exit 2 with nothing started.
+  const output = await openStartOutput(options, deps, options.detach ? DETACHED_FIELDS : LISTENING_FIELDS);
   if (options.detach) {
     const started = await startDetached({
       dataDir,
@@ -45,7 +48,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
       profile: options.profile !== false,
       env: deps.env,
     });
-    printDetached(started, jsonLine(options, deps), deps);
+    await printDetached(started, output, jsonLine(options, deps), deps);
     return;
   }
 
@@ -61,7 +64,7 @@ export async function runSandboxStart(options: SandboxStartOptions, deps: Deps):
   }
   if (owner) throw alreadyRunningError(dataDir, owner);
   try {
-    await serveUntilStopped(options, deps, { dataDir, host, port, allowHosts, startedAt });
+    await serveUntilStopped(options, { deps, output }, { dataDir, host, port, allowHosts, startedAt });
   } finally {
     releaseRunFile(dataDir);
   }
@@ -97,7 +100,11 @@ function networkWarning(host: string): string {
   );
 }
 
-async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where: Where): Promise<void> {
+async function serveUntilStopped(
+  options: SandboxStartOptions,
+  { deps, output }: { deps: Deps; output: OutcomeOutput },
+  where: Where,
+): Promise<void> {
   const { dataDir, host, port, allowHosts } = where;
   let running: RunningSandbox;
   try {
@@ -138,11 +145,8 @@ async function serveUntilStopped(options: SandboxStartOptions, deps: Deps, where
   if (options.detachedChild) {
     // Its output is a log file: the key stays out of it (the starting command printed it).
     deps.io.stdout.write(`${new Date().toISOString()} sandbox listening on ${info.url} (pid ${process.pid})\n`);
-  } else if (jsonLine(options, deps)) {
-    const { url, api_key, org_id, product_id } = info;
-    deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id })}\n`);
   } else {
-    printBanner(info, running.demo.created, profile, deps);
+    await printListening(info, output, { created: running.demo.created, profile, json: jsonLine(options, deps) }, deps);
   }
 
   await waitForStop(options.stopSignal);
@@ -160,40 +164,56 @@ function jsonLine(options: SandboxStartOptions, deps: Deps): boolean {
   return options.json === true || deps.globals?.output === 'json';
 }
 
-function printDetached(started: DetachedSandbox, json: boolean, deps: Deps): void {
+/** What start prints once listening, and with `--detach` also where the server runs. */
+const LISTENING_FIELDS = ['url', 'api_key', 'org_id', 'product_id'];
+const DETACHED_FIELDS = [...LISTENING_FIELDS, 'pid', 'log_file', 'data_dir'];
+
+/**
+ * Start prints through -o and --fields like any data, with two differences it always had: `-o
+ * json` is one line (as NDJSON prints a record), which a script reads while the sandbox runs; and
+ * without `-o` it prints its banner, piped too (not JSON, as other commands do when piped).
+ */
+function openStartOutput(options: SandboxStartOptions, deps: Deps, names: readonly string[]): Promise<OutcomeOutput> {
+  const output = jsonLine(options, deps) ? 'ndjson' : (deps.globals?.output ?? 'table');
+  // `profile` in the globals is start's own `--no-profile` (true or false), which commander's
+  // optsWithGlobals() puts over the root's `--profile NAME`: it names no profile to read csvBom from.
+  const { profile: _ownFlag, ...globals } = deps.globals ?? {};
+  return openOutcome({ io: deps.io, env: deps.env, globals: { ...globals, output } }, names);
+}
+
+async function printDetached(started: DetachedSandbox, output: OutcomeOutput, json: boolean, deps: Deps) {
   const { url, api_key, org_id, product_id, pid, log_file, data_dir } = started;
-  if (json) {
-    deps.io.stdout.write(`${JSON.stringify({ url, api_key, org_id, product_id, pid, log_file, data_dir })}\n`);
-    return;
-  }
-  deps.io.stdout.write(
-    [
-      `Sandbox running in the background on ${url}`,
-      `  API key:     ${api_key}`,
-      `  org id:      ${org_id}`,
-      `  product id:  ${product_id}`,
-      `  pid:         ${pid}`,
-      `  log file:    ${log_file}`,
-      '',
-    ].join('\n'),
-  );
+  await output.print({ url, api_key, org_id, product_id, pid, log_file, data_dir }, [
+    `Sandbox running in the background on ${url}`,
+    `  API key:     ${api_key}`,
+    `  org id:      ${org_id}`,
+    `  product id:  ${product_id}`,
+    `  pid:         ${pid}`,
+    `  log file:    ${log_file}`,
+  ]);
+  if (json) return;
   deps.io.stderr.write(
     `Data dir: ${data_dir}. Stop it with: loanctl sandbox stop --data-dir ${JSON.stringify(data_dir)}\n`,
   );
 }
 
-function printBanner(info: SandboxListening, created: boolean, profile: WrittenProfile | undefined, deps: Deps): void {
-  const { stdout, stderr } = deps.io;
-  if (created) stderr.write(`Created a demo organisation and product in ${info.dataDir}.\n`);
-  stdout.write(
-    [
-      `Sandbox listening on ${info.url}`,
-      `  API key:     ${info.api_key}`,
-      `  org id:      ${info.org_id}`,
-      `  product id:  ${info.product_id}`,
-      '',
-    ].join('\n'),
-  );
+/** The URL, key and ids on stdout (a banner on a table); on stderr, except with `-o json`, how to use them. */
+async function printListening(
+  info: SandboxListening,
+  output: OutcomeOutput,
+  { created, profile, json }: { created: boolean; profile: WrittenProfile | undefined; json: boolean },
+  deps: Deps,
+): Promise<void> {
+  const { stderr } = deps.io;
+  if (created && !json) stderr.write(`Created a demo organisation and product in ${info.dataDir}.\n`);
+  const { url, api_key, org_id, product_id } = info;
+  await output.print({ url, api_key, org_id, product_id }, [
+    `Sandbox listening on ${url}`,
+    `  API key:     ${api_key}`,
+    `  org id:      ${org_id}`,
+    `  product id:  ${product_id}`,
+  ]);
+  if (json) return;
   stderr.write(
     [
       `Data dir: ${info.dataDir} (demo credentials kept in ${join(info.dataDir, DEMO_CREDENTIALS_FILE)}, mode 0600)`,
