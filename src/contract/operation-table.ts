@@ -74,7 +74,8 @@ export const OPERATIONS = [
     pathParams: [],
     productId: true,
     query: {
-      direction: { type: 'text', optional: true },
+      // Optional in the spec (4.5), yet the API answers "Direction not specified" without it.
+      direction: { type: 'text', optional: true, example: 'ASC' },
       cursor: { type: 'non-negative-int', optional: true },
       limit: { type: 'positive-int', optional: true },
     },

@@ -34,9 +34,12 @@ export const API_METHODS: readonly HttpMethod[] = METHOD_ORDER.filter((method) =
   OPERATIONS.some((row) => row.method === method),
 );
 
-/** One query parameter: what its text must be. */
+/**
+ * One query parameter: what its text must be. `example` is a realistic value, sent by the OpenAPI
+ * examples' journey and the tests even when the parameter is optional (as fields' `example`, ./fields.ts).
+ */
 export type QueryParam =
-  | { type: 'email' | 'date' | 'text' | 'positive-int' | 'non-negative-int'; optional?: true }
+  | { type: 'email' | 'date' | 'text' | 'positive-int' | 'non-negative-int'; optional?: true; example?: string }
   | { type: 'literal'; value: string; optional?: true };
 
 export type QuerySpec = Readonly<Record<string, QueryParam>>;

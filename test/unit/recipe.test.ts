@@ -56,6 +56,17 @@ vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
   return { OPERATIONS: [...OPERATIONS, ...extra] };
 });
 
+vi.mock('../../src/contract/states.js', async (importOriginal) => {
+  const states = await importOriginal<typeof import('../../src/contract/states.js')>();
+  const decline = {
+    operation: 'declineLoanRequest',
+    from: ['created', 'waiting'],
+    to: 'declined',
+    writes: { lender_status: 'declined' },
+  };
+  return { ...states, TRANSITIONS: [...states.TRANSITIONS, decline] };
+});
+
 vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
   const { HANDLERS } = await importOriginal<typeof import('../../src/sandbox/handlers/index.js')>();
   // The new row's key is not in the compiled table's types: refuse is called as any key would be.
@@ -82,6 +93,7 @@ vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
 // biome-ignore lint/suspicious/noExplicitAny: the new rows' keys are not in the compiled table's types
 const key = (name: string) => name as any;
 const TABLE = '../../src/contract/operation-table.js';
+const STATE_TABLE = '../../src/contract/states.js';
 const HANDLER_MAP = '../../src/sandbox/handlers/index.js';
 
 /** The program's modules, loaded after the mocks. */
@@ -94,6 +106,7 @@ async function load() {
     ...(await import('../../src/deps.js')),
     ...(await import('../../src/program.js')),
     ...(await import('../../src/sandbox/openapi.js')),
+    ...(await import('../../src/sandbox/openapi-example-flow.js')),
     ...(await import('../helpers/fake-io.js')),
     ...(await import('../helpers/run-cli.js')),
     ...(await import('../helpers/sandbox.js')),
@@ -110,6 +123,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.close();
   vi.doUnmock(TABLE);
+  vi.doUnmock(STATE_TABLE);
   vi.doUnmock(HANDLER_MAP);
   vi.resetModules();
 });
@@ -192,5 +206,26 @@ describe('an operation added as README says', () => {
       message: 'The loan request is already decided',
     });
     expect(doc.paths['/api/v1/loan_request/{id}/decision']?.get.summary).toBe('Get the decision on a loan request');
+  });
+
+  it('has its OpenAPI success examples recorded from the sandbox, with no journey step written for it', async () => {
+    // What `npm run openapi-examples` records and stores; until it is run, the stored examples
+    // lack the new operations and test/sandbox/openapi-examples.test.ts fails, saying to run it.
+    const examples: Record<string, { data?: unknown }> = await m.recordSuccessExamples();
+    const approved = examples.approveLoanRequest?.data as { id: number; lender_status: string };
+    expect(approved.lender_status).toBe('approved');
+    // The read runs after every move, on the journey's loan request.
+    expect(examples.getDecision).toEqual({
+      status: 'success',
+      message: 'Decision retrieved successfully',
+      data: 'approved',
+    });
+    // The move cannot start from approved (its state-table row says so): it gets a loan request of its own.
+    expect(examples.declineLoanRequest).toMatchObject({
+      status: 'success',
+      message: 'Loan request declined',
+      data: { lender_status: 'saved', purpose: 'Shop stock' },
+    });
+    expect(examples.declineLoanRequest?.data).not.toMatchObject({ id: approved.id });
   });
 });

@@ -3,7 +3,7 @@ import type { FieldDef } from '../fields.js';
 
 /** The terms of spec 4.19; `loan schedule` takes the same ones offline (bar the note). */
 export const APPROVAL = [
-  { name: 'approved_amount', kind: 'money', required: true, help: 'amount approved, more than 0' },
+  { name: 'approved_amount', kind: 'money', example: 45000, required: true, help: 'amount approved, more than 0' },
   {
     name: 'rate',
     kind: 'rate',
@@ -13,6 +13,7 @@ export const APPROVAL = [
   {
     name: 'tenure',
     kind: 'count',
+    example: 6,
     required: true,
     help: 'length of the loan, in --tenured-in units (whole number)',
   },
@@ -40,12 +41,14 @@ export const APPROVAL = [
   {
     name: 'grace_period',
     kind: 'whole',
+    example: 0,
     value: 'days',
     help: 'days after the start before the schedule begins (default 0)',
   },
   {
     name: 'exclude_weekends',
     kind: 'bool',
+    example: false,
     help: 'move a due date on Saturday or Sunday to the next Monday',
   },
   { name: 'note', kind: 'text', help: 'why the loan is approved on these terms' },

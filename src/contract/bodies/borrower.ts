@@ -5,6 +5,7 @@ export const USER = [
   {
     name: 'firstname',
     kind: 'text',
+    example: 'Ada',
     required: true,
     value: 'name',
     help: 'first name',
@@ -13,6 +14,7 @@ export const USER = [
   {
     name: 'lastname',
     kind: 'text',
+    example: 'Obi',
     required: true,
     value: 'name',
     help: 'last name',
@@ -21,6 +23,7 @@ export const USER = [
   {
     name: 'email',
     kind: 'email',
+    example: 'ada.obi@example.com',
     required: true,
     help: 'e-mail address, unique in your organisation',
     question: "Borrower's e-mail",
@@ -29,6 +32,7 @@ export const USER = [
   {
     name: 'phone',
     kind: 'phone',
+    example: '+2348012345678',
     required: true,
     help: 'phone: +2348012345678, 2348012345678 or 08012345678 (sent as +234…)',
     question: "Borrower's phone",
@@ -36,6 +40,7 @@ export const USER = [
   {
     name: 'gender',
     kind: 'text',
+    example: 'female',
     required: true,
     value: 'gender',
     help: 'gender, e.g. female or male',
@@ -51,9 +56,22 @@ export const LOAN_REQUEST = [
     help: 'amount requested, more than 0 (50000, 50,000 or 1250.50)',
     question: 'Amount requested',
   },
-  { name: 'purpose', kind: 'text', required: true, help: 'what the loan is for', question: 'Purpose of the loan' },
+  {
+    name: 'purpose',
+    kind: 'text',
+    example: 'Shop stock',
+    required: true,
+    help: 'what the loan is for',
+    question: 'Purpose of the loan',
+  },
 ] as const satisfies readonly FieldDef[];
 
 export const LOAN_REQUEST_UPDATE = [
-  { name: 'purpose', kind: 'text', required: true, help: 'the new purpose' },
+  {
+    name: 'purpose',
+    kind: 'text',
+    example: 'Shop stock for the festive season',
+    required: true,
+    help: 'the new purpose',
+  },
 ] as const satisfies readonly FieldDef[];

@@ -5,7 +5,14 @@ import type { FieldDef } from '../fields.js';
 export const WHOLE = 'whole number';
 
 export const BUSINESS = [
-  { name: 'name', kind: 'text', required: true, help: 'name of the business', question: 'Business name' },
+  {
+    name: 'name',
+    kind: 'text',
+    example: 'Ada Stores',
+    required: true,
+    help: 'name of the business',
+    question: 'Business name',
+  },
   {
     name: 'org_id',
     kind: 'org-id',
@@ -32,6 +39,7 @@ export const BUSINESS = [
   {
     name: 'description',
     kind: 'text',
+    example: 'Grocery shop',
     required: true,
     help: 'what the business does',
     question: 'What the business does',
@@ -54,6 +62,7 @@ export const BUSINESS = [
   {
     name: 'established_on',
     kind: 'date',
+    example: '2019-03-01',
     help: 'date the business was established (yyyy-mm-dd)',
     question: 'Established on',
     hint: 'yyyy-mm-dd',
@@ -61,6 +70,7 @@ export const BUSINESS = [
   {
     name: 'physical_location',
     kind: 'text',
+    example: 'Lagos',
     help: 'whether / where the business has a physical location',
     question: 'Physical location',
     hint: 'an address, or "online"',
@@ -83,6 +93,7 @@ export const BUSINESS = [
   {
     name: 'number_of_employees',
     kind: 'whole-text',
+    example: '4',
     help: `number of employees (${WHOLE})`,
     question: 'Number of employees',
   },
