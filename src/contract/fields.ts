@@ -1,6 +1,6 @@
 /**
  * What a field of a request body is (spec section 2 and 4). Each field is described once, in its
- * operation's row (`body` in ./operation-table.ts; the long lists are named in ./bodies/);
+ * operation's row (`body` in ./table/, beside its row);
  * BODY_FIELDS gathers them by operation key. From them are derived, never copied:
  * - the zod schema of each body (./field-schemas.ts: the kind and `required` give the rule), which
  *   the CLI checks before sending and the sandbox checks on arrival;
@@ -12,7 +12,7 @@
  *
  * Plain data, no zod: `--help` and completion read it without loading a schema library.
  */
-import { OPERATIONS } from './operation-table.js';
+import { OPERATIONS } from './operations.js';
 import { FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
 
 /**
@@ -80,7 +80,7 @@ export const FIELD_CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
   frequency: FREQUENCY_CHOICES_SHOWN,
 };
 
-/** The operations whose row lists body fields (src/contract/operation-table.ts `body`). */
+/** The operations whose row lists body fields (`body`). */
 type RowWithBody = Extract<(typeof OPERATIONS)[number], { body: readonly FieldDef[] }>;
 export type BodyKey = RowWithBody['key'];
 export type FieldsOf<K extends BodyKey> = Extract<RowWithBody, { key: K }>['body'];

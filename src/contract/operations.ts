@@ -1,7 +1,9 @@
 /**
- * Every operation of the API (spec section 4), described once, as one row of ./operation-table.ts:
- * its method and path, path parameters, query, body fields, reply, check command, own error
- * replies and (when nothing more is needed) its loanctl verb. ./requests.ts builds the zod schemas
+ * Every operation of the API (spec section 4), described once, as one row of the table (`OPERATIONS`,
+ * its rows in ./table/, one file per resource, each row with its body fields beside it): its method
+ * and path, path parameters, query, body fields, reply, check command, own error replies and (when
+ * nothing more is needed) its loanctl verb. This module says what a row holds and derives the rest
+ * from the rows; ./fields.ts says what a body field holds. ./requests.ts builds the zod schemas
  * of query and body from these descriptions on first use, ./endpoints.ts adds each operation's
  * reply schema; the client sends from this table, the sandbox's routes and the OpenAPI document are
  * generated from it, and so are the verbs that only wrap one operation
@@ -18,9 +20,22 @@
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
 import type { BodyKey, FieldDef } from './fields.js';
-import { OPERATIONS } from './operation-table.js';
+import { ATTACHMENT_OPERATIONS } from './table/attachments.js';
+import { LOAN_REQUEST_OPERATIONS } from './table/loan-requests.js';
+import { USER_OPERATIONS } from './table/users.js';
+import { WORK_OPERATIONS } from './table/work.js';
 
-export { OPERATIONS };
+/**
+ * The table, in the order a lender takes the operations: the OpenAPI examples' journey runs them in
+ * this order (src/sandbox/openapi-example-flow.ts), so a row that needs another's effect comes
+ * after it (tokenize after the bank details).
+ */
+export const OPERATIONS = [
+  ...USER_OPERATIONS,
+  ...LOAN_REQUEST_OPERATIONS,
+  ...ATTACHMENT_OPERATIONS,
+  ...WORK_OPERATIONS,
+] as const;
 
 /** The methods a row may use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

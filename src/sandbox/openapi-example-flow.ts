@@ -9,12 +9,11 @@
  * - Order: the writes that build a loan request up (and its borrower), in the table's order; then
  *   the state table's moves (src/contract/states.ts), stage after stage; then the reads, which so
  *   show everything; last the deletes and any move that cannot start where the journey's loan
- *   request is (an ending other than approval), each on a loan request created for it. A write
- *   refused with one of its own errors (tokenize before the bank details exist) is tried again
- *   after the next write that succeeds.
+ *   request is (an ending other than approval), each on a loan request created for it. A row that
+ *   needs another's effect comes after it in the table (tokenize after the bank details).
  * - Path parameters: the `id` of the latest record an earlier reply carried of the resource the
- *   placeholder names (`:user_id` a user, `/loan_request/:id` a loan request). While no write can
- *   run for want of one, the next read runs (the user list carries the borrower's id).
+ *   placeholder names (`:user_id` a user, `/loan_request/:id` a loan request). While the next write
+ *   lacks one, the next read runs (the user list carries the borrower's id).
  * - Query parameters: a literal's value, else the value sent before under the same name (the
  *   borrower's e-mail), else the parameter's example, else (when required) its kind's sample.
  * - Bodies: each field's example (src/contract/fields.ts), else for a required field its kind's
@@ -125,42 +124,34 @@ class Journey {
     return this.examples as SuccessExamples;
   }
 
-  /** The building writes, each once its path parameters are known; `reads` run meanwhile to learn them. */
-  private async build(pending: EndpointKey[], reads: EndpointKey[]): Promise<void> {
-    const refused = new Set<EndpointKey>();
-    while (pending.length > 0) {
-      const write = pending.find((key) => this.knows(key));
-      const next = write ?? reads.find((key) => this.knows(key));
-      if (next === undefined) {
-        throw new Error(`cannot record ${pending.join(', ')}: no reply before carries ${this.unknownParams(pending)}`);
+  /** The building writes, in the table's order; while the next one lacks an id, the next read runs to learn it. */
+  private async build(writes: EndpointKey[], reads: EndpointKey[]): Promise<void> {
+    for (const write of writes) {
+      while (!this.knows(write)) {
+        const read = reads.find((key) => this.knows(key));
+        if (read === undefined)
+          throw new Error(`cannot record ${write}: no reply before it carries ${this.unknown(write)}`);
+        reads.splice(reads.indexOf(read), 1);
+        await this.record(this.step(read, this.ids));
       }
-      const list = write === undefined ? reads : pending;
-      list.splice(list.indexOf(next), 1);
-      if (await this.record(this.step(next, this.ids), !refused.has(next))) {
-        refused.clear();
-      } else {
-        refused.add(next);
-        pending.push(next);
-      }
+      await this.record(this.step(write, this.ids));
     }
   }
 
   /**
-   * Sends a step and keeps its reply as the operation's example (the first success) and its ids.
-   * False when it was refused with one of its own errors and `mayRefuse`; any other failure stops
-   * the recording, saying which step.
+   * Sends a step and keeps its reply as the operation's example (the first success) and its ids;
+   * anything but a success stops the recording, saying which step.
    */
-  private async record(step: Step, mayRefuse = false): Promise<boolean> {
+  private async record(step: Step): Promise<void> {
     const { http, envelope } = await this.send(step);
     if (http !== 200 || envelope.status !== 'success') {
-      const own = Object.values(def(step.key).errors ?? {}).some((error) => error.message === envelope.message);
-      if (own && mayRefuse) return false;
-      throw new Error(`${step.key} did not succeed (HTTP ${http}): ${JSON.stringify(envelope)}`);
+      throw new Error(
+        `${step.key} did not succeed (HTTP ${http}): ${JSON.stringify(envelope)}. A row that needs another's effect comes after it in the table`,
+      );
     }
     this.examples[step.key] ??= envelope;
     for (const [name, value] of Object.entries(step.body ?? {})) if (!this.sent.has(name)) this.sent.set(name, value);
     this.remember(this.ids, step.key, envelope);
-    return true;
   }
 
   /** The ids of a reply's records (a list's first), under their record's name. */
@@ -198,9 +189,12 @@ class Journey {
     return def(key).pathParams.every((name) => this.idFor(this.ids, key, name) !== undefined);
   }
 
-  private unknownParams(pending: readonly EndpointKey[]): string {
-    const missing = pending.flatMap((key) => def(key).pathParams.filter((name) => !this.idFor(this.ids, key, name)));
-    return [...new Set(missing)].map((name) => `:${name}`).join(', ');
+  /** The path parameters of `key` no reply has carried yet, as `:user_id`. */
+  private unknown(key: EndpointKey): string {
+    return def(key)
+      .pathParams.filter((name) => !this.idFor(this.ids, key, name))
+      .map((name) => `:${name}`)
+      .join(', ');
   }
 
   /** A path parameter's value: the latest id of the resource it names (`:user_id` a user, `loan_request/:id` a loan request). */

@@ -5,17 +5,18 @@
  * their completion, the sandbox's routes with validation and envelope, the OpenAPI paths, the
  * check command, `loanctl api`'s methods and the sample bodies of the tests.
  *
- * The rows are added to the real table (vi.mock of the one module that holds it, keeping every
- * row of the original), and the handlers to the real handler map: what README tells a
- * contributor to write, and only that. Workers run several files without reloading modules
+ * The rows are added to the real table (vi.mock of the file of the loan requests' rows, keeping
+ * every row of the original), the move to the real state table, and the handlers to the real
+ * handler map: what README tells a contributor to write, and only that. Workers run several files without reloading modules
  * (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
  * (vi.resetModules, then import()) and leaves the real modules for the files after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CliSandbox } from '../helpers/run-cli.js';
 
-vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
-  const { OPERATIONS } = await importOriginal<typeof import('../../src/contract/operation-table.js')>();
+vi.mock('../../src/contract/table/loan-requests.js', async (importOriginal) => {
+  const { LOAN_REQUEST_OPERATIONS } =
+    await importOriginal<typeof import('../../src/contract/table/loan-requests.js')>();
   const extra = [
     {
       key: 'getDecision',
@@ -53,7 +54,7 @@ vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
       verb: 'loan decline',
     },
   ];
-  return { OPERATIONS: [...OPERATIONS, ...extra] };
+  return { LOAN_REQUEST_OPERATIONS: [...LOAN_REQUEST_OPERATIONS, ...extra] };
 });
 
 vi.mock('../../src/contract/states.js', async (importOriginal) => {
@@ -92,7 +93,7 @@ vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
 
 // biome-ignore lint/suspicious/noExplicitAny: the new rows' keys are not in the compiled table's types
 const key = (name: string) => name as any;
-const TABLE = '../../src/contract/operation-table.js';
+const TABLE = '../../src/contract/table/loan-requests.js';
 const STATE_TABLE = '../../src/contract/states.js';
 const HANDLER_MAP = '../../src/sandbox/handlers/index.js';
 
