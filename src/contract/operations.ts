@@ -1,12 +1,12 @@
 /**
- * Every operation of the API (spec section 4), described once, as one row of the table (`OPERATIONS`,
- * its rows in ./table/, one file per resource, each row with its body fields beside it): its method
- * and path, path parameters, query, body fields, reply, check command, own error replies and (when
- * nothing more is needed) its loanctl verb. This module says what a row holds and derives the rest
- * from the rows; ./fields.ts says what a body field holds. ./requests.ts builds the zod schemas
- * of query and body from these descriptions on first use, ./endpoints.ts adds each operation's
- * reply schema; the client sends from this table, the sandbox's routes and the OpenAPI document are
- * generated from it, and so are the verbs that only wrap one operation
+ * Every operation of the API (spec section 4), described once, as one row of the table
+ * (`OPERATIONS`, its rows in ./table/, one file per resource, each row with its body fields in
+ * it): its method and path, path parameters, query, body fields, reply, check command, own error
+ * replies and (when nothing more is needed) its loanctl verb. This module says what a row holds
+ * and derives the rest from the rows; ./fields.ts says what a body field holds. ./field-schemas.ts
+ * builds the zod schemas of query and body from these descriptions on first use, ./endpoints.ts
+ * adds each operation's reply schema; the client sends from this table, the sandbox's routes and
+ * the OpenAPI document are generated from it, and so are the verbs that only wrap one operation
  * (src/commands/common/operation-verb.ts). Plain data: `--help`, completion and the README
  * generator read it without loading zod.
  *
