@@ -126,7 +126,8 @@ function queryParameters(def: EndpointDef): Json[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const described: QuerySpec = operation(def.key as EndpointKey).query;
   return Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => {
-    const example = (described[name] as { example?: string } | undefined)?.example;
+    const param = described[name];
+    const example = param && 'example' in param ? param.example : undefined;
     return { name, in: 'query', required: required.has(name), schema: property, ...(example && { example }) };
   });
 }
