@@ -173,7 +173,8 @@ export function userBody(overrides: Record<string, unknown> = {}) {
 
 /**
  * A valid body for every operation that takes one, built from its fields' kinds (every field,
- * optional ones too; src/contract/fields.ts sampleValue), so a new operation needs no line here; undefined for one without a body.
+ * optional ones too; src/contract/fields.ts sampleValue), so a new operation needs no line here;
+ * undefined for one without a body.
  * `orgId` fills an `org-id` field (business information must name the caller's organisation).
  */
 export function sampleBody(key: EndpointKey, orgId: number): Record<string, unknown> | undefined {

@@ -1,14 +1,15 @@
 /**
  * README "Adding an operation", proved: the contract plus two rows it does not have — a read, and
- * a state change with one body field and an error reply of its own — and a sandbox handler for
- * each, nothing else. From them alone come the CLI's verbs (arguments, flags, help, examples),
- * their completion, the sandbox's routes with validation and envelope, the OpenAPI paths, the
- * check command, `loanctl api`'s methods and the sample bodies of the tests.
+ * a state change with one body field and an error reply of its own — the state change's move in
+ * the state table, and a sandbox handler for each, nothing else. From them alone come the CLI's
+ * verbs (arguments, flags, help, examples), their completion, the sandbox's routes with validation
+ * and envelope, the OpenAPI paths and success examples, the check command, `loanctl api`'s methods
+ * and the sample bodies of the tests.
  *
  * The rows are added to the real table (vi.mock of the file of the loan requests' rows, keeping
  * every row of the original), the move to the real state table, and the handlers to the real
- * handler map: what README tells a contributor to write, and only that. Workers run several files without reloading modules
- * (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
+ * handler map: what README tells a contributor to write, and only that. Workers run several files
+ * without reloading modules (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
  * (vi.resetModules, then import()) and leaves the real modules for the files after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

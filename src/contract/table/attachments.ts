@@ -1,6 +1,7 @@
 /**
  * What is attached to a loan request — documents, bank details and their linker, guarantors (spec
- * 4.8, 4.9, 4.12, 4.13, 4.15, 4.16) — each row with its body fields (spec 2.5, 2.7, 2.8).
+ * 4.8, 4.9, 4.12, 4.13, 4.15, 4.16) — each row with its body fields (spec 2.5, 2.8, 2.9). What a
+ * row holds: ../operations.ts; a field: ../fields.ts.
  */
 
 import type { OperationDef } from '../operations.js';

@@ -1,6 +1,6 @@
 /**
  * The operations on a loan request itself (spec 4.4–4.7, 4.10, 4.14, 4.19), each row with its body
- * fields (spec 2.3, 2.4).
+ * fields (spec 2.3, 2.4). What a row holds: ../operations.ts; a field: ../fields.ts.
  */
 import type { OperationDef } from '../operations.js';
 

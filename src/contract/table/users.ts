@@ -1,4 +1,7 @@
-/** The borrowers' operations (spec 4.1–4.3), each row with its body fields (spec 2.2). */
+/**
+ * The borrowers' operations (spec 4.1–4.3), each row with its body fields (spec 2.2). What a row
+ * holds: ../operations.ts; a field: ../fields.ts.
+ */
 import type { OperationDef } from '../operations.js';
 
 export const USER_OPERATIONS = [

@@ -1,6 +1,7 @@
 /**
  * The borrower's work attached to a loan request — employment and business information (spec
- * 4.11, 4.17, 4.18) — each row with its body fields (spec 2.6, 2.9).
+ * 4.11, 4.17, 4.18) — each row with its body fields (spec 2.6, 2.10). What a row holds:
+ * ../operations.ts; a field: ../fields.ts.
  */
 import type { OperationDef } from '../operations.js';
 
