@@ -94,7 +94,6 @@ class Journey {
   private readonly examples: Partial<SuccessExamples> = {};
   private readonly ids: Ids = new Map();
   private readonly sent = new Map<string, unknown>();
-  private stage: Stage | undefined;
 
   constructor(
     private readonly send: (step: Step) => Promise<{ http: number; envelope: Envelope }>,
@@ -110,13 +109,14 @@ class Journey {
         !reads.includes(key) && !deletes.includes(key) && (moveOf(key) === undefined || key === creation?.operation),
     );
     await this.build(builds, reads);
-    this.stage = creation?.to;
+    // The stage the journey's loan request is in; a move that cannot start there gets one of its own.
+    let stage: Stage | undefined = creation?.to;
     const ownLoanRequest = [...deletes];
     for (const move of [...TRANSITIONS].sort(byStage)) {
       if (move === creation) continue;
-      if (this.stage !== undefined && (move.from as readonly Stage[]).includes(this.stage)) {
+      if (stage !== undefined && (move.from as readonly Stage[]).includes(stage)) {
         await this.record(this.step(move.operation as EndpointKey, this.ids));
-        this.stage = move.to;
+        stage = move.to;
       } else ownLoanRequest.push(move.operation as EndpointKey);
     }
     for (const key of reads) await this.record(this.step(key, this.ids));
