@@ -1,7 +1,7 @@
 /**
  * For every operation that changes something: the loanctl command that shows whether it was
- * applied (its row's `check`, ./operation-table.ts). A write that was sent and got no complete answer (a timeout, a dropped connection, a
- * 5xx) may have been applied, so it is never simply repeated; the error names this command
+ * applied (its row's `check`, ./table/). A write that was sent and got no complete answer (a
+ * timeout, a dropped connection, a 5xx) may have been applied, so it is never simply repeated; the error names this command
  * instead (src/http/outcome.ts), and so does a bulk run's result row.
  *
  * Placeholders: `:id` and `:user_id` are the path's, `:email` is the body's `email`. A command on

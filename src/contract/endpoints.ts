@@ -1,14 +1,15 @@
 /**
  * The contract table with its schemas: every operation of ./operations.ts with the zod schemas of
- * its query and body (./requests.ts, built from the same descriptions) and of its reply.
+ * its query and body (./field-schemas.ts, built from the same descriptions) and of its reply.
  *
  * The sandbox's routes, the OpenAPI document and the tests read this table; the CLI's client
- * needs only ./requests.ts, so a command never builds the reply schemas (bench/README.md). So
+ * needs only ./field-schemas.ts, so a command never builds the reply schemas (bench/README.md). So
  * they cannot drift apart, and "every operation is covered" is a loop over ENDPOINTS.
  *
  * - `reply.data` / `reply.data1` validate the envelope's payloads of a successful reply.
  */
 import * as z from 'zod';
+import { requestSchemas } from './field-schemas.js';
 import type { BodyKey, BodyOf } from './fields.js';
 import {
   fillPath,
@@ -21,7 +22,6 @@ import {
   type RecordName,
   type ReplyShape,
 } from './operations.js';
-import { requestSchemas } from './requests.js';
 import {
   BankDetailsRecord,
   BusinessRecord,

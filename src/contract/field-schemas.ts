@@ -1,16 +1,30 @@
 /**
- * The zod rule of each field kind (./fields.ts), and a body's schema built from its fields. A
- * body's schema is built the first time it is needed and kept: loading zod is ~13 ms of start-up,
- * building every schema of the contract ~25 ms more (bench/README.md), so a command pays only for
- * the operation it sends.
+ * The zod schemas of what is sent — each operation's body and query — built from the contract's
+ * descriptions (./fields.ts, ./operations.ts) the first time an operation needs them, and kept:
+ * loading zod is ~13 ms of start-up, building every schema of the contract ~25 ms more
+ * (bench/README.md), so a command pays only for the operation it sends. The client imports this
+ * module, not ./endpoints.ts, so it never builds the reply schemas.
  *
  * Request bodies validate strictly by type and strip unknown keys; the sandbox answers 400 with
  * every failing field, and the CLI checks the same rules before sending.
  */
 import * as z from 'zod';
 import { BODY_FIELDS, type BodyKey, type FieldDef, type FieldKind, lengthRule } from './fields.js';
-import { isMoney, isWholeText, MONEY_PROBLEM, WHOLE_MAX, WHOLE_PROBLEM } from './ranges.js';
-import { DATE_PATTERN, FREQUENCIES, isCalendarDay, PHONE_PATTERN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
+import { carriesBody, type OperationKey, operation, type QueryParam, type QuerySpec } from './operations.js';
+import {
+  DATE_PATTERN,
+  FREQUENCIES,
+  isCalendarDay,
+  isMoney,
+  isWholeText,
+  MONEY_PROBLEM,
+  PHONE_PATTERN,
+  queryWholeProblem,
+  RATE_TYPES,
+  TENURED_IN,
+  WHOLE_MAX,
+  WHOLE_PROBLEM,
+} from './vocabulary.js';
 
 /** A calendar date in the form the API uses for dates: yyyy-mm-dd, and a real day of the calendar. */
 export const dateSchema = () =>
@@ -18,7 +32,7 @@ export const dateSchema = () =>
 
 const ORG_ID_PROBLEM = 'must be your organisation id, a whole number';
 
-/** A whole number of 0 or more within the contract's range (./ranges.ts). */
+/** A whole number of 0 or more within the contract's range (./vocabulary.ts). */
 export const wholeSchema = () =>
   z.number({ error: WHOLE_PROBLEM }).int(WHOLE_PROBLEM).min(0, WHOLE_PROBLEM).max(WHOLE_MAX, WHOLE_PROBLEM);
 
@@ -40,7 +54,7 @@ function kindSchema(kind: FieldKind, required: boolean): z.ZodType {
     case 'date':
       return dateSchema();
     case 'money':
-      // Every way of missing the range gets the one message that states it (./ranges.ts).
+      // Every way of missing the range gets the one message that states it (./vocabulary.ts).
       return z.number({ error: MONEY_PROBLEM }).refine(isMoney, MONEY_PROBLEM);
     case 'rate':
       return z.number().finite().nonnegative('must not be negative');
@@ -77,7 +91,7 @@ export function fieldsSchema(fields: readonly FieldDef[]): z.ZodObject {
   return z.object(Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])));
 }
 
-const built = new Map<string, z.ZodObject>();
+const builtBodies = new Map<string, z.ZodObject>();
 
 /** The schema of an operation's body, built on first use. */
 export function bodySchema(key: BodyKey): z.ZodObject {
@@ -90,11 +104,69 @@ export function bodySchema(key: BodyKey): z.ZodObject {
  */
 export function bodySchemaWithout(key: BodyKey, left?: string): z.ZodObject {
   const name = left === undefined ? key : `${key} without ${left}`;
-  let schema = built.get(name);
+  let schema = builtBodies.get(name);
   if (!schema) {
     const fields: readonly FieldDef[] = BODY_FIELDS[key];
     schema = fieldsSchema(fields.filter((field) => field.name !== left));
-    built.set(name, schema);
+    builtBodies.set(name, schema);
   }
   return schema;
+}
+
+/**
+ * Digits in a query, as their number (./vocabulary.ts says which). The `meta` is what the OpenAPI
+ * document says of it (src/sandbox/openapi.ts); z.toJSONSchema alone would say "a string".
+ */
+function wholeText(min: 0 | 1) {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      const problem = queryWholeProblem(text, min);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform(Number)
+    .meta({ type: 'integer', minimum: min, maximum: Number.MAX_SAFE_INTEGER });
+}
+
+function paramSchema(param: QueryParam): z.ZodType {
+  const schema: z.ZodType = (() => {
+    switch (param.type) {
+      case 'email':
+        return z.email('must be an e-mail address');
+      case 'literal':
+        return z.literal(param.value);
+      case 'text':
+        return z.string();
+      case 'date':
+        return dateSchema();
+      case 'positive-int':
+        return wholeText(1);
+      case 'non-negative-int':
+        return wholeText(0);
+    }
+  })();
+  return param.optional ? schema.optional() : schema;
+}
+
+/** The zod schema of a query description: coerces numbers, strips parameters it does not name. */
+export function querySchema(spec: QuerySpec): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(spec).map(([name, param]) => [name, paramSchema(param)])));
+}
+
+export interface RequestSchemas {
+  query: z.ZodObject;
+  body?: z.ZodObject;
+}
+
+const builtRequests = new Map<OperationKey, RequestSchemas>();
+
+/** The query and body schemas of one operation, built on first use. */
+export function requestSchemas(key: OperationKey): RequestSchemas {
+  let schemas = builtRequests.get(key);
+  if (!schemas) {
+    schemas = { query: querySchema(operation(key).query) };
+    if (carriesBody(key)) schemas.body = bodySchema(key);
+    builtRequests.set(key, schemas);
+  }
+  return schemas;
 }

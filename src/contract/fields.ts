@@ -1,6 +1,6 @@
 /**
  * What a field of a request body is (spec section 2 and 4). Each field is described once, in its
- * operation's row (`body` in ./operation-table.ts; the long lists are named in ./bodies/);
+ * operation's row (`body` in ./table/, beside its row);
  * BODY_FIELDS gathers them by operation key. From them are derived, never copied:
  * - the zod schema of each body (./field-schemas.ts: the kind and `required` give the rule), which
  *   the CLI checks before sending and the sandbox checks on arrival;
@@ -12,8 +12,8 @@
  *
  * Plain data, no zod: `--help` and completion read it without loading a schema library.
  */
-import { OPERATIONS } from './operation-table.js';
-import { type FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
+import { OPERATIONS } from './operations.js';
+import { FREQUENCIES, FREQUENCY_CHOICES_SHOWN, RATE_TYPES, TENURED_IN } from './vocabulary.js';
 
 /**
  * What a field's value is. Each kind has one parser for typed text and one zod rule:
@@ -65,6 +65,12 @@ export interface FieldDef {
   readonly maxLength?: number;
   /** Not a flag (the password comes through stdin or a prompt). */
   readonly noFlag?: true;
+  /**
+   * A realistic value (`Ada Obi`), for the OpenAPI document's examples: its request body shows it,
+   * and the journey its replies are recorded from (src/sandbox/openapi-example-flow.ts) sends it.
+   * Without one a required field sends its kind's sample (sampleValue), an optional one nothing.
+   */
+  readonly example?: string | number | boolean;
 }
 
 /** The values a field of a fixed set may take, as the operator types them (completion, help). */
@@ -74,7 +80,7 @@ export const FIELD_CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
   frequency: FREQUENCY_CHOICES_SHOWN,
 };
 
-/** The operations whose row lists body fields (src/contract/operation-table.ts `body`). */
+/** The operations whose row lists body fields (`body`). */
 type RowWithBody = Extract<(typeof OPERATIONS)[number], { body: readonly FieldDef[] }>;
 export type BodyKey = RowWithBody['key'];
 export type FieldsOf<K extends BodyKey> = Extract<RowWithBody, { key: K }>['body'];
@@ -83,6 +89,44 @@ export type FieldsOf<K extends BodyKey> = Extract<RowWithBody, { key: K }>['body
 export const BODY_FIELDS = Object.fromEntries(
   OPERATIONS.flatMap((row) => ('body' in row ? [[row.key, row.body]] : [])),
 ) as { readonly [K in BodyKey]: FieldsOf<K> };
+
+/**
+ * A valid value of each kind, for a field that has no example of its own: the tests' sample
+ * bodies and the OpenAPI examples' journey both take it from here. A new kind does not compile
+ * until it has one. A text shows the field's hint (`e.g. owner` → `owner`) where it has one; money
+ * is 50000, so a sample approval (`count` 3 of `rate` 5) is within it; an e-mail carries `serial`
+ * (a borrower's must be unique in its organisation); `org-id` is the caller's organisation.
+ */
+const KIND_SAMPLES: { [K in FieldKind]: (field: FieldDef, facts: SampleFacts) => KindValues[K] } = {
+  text: (field) => field.hint?.match(/^e\.g\. (.+)$/)?.[1] ?? `sample ${field.name.replaceAll('_', ' ')}`,
+  'contact-phone': () => '+2348011111111',
+  secret: () => 'correct horse battery staple',
+  email: (field, { serial }) => `${field.name}.${serial}@example.com`,
+  phone: () => '+2348098765432',
+  url: () => 'https://files.example.com/sample.jpg',
+  date: () => '2019-03-01',
+  money: () => 50000,
+  rate: () => 5,
+  count: () => 3,
+  whole: () => 12,
+  'whole-text': () => '12',
+  'org-id': (_field, { orgId }) => orgId,
+  bool: () => true,
+  'tenured-in': () => TENURED_IN[0],
+  'rate-type': () => RATE_TYPES[0],
+  frequency: () => FREQUENCIES[FREQUENCIES.length - 1] as (typeof FREQUENCIES)[number],
+};
+
+/** What a sample value may depend on: the caller's organisation, and a number that keeps e-mails apart. */
+export interface SampleFacts {
+  orgId: number;
+  serial: number;
+}
+
+/** A valid value of the field's kind (KIND_SAMPLES), whatever its example. */
+export function sampleValue(field: FieldDef, facts: SampleFacts): unknown {
+  return KIND_SAMPLES[field.kind](field, facts);
+}
 
 /** The value each kind sends. */
 interface KindValues {

@@ -1,10 +1,12 @@
 /**
- * Every operation of the API (spec section 4), described once, as one row of ./operation-table.ts:
- * its method and path, path parameters, query, body fields, reply, check command, own error
- * replies and (when nothing more is needed) its loanctl verb. ./requests.ts builds the zod schemas
- * of query and body from these descriptions on first use, ./endpoints.ts adds each operation's
- * reply schema; the client sends from this table, the sandbox's routes and the OpenAPI document are
- * generated from it, and so are the verbs that only wrap one operation
+ * Every operation of the API (spec section 4), described once, as one row of the table
+ * (`OPERATIONS`, its rows in ./table/, one file per resource, each row with its body fields in
+ * it): its method and path, path parameters, query, body fields, reply, check command, own error
+ * replies and (when nothing more is needed) its loanctl verb. This module says what a row holds
+ * and derives the rest from the rows; ./fields.ts says what a body field holds. ./field-schemas.ts
+ * builds the zod schemas of query and body from these descriptions on first use, ./endpoints.ts
+ * adds each operation's reply schema; the client sends from this table, the sandbox's routes and
+ * the OpenAPI document are generated from it, and so are the verbs that only wrap one operation
  * (src/commands/common/operation-verb.ts). Plain data: `--help`, completion and the README
  * generator read it without loading zod.
  *
@@ -18,12 +20,26 @@
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
 import type { BodyKey, FieldDef } from './fields.js';
-import { OPERATIONS } from './operation-table.js';
 import type { RecordName } from './records.js';
+import { ATTACHMENT_OPERATIONS } from './table/attachments.js';
+import { LOAN_REQUEST_OPERATIONS } from './table/loan-requests.js';
+import { USER_OPERATIONS } from './table/users.js';
+import { WORK_OPERATIONS } from './table/work.js';
+
+/**
+ * The table, in the order a lender takes the operations: the OpenAPI examples' journey runs them in
+ * this order (src/sandbox/openapi-example-flow.ts), so a row that needs another's effect comes
+ * after it (tokenize after the bank details).
+ */
+export const OPERATIONS = [
+  ...USER_OPERATIONS,
+  ...LOAN_REQUEST_OPERATIONS,
+  ...ATTACHMENT_OPERATIONS,
+  ...WORK_OPERATIONS,
+] as const;
 
 /** A record the API returns (spec section 2), described in ./records.ts. */
 export type { RecordName };
-export { OPERATIONS };
 
 /** The methods a row may use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,9 +53,12 @@ export const API_METHODS: readonly HttpMethod[] = METHOD_ORDER.filter((method) =
   OPERATIONS.some((row) => row.method === method),
 );
 
-/** One query parameter: what its text must be. */
+/**
+ * One query parameter: what its text must be. `example` is a realistic value, sent by the OpenAPI
+ * examples' journey and the tests even when the parameter is optional (as fields' `example`, ./fields.ts).
+ */
 export type QueryParam =
-  | { type: 'email' | 'date' | 'text' | 'positive-int' | 'non-negative-int'; optional?: true }
+  | { type: 'email' | 'date' | 'text' | 'positive-int' | 'non-negative-int'; optional?: true; example?: string }
   | { type: 'literal'; value: string; optional?: true };
 
 export type QuerySpec = Readonly<Record<string, QueryParam>>;

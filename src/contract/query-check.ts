@@ -2,14 +2,13 @@
  * An operation's query checked against its description (./operations.ts) without building a zod
  * schema: the client checks every query it sends, and a command that sends no body (`loanctl user
  * exists`, a script's most frequent call) must not pay for zod's schema API (bench/README.md,
- * start-up). The rules are the ones the zod query schemas of ./requests.ts apply, from the same
+ * start-up). The rules are the ones the zod query schemas of ./field-schemas.ts apply, from the same
  * sources: zod's own e-mail pattern (its core's `regexes`; the bundle's chunk of zod's core comes
- * with it), and the date and whole-number predicates of ./vocabulary.ts and ./ranges.ts.
+ * with it), and the date and whole-number predicates of ./vocabulary.ts.
  */
 import { regexes } from 'zod/v4/core';
 import type { QueryParam, QuerySpec } from './operations.js';
-import { queryWholeProblem } from './ranges.js';
-import { DATE_PATTERN, isCalendarDay } from './vocabulary.js';
+import { DATE_PATTERN, isCalendarDay, queryWholeProblem } from './vocabulary.js';
 
 /** A failed check: the parameter and what is wrong with it. */
 export interface QueryIssue {

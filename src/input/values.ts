@@ -6,13 +6,15 @@
  * Nothing here touches the network: these run before anything is sent.
  */
 
-import { isMoney, MONEY_MAX, MONEY_MIN } from '../contract/ranges.js';
 import {
   DATE_PATTERN,
   FREQUENCIES,
   FREQUENCY_CHOICES_SHOWN,
   type Frequency,
   isCalendarDay,
+  isMoney,
+  MONEY_MAX,
+  MONEY_MIN,
   RATE_TYPES,
   TENURED_IN,
 } from '../contract/vocabulary.js';
@@ -68,7 +70,7 @@ function decimalText(raw: string): string {
 }
 
 /**
- * An amount of money within the contract's range (../contract/ranges.ts): `50000`, `50,000`,
+ * An amount of money within the contract's range (../contract/vocabulary.ts): `50000`, `50,000`,
  * `1250.50`. Rejects `abc`, `-5`, `0`, `0.001`, `1e400`, and anything above the ceiling.
  */
 export function parseAmount(raw: string, source: Source): number {

@@ -50,7 +50,7 @@ export function fail(http: number, message: string): SandboxReply {
 /** The names of the failures an operation's row lists (`errors`). */
 export type ErrorName<K extends OperationKey> = Operation<K> extends { errors: infer E } ? keyof E & string : never;
 
-/** The failure `name` of operation `key`, as its contract row says it (src/contract/operation-table.ts). */
+/** The failure `name` of operation `key`, as its contract row says it (src/contract/table/). */
 export function refuse<K extends OperationKey>(key: K, name: ErrorName<K>): SandboxReply {
   const found = (operation(key) as OperationDef).errors?.[name];
   if (!found) throw new Error(`operation ${key} has no error reply ${name}`);

@@ -14,6 +14,8 @@
 
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
+import type { FieldDef } from '../contract/fields.js';
+import { type OperationDef, operation, type QuerySpec } from '../contract/operations.js';
 import { transitionText } from '../contract/states.js';
 import { SUCCESS_EXAMPLES } from './openapi-examples.js';
 import { envelopeSchemas, errorResponses, failureEnvelope, type Json, successEnvelope } from './openapi-replies.js';
@@ -63,7 +65,7 @@ function paths(): Record<string, Json> {
     [def.path, ...(def.otherPaths ?? [])].forEach((path, index) => {
       const route = openApiPath(path);
       byPath[route] ??= {};
-      (byPath[route] as Json)[def.method.toLowerCase()] = operation(def, index === 0 ? undefined : path);
+      (byPath[route] as Json)[def.method.toLowerCase()] = operationObject(def, index === 0 ? undefined : path);
     });
   }
   return byPath;
@@ -74,8 +76,8 @@ function openApiPath(path: string): string {
   return path.replace(/:([a-z_]+)/g, '{$1}');
 }
 
-function operation(def: EndpointDef, otherPath: string | undefined): Json {
-  const body = def.body && jsonSchema(def.body, 'input');
+function operationObject(def: EndpointDef, otherPath: string | undefined): Json {
+  const body = def.body && withExamples(jsonSchema(def.body, 'input'), def.key as EndpointKey);
   return {
     operationId: otherPath === undefined ? def.key : `${def.key}_${otherPath.split('/').at(-1)}`,
     summary: def.summary,
@@ -122,12 +124,22 @@ const PRODUCT_ID: Json = {
 function queryParameters(def: EndpointDef): Json[] {
   const schema = jsonSchema(def.query, 'input');
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: required.has(name),
-    schema: property,
-  }));
+  const described: QuerySpec = operation(def.key as EndpointKey).query;
+  return Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => {
+    const param = described[name];
+    const example = param && 'example' in param ? param.example : undefined;
+    return { name, in: 'query', required: required.has(name), schema: property, ...(example && { example }) };
+  });
+}
+
+/** A body's schema with each field's example (src/contract/fields.ts `example`) on its property. */
+function withExamples(schema: Json, key: EndpointKey): Json {
+  const fields: readonly FieldDef[] = (operation(key) as OperationDef).body ?? [];
+  const properties = schema.properties as Record<string, Json>;
+  for (const { name, example } of fields) {
+    if (example !== undefined && properties[name]) properties[name] = { ...properties[name], examples: [example] };
+  }
+  return schema;
 }
 
 function successResponse(def: EndpointDef): Json {

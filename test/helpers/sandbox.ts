@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey, endpointDef, fillPath } from '../../src/contract/endpoints.js';
-import { BODY_FIELDS, type FieldDef, type FieldKind } from '../../src/contract/fields.js';
+import { BODY_FIELDS, type FieldDef, sampleValue } from '../../src/contract/fields.js';
 import { carriesBody, operation, type QuerySpec } from '../../src/contract/operations.js';
 import { Envelope } from '../../src/contract/schemas.js';
-import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../src/contract/vocabulary.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
@@ -173,39 +172,15 @@ export function userBody(overrides: Record<string, unknown> = {}) {
 }
 
 /**
- * A valid value of each field kind (src/contract/fields.ts): a new kind does not compile until it
- * has one. A text shows the field's hint (`e.g. owner` → `owner`) where it has one. Money is the
- * amount seedLoanRequest asks for, so a sample approval is within it.
- */
-const KIND_SAMPLES: Record<FieldKind, (field: FieldDef, orgId: number) => unknown> = {
-  text: (field) => field.hint?.match(/^e\.g\. (.+)$/)?.[1] ?? `sample ${field.name.replaceAll('_', ' ')}`,
-  'contact-phone': () => '+2348011111111',
-  secret: () => 'correct horse battery staple',
-  email: (field) => `${field.name}.${++counter}@example.com`,
-  phone: () => '+2348098765432',
-  url: () => 'https://files.example.com/sample.jpg',
-  date: () => '2019-03-01',
-  money: () => 50000,
-  rate: () => 5,
-  count: () => 3,
-  whole: () => 12,
-  'whole-text': () => '12',
-  'org-id': (_field, orgId) => orgId,
-  bool: () => true,
-  'tenured-in': () => TENURED_IN[0],
-  'rate-type': () => RATE_TYPES[0],
-  frequency: () => FREQUENCIES.at(-1),
-};
-
-/**
  * A valid body for every operation that takes one, built from its fields' kinds (every field,
- * optional ones too), so a new operation needs no line here; undefined for one without a body.
+ * optional ones too; src/contract/fields.ts sampleValue), so a new operation needs no line here;
+ * undefined for one without a body.
  * `orgId` fills an `org-id` field (business information must name the caller's organisation).
  */
 export function sampleBody(key: EndpointKey, orgId: number): Record<string, unknown> | undefined {
   if (!carriesBody(key)) return undefined;
   const fields: readonly FieldDef[] = BODY_FIELDS[key];
-  return Object.fromEntries(fields.map((field) => [field.name, KIND_SAMPLES[field.kind](field, orgId)]));
+  return Object.fromEntries(fields.map((field) => [field.name, sampleValue(field, { orgId, serial: ++counter })]));
 }
 
 /** A valid query (besides product-id) for every operation that needs one, from its description. */
@@ -214,9 +189,8 @@ export function sampleQuery(key: EndpointKey, email = 'ada@example.com'): Record
   for (const [name, param] of Object.entries(operation(key).query as QuerySpec)) {
     if (param.type === 'literal') query[name] = param.value;
     else if (param.type === 'email') query[name] = email;
+    else if (param.example !== undefined) query[name] = param.example;
   }
-  // Optional in the spec (4.5), yet the API answers "Direction not specified" without it.
-  if (key === 'listLoanRequests') query.direction = 'ASC';
   return query;
 }
 

@@ -783,13 +783,14 @@ describe('approveLoanRequest (4.19)', () => {
     const tooMuch = await approve(loanRequestId, sampleBody('approveLoanRequest', 0));
     expect(tooMuch.http).toBe(400);
     expect(tooMuch.json.message).toBe('Invalid fields: approved_amount (must not exceed the amount requested, 30000)');
-    const decline = await approve(
+    // Not `decline`: the API may gain that action, and this must stay a wrong one.
+    const wrongAction = await approve(
       loanRequestId,
       { ...(sampleBody('approveLoanRequest', 0) as Json), approved_amount: 100 },
-      'decline',
+      'no-such-action',
     );
-    expect(decline.http).toBe(400);
-    expect(decline.json.message).toBe('Invalid fields: action (must be approve)');
+    expect(wrongAction.http).toBe(400);
+    expect(wrongAction.json.message).toBe('Invalid fields: action (must be approve)');
     const bad = await approve(loanRequestId, {
       approved_amount: 100,
       rate: 5,

@@ -1,21 +1,23 @@
 /**
  * README "Adding an operation", proved: the contract plus two rows it does not have — a read, and
- * a state change with one body field and an error reply of its own — and a sandbox handler for
- * each, nothing else. From them alone come the CLI's verbs (arguments, flags, help, examples),
- * their completion, the sandbox's routes with validation and envelope, the OpenAPI paths, the
- * check command, `loanctl api`'s methods and the sample bodies of the tests.
+ * a state change with one body field and an error reply of its own — the state change's move in
+ * the state table, and a sandbox handler for each, nothing else. From them alone come the CLI's
+ * verbs (arguments, flags, help, examples), their completion, the sandbox's routes with validation
+ * and envelope, the OpenAPI paths and success examples, the check command, `loanctl api`'s methods
+ * and the sample bodies of the tests.
  *
- * The rows are added to the real table (vi.mock of the one module that holds it, keeping every
- * row of the original), and the handlers to the real handler map: what README tells a
- * contributor to write, and only that. Workers run several files without reloading modules
- * (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
+ * The rows are added to the real table (vi.mock of the file of the loan requests' rows, keeping
+ * every row of the original), the move to the real state table, and the handlers to the real
+ * handler map: what README tells a contributor to write, and only that. Workers run several files
+ * without reloading modules (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
  * (vi.resetModules, then import()) and leaves the real modules for the files after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CliSandbox } from '../helpers/run-cli.js';
 
-vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
-  const { OPERATIONS } = await importOriginal<typeof import('../../src/contract/operation-table.js')>();
+vi.mock('../../src/contract/table/loan-requests.js', async (importOriginal) => {
+  const { LOAN_REQUEST_OPERATIONS } =
+    await importOriginal<typeof import('../../src/contract/table/loan-requests.js')>();
   const extra = [
     {
       key: 'getDecision',
@@ -53,7 +55,18 @@ vi.mock('../../src/contract/operation-table.js', async (importOriginal) => {
       verb: 'loan decline',
     },
   ];
-  return { OPERATIONS: [...OPERATIONS, ...extra] };
+  return { LOAN_REQUEST_OPERATIONS: [...LOAN_REQUEST_OPERATIONS, ...extra] };
+});
+
+vi.mock('../../src/contract/states.js', async (importOriginal) => {
+  const states = await importOriginal<typeof import('../../src/contract/states.js')>();
+  const decline = {
+    operation: 'declineLoanRequest',
+    from: ['created', 'waiting'],
+    to: 'declined',
+    writes: { lender_status: 'declined' },
+  };
+  return { ...states, TRANSITIONS: [...states.TRANSITIONS, decline] };
 });
 
 vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
@@ -81,7 +94,8 @@ vi.mock('../../src/sandbox/handlers/index.js', async (importOriginal) => {
 
 // biome-ignore lint/suspicious/noExplicitAny: the new rows' keys are not in the compiled table's types
 const key = (name: string) => name as any;
-const TABLE = '../../src/contract/operation-table.js';
+const TABLE = '../../src/contract/table/loan-requests.js';
+const STATE_TABLE = '../../src/contract/states.js';
 const HANDLER_MAP = '../../src/sandbox/handlers/index.js';
 
 /** The program's modules, loaded after the mocks. */
@@ -94,6 +108,7 @@ async function load() {
     ...(await import('../../src/deps.js')),
     ...(await import('../../src/program.js')),
     ...(await import('../../src/sandbox/openapi.js')),
+    ...(await import('../../src/sandbox/openapi-example-flow.js')),
     ...(await import('../helpers/fake-io.js')),
     ...(await import('../helpers/run-cli.js')),
     ...(await import('../helpers/sandbox.js')),
@@ -110,6 +125,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.close();
   vi.doUnmock(TABLE);
+  vi.doUnmock(STATE_TABLE);
   vi.doUnmock(HANDLER_MAP);
   vi.resetModules();
 });
@@ -192,5 +208,26 @@ describe('an operation added as README says', () => {
       message: 'The loan request is already decided',
     });
     expect(doc.paths['/api/v1/loan_request/{id}/decision']?.get.summary).toBe('Get the decision on a loan request');
+  });
+
+  it('has its OpenAPI success examples recorded from the sandbox, with no journey step written for it', async () => {
+    // What `npm run openapi-examples` records and stores; until it is run, the stored examples
+    // lack the new operations and test/sandbox/openapi-examples.test.ts fails, saying to run it.
+    const examples: Record<string, { data?: unknown }> = await m.recordSuccessExamples();
+    const approved = examples.approveLoanRequest?.data as { id: number; lender_status: string };
+    expect(approved.lender_status).toBe('approved');
+    // The read runs after every move, on the journey's loan request.
+    expect(examples.getDecision).toEqual({
+      status: 'success',
+      message: 'Decision retrieved successfully',
+      data: 'approved',
+    });
+    // The move cannot start from approved (its state-table row says so): it gets a loan request of its own.
+    expect(examples.declineLoanRequest).toMatchObject({
+      status: 'success',
+      message: 'Loan request declined',
+      data: { lender_status: 'saved', purpose: 'Shop stock' },
+    });
+    expect(examples.declineLoanRequest?.data).not.toMatchObject({ id: approved.id });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The approval form: the fields of the contract's approval body (src/contract/bodies/approval.ts),
- * read from the posted form into the same typed body the action endpoint receives, and a preview
+ * The approval form: the fields of the contract's approval body (its row's `body` in
+ * src/contract/table/loan-requests.ts), read from the posted form into the same typed body the action endpoint receives, and a preview
  * of the repayment schedule those terms give (src/repayment, the arithmetic the endpoint stores
  * `estimated_repayment` from).
  */

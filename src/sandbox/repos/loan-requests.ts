@@ -21,8 +21,8 @@ export interface NewLoanRequest {
 }
 
 /**
- * The columns an approval sets: one per field of the approval body (src/contract/bodies/approval.ts,
- * same names), then the ones the sandbox works out. The type and the UPDATE both read this list.
+ * The columns an approval sets: one per field of the approval body (its row's `body` in
+ * src/contract/table/loan-requests.ts, same names), then the ones the sandbox works out. The type and the UPDATE both read this list.
  */
 const APPROVAL_COLUMNS = [
   ...BODY_FIELDS.approveLoanRequest.map((field) => field.name),
