@@ -81,11 +81,6 @@ export function shapeSchema(shape: ReplyShape): z.ZodType {
   return RECORDS[shape as RecordName];
 }
 
-/** The record schema of a reply shape (`guarantor[]` → the guarantor's), for `--fields`. */
-export function recordSchema(name: RecordName): z.ZodObject {
-  return RECORDS[name];
-}
-
 function replySchemas(def: OperationDef): EndpointDef['reply'] {
   const { data, data1 }: OperationDef['reply'] = def.reply;
   return data1 === undefined ? { data: shapeSchema(data) } : { data: shapeSchema(data), data1: shapeSchema(data1) };
