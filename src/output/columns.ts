@@ -99,6 +99,8 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('org_id', 'Org id'),
       c('api_key', 'API key'),
       c('key_storage', 'Key stored in'),
+      c('dashboard_url', 'Dashboard URL'),
+      c('csv_bom', 'CSV with BOM', 'bool'),
     ],
   },
   // `loan queue`'s rows (src/commands/loan/queue.ts QueueRow): computed by loanctl, no reply schema.

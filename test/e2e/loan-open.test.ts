@@ -74,6 +74,8 @@ describe('loan open', () => {
     expect(bad.stderr).toContain('has no {id}');
     const template = 'https://lender.example.com/loans/{id}/view';
     expect((await runCli(['profile', 'set', 'prod', '--dashboard-url', template], { env })).exitCode).toBe(0);
+    const shown = await runCli(['profile', 'show', 'prod', '-o', 'json'], { env });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ dashboard_url: template });
     const opened = await runCli(['loan', 'open', '5'], { env });
     expect(opened.stdout).toBe('https://lender.example.com/loans/5/view\n');
   });

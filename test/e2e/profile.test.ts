@@ -98,6 +98,8 @@ describe('loanctl profile (in-process)', () => {
         org_id: null,
         api_key: '…7890',
         key_storage: 'file',
+        dashboard_url: null,
+        csv_bom: false,
       },
       {
         name: 'prod',
@@ -107,6 +109,8 @@ describe('loanctl profile (in-process)', () => {
         org_id: null,
         api_key: 'sk_live_…ffee',
         key_storage: 'file',
+        dashboard_url: null,
+        csv_bom: false,
       },
     ]);
     const table = await run(['profile', 'list', '-o', 'table']);

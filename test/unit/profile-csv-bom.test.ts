@@ -41,6 +41,9 @@ describe('profile setting csvBom', () => {
     expect(set.exitCode, set.stderr).toBe(0);
     expect(set.stderr).toContain('-o csv with a byte-order mark');
     expect(stored().csvBom).toBe(true);
+    // The setting shows where the profile's other settings show.
+    const shown = JSON.parse((await sandbox.run(['profile', 'show', 'sheet', '-o', 'json'])).stdout);
+    expect(shown).toMatchObject({ name: 'sheet', csv_bom: true, dashboard_url: null });
 
     const list = await sandbox.run(['user', 'list', '-o', 'csv']);
     expect(list.exitCode, list.stderr).toBe(0);

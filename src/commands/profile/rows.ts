@@ -12,5 +12,7 @@ export function profileRow(name: string, profile: Profile, current: boolean) {
     // A key in the keyring is not read just to be shown redacted (that could ask to unlock it).
     api_key: profile.apiKey === undefined ? null : redactKey(profile.apiKey),
     key_storage: keyStorageOf(profile),
+    dashboard_url: profile.dashboardUrl ?? null,
+    csv_bom: profile.csvBom === true,
   };
 }
