@@ -19,7 +19,7 @@
 // a page of one made-up loan request. json-server serves a db.json written from the sandbox's own
 // seeded rows, each item exactly as the API returns it.
 //
-// A slice is a number of requests (about 0.5 s of that target's rate, taken from the warm-up; at
+// A slice is a number of requests (about 1 s of that target's rate, taken from the warm-up; at
 // least one a connection), so that every request of a slice is answered inside it and the server's
 // CPU over the slice is that of exactly those requests. The CPU is read before the slice and after
 // one more GET of the same server has been answered (what a server does after its replies, such as
@@ -41,7 +41,12 @@ const LOANS = 10_000;
 const USERS = 1_000;
 /** json-server's small database: the newest 100 loan requests and 100 users of the big one. */
 const SMALL = 100;
-const SLICE_SECONDS = 0.5;
+/**
+ * A slice's time at its server's rate. Slices of 0.5 s cost a server up to 1.3–2 x the CPU a request
+ * of a long run did (each slice opens its connections, ramps up and down, and follows the other
+ * servers' slices): the sandbox's list GET, slices of 176 requests against 1,600, at load ~13.
+ */
+const SLICE_SECONDS = 1;
 /**
  * Seconds a request may take: a json-server POST saves the whole db.json (~15 MB at 10,000 loan
  * requests), and the POSTs of 16 connections queue behind each other.
