@@ -53,19 +53,22 @@ const SLICE_SECONDS = 1;
  */
 const REQUEST_TIMEOUT = 120;
 
-/** The peers, in the order they start and are printed. */
+/** The peers, in the order they start and are printed; `kind` says which requests they take. */
 const PEERS = {
-  prism: { name: 'Prism 5 mock', start: (files, cwd) => startPrism(files.document, cwd, []) },
+  prism: { kind: 'mock', name: 'Prism 5 mock', start: (files, cwd) => startPrism(files.document, cwd, []) },
   'prism -v silent': {
+    kind: 'mock',
     name: 'Prism 5 mock -v silent',
     start: (files, cwd) => startPrism(files.document, cwd, ['--verboseLevel', 'silent']),
   },
-  mockoon: { name: 'Mockoon CLI 9', start: (files, cwd) => startMockoon(files.document, cwd) },
+  mockoon: { kind: 'mock', name: 'Mockoon CLI 9', start: (files, cwd) => startMockoon(files.document, cwd) },
   'json-server 100': {
+    kind: 'json-server',
     name: `json-server 0.17, ${SMALL} rows`,
     start: (files, cwd) => startJsonServer(files.small, cwd),
   },
   'json-server 10,000': {
+    kind: 'json-server',
     name: `json-server 0.17, ${LOANS.toLocaleString('en-GB')} rows`,
     start: (files, cwd) => startJsonServer(files.big, cwd),
   },
@@ -230,7 +233,7 @@ export async function versus({ quick }) {
     writeSmallDb(files.big, files.small);
     writeFileSync(files.document, await fetch(`${sandbox.url}/openapi.json`).then((response) => response.text()));
     for (const [key, peer] of Object.entries(PEERS)) {
-      servers[key] = { kind: key.split(' ')[0], name: peer.name, ...(await peer.start(files, work.dir)) };
+      servers[key] = { kind: peer.kind, name: peer.name, ...(await peer.start(files, work.dir)) };
     }
     const context = {
       listPath: `/api/v1/loan_request?product-id=${sandbox.product_id}&direction=DESC`,
