@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: the sandbox server child process, the CLI's environment, and
 // side-by-side timing. Everything targets 127.0.0.1 and stops by itself (bounded counts and time).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -145,4 +145,51 @@ export function timeInterleaved(cases, { rounds, warmup = 3, env, cwd = ROOT }) 
 export function which(name) {
   const result = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/**
+ * CPU seconds (user + system) that process `pid` and every process below it have used so far, read
+ * from outside: the time on a CPU of each of their threads, in nanoseconds (the first field of
+ * /proc/PID/task/TID/schedstat, Linux). Not /proc/PID/stat's utime and stime: they count 10 ms clock
+ * ticks, 2–6 % of the CPU a half-second slice of one server uses. Threads that ended are not
+ * counted (the servers measured keep theirs).
+ */
+export function cpuSeconds(pid) {
+  let nanoseconds = 0;
+  for (const id of processTree(pid)) {
+    for (const task of readdirIfThere(`/proc/${id}/task`)) {
+      const schedstat = readIfThere(`/proc/${id}/task/${task}/schedstat`);
+      if (schedstat) nanoseconds += Number(schedstat.split(' ')[0]);
+    }
+  }
+  return nanoseconds / 1e9;
+}
+
+/** `pid` and its descendants, from each thread's /proc/PID/task/TID/children. */
+function processTree(pid) {
+  const tree = [pid];
+  for (let next = 0; next < tree.length; next++) {
+    const tasks = readdirIfThere(`/proc/${tree[next]}/task`);
+    for (const task of tasks) {
+      const children = readIfThere(`/proc/${tree[next]}/task/${task}/children`) ?? '';
+      tree.push(...children.split(' ').filter(Boolean).map(Number));
+    }
+  }
+  return tree;
+}
+
+function readIfThere(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirIfThere(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

@@ -27,13 +27,16 @@ const ORDERS = [
 const SETTLE_MS = 200;
 
 /**
- * One slice: `seconds` of load on `target`. Requests/s over the slice's own time, and the p99 of
- * every response's latency in ms (autocannon's own histogram keeps whole milliseconds).
+ * One slice: `seconds` of load on `target` (or `target.amount` requests). Requests/s over the
+ * slice's own time, the p99 of every response's latency in ms (autocannon's own histogram keeps
+ * whole milliseconds), and the replies counted and the slice's time.
  */
 export function slice(name, target, connections, seconds) {
   const latencies = [];
   return new Promise((resolve, reject) => {
-    const options = { ...target, connections, duration: seconds, sampleInt: seconds * 1000 };
+    // autocannon notices that its `amount` is reached only at its next sample: a slice of a number
+    // of requests samples every 5 ms, or it would last at least `seconds` whatever the server's speed.
+    const options = { ...target, connections, duration: seconds, sampleInt: target.amount ? 5 : seconds * 1000 };
     const instance = autocannon(options, (error, result) => {
       if (error) return reject(error);
       if (result.non2xx > 0 || result.errors > 0) {
@@ -42,7 +45,7 @@ export function slice(name, target, connections, seconds) {
       const elapsed = (result.finish - result.start) / 1000;
       latencies.sort((a, b) => a - b);
       const p99 = latencies.length ? latencies[Math.ceil(0.99 * latencies.length) - 1] : Number.NaN;
-      resolve({ rps: result.requests.total / elapsed, p99 });
+      resolve({ rps: result.requests.total / elapsed, p99, requests: result.requests.total, seconds: elapsed });
     });
     instance.on('response', (_client, _statusCode, _bytes, responseTime) => latencies.push(responseTime));
   });
