@@ -94,7 +94,8 @@ for (const name of chosen) {
   console.log(`  (${((Date.now() - sectionStart) / 1000).toFixed(1)} s)`);
 }
 
-const mark = (holds) => (holds === null ? '' : holds ? '✓' : '✗');
+// A reported figure (no goal) has holds null or left out: no mark, rather than a ✗.
+const mark = (holds) => (holds === null || holds === undefined ? '' : holds ? '✓' : '✗');
 const rows = figures.map((f) => [f.figure, f.measured, f.goalText, mark(f.holds)]);
 const header = ['figure', 'measured', 'goal', 'holds'];
 const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
