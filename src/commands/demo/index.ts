@@ -1,29 +1,11 @@
 /**
- * `loanctl demo`: the flags only; run.ts (and the sandbox, Fastify and node:sqlite with it) is
- * imported only when the demo runs.
+ * `loanctl demo`: a command of the program itself, with no verbs of its own, written as
+ * ../common/verb.ts says a verb is (./demo-verb.ts); this file only adds it.
  */
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
-import { examples } from '../common/help.js';
+import { demo } from './demo-verb.js';
 
 export function registerDemoCommand(program: Command, deps: Deps): void {
-  program
-    .command('demo')
-    .description('Run the whole loan flow on a throwaway local sandbox, showing each command and its result')
-    .option('--keep', 'leave the sandbox running afterwards (until Ctrl-C) and point the "sandbox" profile at it')
-    .addHelpText(
-      'after',
-      `${examples('loanctl demo', 'loanctl demo --keep', 'loanctl demo -o ndjson | jq -r .command')}
-The demo starts a sandbox on a free port with a temporary data dir, creates a borrower, a loan
-request with bank details, employment and a guarantor, submits it, previews the repayment
-schedule, approves it and shows it. Narration goes to stderr; each step's result to stdout, as a
-table (-o json: one array of {step, title, command, result}; -o ndjson: one such object a line).
-Then it stops the sandbox and removes its data. It never reads or changes your profiles, except
-that --keep writes the "sandbox" profile, as \`loanctl sandbox start\` does.
-`,
-    )
-    .action(async (options) => {
-      const { runDemo } = await import('./run.js');
-      await runDemo(options, deps);
-    });
+  demo(program, deps);
 }
