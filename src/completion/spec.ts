@@ -72,6 +72,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   arguments: ArgumentSpec[];
   commands: CommandSpec[];
+  /** Whether the command itself runs (a leaf, or a group with an action: `sandbox snapshot [name]`). */
+  runs: boolean;
 }
 
 export interface CompletionSpec {
@@ -150,7 +152,16 @@ function commandSpec(command: Command, path: string[]): CommandSpec {
     options: help.visibleOptions(command).map(optionSpec),
     arguments: command.registeredArguments.map((argument) => argumentSpec(argument, path)),
     commands,
+    runs: commands.length === 0 || hasAction(command),
   };
+}
+
+/**
+ * Whether `.action()` was given to a command that also has subcommands. Commander keeps the
+ * handler in a field its typings do not declare; read by name so that no cast is needed.
+ */
+function hasAction(command: Command): boolean {
+  return Boolean(Reflect.get(command, '_actionHandler'));
 }
 
 /** Commander's own `help [command]`, which is not in `command.commands`: its argument is a sibling. */
@@ -176,6 +187,7 @@ function helpCommandSpec(help: Command, parentPath: string[], siblings: readonly
       },
     ],
     commands: [],
+    runs: true,
   };
 }
 

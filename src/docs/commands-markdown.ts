@@ -42,10 +42,13 @@ function section(spec: CompletionSpec, command: CommandSpec): string[] {
   return ['', `#### \`${usage(spec, command)}\``, '', cell(command.description), ...optionsTable(own)];
 }
 
-/** The reference: the global options, then every command that runs (not the groups), in help order. */
+/**
+ * The reference: the global options, then every command that runs (not the groups that only hold
+ * verbs; a group with an action of its own, such as `sandbox snapshot [name]`, runs), in help order.
+ */
 export function commandsMarkdown(spec: CompletionSpec): string {
   const runnable = allCommands(spec).filter(
-    (command) => command.path.length > 0 && command.commands.length === 0 && command.name !== 'help',
+    (command) => command.path.length > 0 && command.runs && command.name !== 'help',
   );
   const global = spec.globalOptions.filter((option) => option.long !== '--help');
   return [

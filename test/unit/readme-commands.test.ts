@@ -21,6 +21,14 @@ describe("README's command reference", () => {
     expect(withReference(readme, reference())).toBe(readme);
   });
 
+  // They were left out: a group with verbs was taken for one that only holds them.
+  it('lists a group that also runs by itself (sandbox snapshot NAME, sandbox clock) and not one that only holds verbs', () => {
+    const text = reference();
+    expect(text).toContain('#### `loanctl sandbox snapshot <name>`');
+    expect(text).toContain('#### `loanctl sandbox clock`\n');
+    expect(text).not.toContain('#### `loanctl loan`\n');
+  });
+
   it('lists every body field of every operation as a flag with its help', () => {
     const text = reference();
     for (const fields of Object.values(BODY_FIELDS)) {
