@@ -212,3 +212,62 @@ it('a bulk run whose server is killed half-way: every row says what happened, an
   for (const loan of await listLoans()) have.set(loan.purpose, (have.get(loan.purpose) ?? 0) + 1);
   expect(have).toEqual(wanted);
 }, 180_000);
+
+/** Runs a bulk command and SIGKILLs loanctl itself once `killAfter` result lines have come out. */
+async function runAndKillClient(args: string[], sandbox: SandboxProcess, killAfter: number) {
+  const child = execa(process.execPath, [BIN, ...args], {
+    env: cliEnv(sandbox),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    buffer: false,
+  });
+  let stdout = '';
+  let killed = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (!killed && stdout.split('\n').length - 1 >= killAfter) {
+      killed = true;
+      child.kill('SIGKILL');
+    }
+  });
+  const result = await child;
+  return { signal: result.signal, lines: stdout.split('\n').length - 1 };
+}
+
+it('loanctl killed with kill -9 half-way through a loan file: the re-run makes each row exactly once (the grouped journal)', async () => {
+  assertBuilt();
+  const ROWS = 400;
+  const sandbox = await start();
+  const owner = 'kill9-owner@bulk.example';
+  const ownerFile = join(base, 'kill9-owner.ndjson');
+  writeFileSync(
+    ownerFile,
+    `${JSON.stringify({ firstname: 'Kill', lastname: 'Nine', email: owner, password: 'pw', phone: '08012345678', gender: 'female' })}\n`,
+  );
+  const made = await cli(sandbox, ['user', 'create', '--from', ownerFile]);
+  expect(made.code, made.stderr).toBe(0);
+  const file = join(base, 'kill9-loans.csv');
+  const rows = Array.from({ length: ROWS }, (_, i) => `${owner},${2000 + i},Kill nine ${i + 1}`);
+  writeFileSync(file, `user,amount,purpose\n${rows.join('\n')}\n`);
+
+  // Killed with requests in flight and acknowledgements still queued for the journal's next write.
+  const killed = await runAndKillClient(['loan', 'create', '--from', file, '--concurrency', '8'], sandbox, 60);
+  expect(killed.signal).toBe('SIGKILL');
+  expect(killed.lines).toBeLessThan(ROWS);
+
+  const rerun = await cli(sandbox, ['loan', 'create', '--from', file, '--concurrency', '8']);
+  expect(rerun.code, rerun.stderr).toBe(0);
+  const results = parse(rerun.stdout);
+  expect(results.map((result) => result.row)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+  expect(results.filter((result) => result.status === 'exists').length).toBeGreaterThanOrEqual(killed.lines);
+
+  const list = await cli(sandbox, ['loan', 'list', '--all', '-o', 'ndjson', '--fields', 'purpose']);
+  expect(list.code, list.stderr).toBe(0);
+  const purposes = new Map<string, number>();
+  for (const loan of parse(list.stdout) as unknown as Array<{ purpose: string }>) {
+    if (loan.purpose.startsWith('Kill nine ')) purposes.set(loan.purpose, (purposes.get(loan.purpose) ?? 0) + 1);
+  }
+  expect(purposes.size).toBe(ROWS);
+  for (const [purpose, count] of purposes) expect(count, purpose).toBe(1);
+}, 180_000);
