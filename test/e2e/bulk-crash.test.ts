@@ -37,8 +37,8 @@ afterAll(async () => {
   rmSync(env.HOME as string, { recursive: true, force: true });
 });
 
-async function start(): Promise<SandboxProcess> {
-  const sandbox = await startSandboxProcess(dataDir, env);
+async function start(dir = dataDir): Promise<SandboxProcess> {
+  const sandbox = await startSandboxProcess(dir, env);
   sandboxes.push(sandbox);
   return sandbox;
 }
@@ -238,7 +238,7 @@ async function runAndKillClient(args: string[], sandbox: SandboxProcess, killAft
 it('loanctl killed with kill -9 half-way through a loan file: the re-run makes each row exactly once (the grouped journal)', async () => {
   assertBuilt();
   const ROWS = 400;
-  const sandbox = await start();
+  const sandbox = await start(join(base, 'kill9-data'));
   const owner = 'kill9-owner@bulk.example';
   const ownerFile = join(base, 'kill9-owner.ndjson');
   writeFileSync(
