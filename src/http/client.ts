@@ -93,12 +93,16 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
    * Sends a request; a write that fails in a way that may have applied it gets the hint that says
    * so, with `check` (the command that shows whether it was), and is never advised to be retried.
    */
-  async function sendOnce(prepared: Prepared, check: () => string | undefined): Promise<ApiResult> {
+  async function sendOnce(prepared: Prepared, check: () => string | undefined, skim?: Skim): Promise<ApiResult> {
     let reached = false;
     try {
-      return await send(prepared, () => {
-        reached = true;
-      });
+      return await send(
+        prepared,
+        () => {
+          reached = true;
+        },
+        skim,
+      );
     } catch (error) {
       if (prepared.method !== 'GET' && error instanceof LoanctlError && mayHaveApplied(error, reached)) {
         markUnknownOutcome(error, check());
@@ -108,7 +112,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   }
 
   /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
-  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
+  async function send(prepared: Prepared, sent: () => void, skim?: Skim): Promise<ApiResult> {
     if (settings.dryRun) {
       options.io.stdout.write(
         `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
@@ -194,6 +198,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
+      const skimmed = statusCode === 200 && skim ? skim(text) : undefined;
+      if (skimmed !== undefined) return skimmedResult(skimmed);
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
       const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
@@ -218,7 +224,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
           globals,
         });
-      const result = await sendOnce(prepared, check);
+      const result = await sendOnce(prepared, check, callOptions.skim);
       requirePayload(operation(key), result, check);
       if (settings.debug) {
         const { endpoint } = await contractSchemas();
@@ -251,6 +257,23 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  */
 export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8, env?: Env): Transport {
   return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000), env });
+}
+
+type Skim = (text: string) => unknown;
+
+/** A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept. */
+function skimmedResult(data: unknown): ApiResult {
+  const envelope = { status: 'success' as const, message: '', data };
+  return {
+    status: 'success',
+    message: '',
+    data,
+    data1: undefined,
+    payload: data,
+    envelope,
+    rawBody: '',
+    httpStatus: 200,
+  };
 }
 
 function header(value: string | string[] | undefined): string | undefined {
