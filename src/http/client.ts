@@ -31,7 +31,7 @@ import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, httpDate, interpretReply, type ReplyContext } from './reply.js';
+import { type ApiResult, httpDate, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -96,13 +96,9 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   async function sendOnce(prepared: Prepared, check: () => string | undefined, skim?: Skim): Promise<ApiResult> {
     let reached = false;
     try {
-      return await send(
-        prepared,
-        () => {
-          reached = true;
-        },
-        skim,
-      );
+      return await send(prepared, skim, () => {
+        reached = true;
+      });
     } catch (error) {
       if (prepared.method !== 'GET' && error instanceof LoanctlError && mayHaveApplied(error, reached)) {
         markUnknownOutcome(error, check());
@@ -112,7 +108,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   }
 
   /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
-  async function send(prepared: Prepared, sent: () => void, skim?: Skim): Promise<ApiResult> {
+  async function send(prepared: Prepared, skim: Skim | undefined, sent: () => void): Promise<ApiResult> {
     if (settings.dryRun) {
       options.io.stdout.write(
         `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
@@ -257,23 +253,6 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
  */
 export function createPool(settings: Pick<Settings, 'timeoutMs'>, connections = 8, env?: Env): Transport {
   return createTransport({ connections, connectTimeoutMs: Math.min(settings.timeoutMs, 10_000), env });
-}
-
-type Skim = (text: string) => unknown;
-
-/** A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept. */
-function skimmedResult(data: unknown): ApiResult {
-  const envelope = { status: 'success' as const, message: '', data };
-  return {
-    status: 'success',
-    message: '',
-    data,
-    data1: undefined,
-    payload: data,
-    envelope,
-    rawBody: '',
-    httpStatus: 200,
-  };
 }
 
 function header(value: string | string[] | undefined): string | undefined {
