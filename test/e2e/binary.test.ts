@@ -94,11 +94,46 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
     }
   });
 
+  /** The peak RSS (MB) of `loan list --all` over the fake server on `port`, with `extra` in its environment. */
+  const walkPeak = async (port: number, extra: Record<string, string>) => {
+    const walk = execa(binary, ['loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson'], {
+      env: {
+        ...env,
+        ...extra,
+        LOANCTL_BASE_URL: `http://127.0.0.1:${port}`,
+        LOANCTL_API_KEY: 'sk_test_walk',
+        LOANCTL_PRODUCT_ID: '1',
+      },
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    });
+    let rows = 0;
+    walk.stdout?.on('data', (chunk: Buffer) => {
+      for (const byte of chunk) if (byte === 10) rows++;
+    });
+    // VmHWM is the process's own high-water mark: the last reading before it exits is its peak.
+    let peakKb = 0;
+    const poll = setInterval(() => {
+      try {
+        const found = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${walk.pid}/status`, 'utf8'));
+        if (found) peakKb = Number(found[1]);
+      } catch {}
+    }, 20);
+    const result = await walk;
+    clearInterval(poll);
+    expect(result.exitCode).toBe(0);
+    expect(rows).toBe(50_000);
+    expect(peakKb).toBeGreaterThan(0);
+    return peakKb / 1024;
+  };
+
   it.runIf(process.platform === 'linux')(
-    'walks 50,000 loan requests of ~3.5 KB (loan list --all) in a bounded young generation: peak RSS ≤ 120 MB (issue 24)',
+    "walks 50,000 loan requests of ~3.5 KB (loan list --all) in a bounded young generation: ≤ 150 MB, 15 MB or more under V8's defaults (issue 24)",
     async () => {
-      // Measured (2026-11-25): on V8's default young generation this walk peaked at 159 MB, bounded
-      // to 4 MB semi-spaces at 97 MB (src/binary.ts; bench/README.md, "The single executable").
+      // Measured (2026-11-25): on V8's defaults this walk peaked at 159 MB, bounded at 97 MB at load
+      // 12 and 131 MB at load 5 (a faster walk grows the old generation more): so the bound is held
+      // against the same walk on the defaults, side by side, as well as to the 150 MB goal.
       const PAGES = 1_000;
       const PER_PAGE = 50;
       // A loan request as the sandbox lists it (~1 KB), its id and reference made per row.
@@ -137,35 +172,11 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as AddressInfo;
-        const walk = execa(binary, ['loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson'], {
-          env: {
-            ...env,
-            LOANCTL_BASE_URL: `http://127.0.0.1:${port}`,
-            LOANCTL_API_KEY: 'sk_test_walk',
-            LOANCTL_PRODUCT_ID: '1',
-          },
-          extendEnv: false,
-          reject: false,
-          buffer: false,
-        });
-        let rows = 0;
-        walk.stdout?.on('data', (chunk: Buffer) => {
-          for (const byte of chunk) if (byte === 10) rows++;
-        });
-        // VmHWM is the process's own high-water mark: the last reading before it exits is its peak.
-        let peakKb = 0;
-        const poll = setInterval(() => {
-          try {
-            const found = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${walk.pid}/status`, 'utf8'));
-            if (found) peakKb = Number(found[1]);
-          } catch {}
-        }, 20);
-        const result = await walk;
-        clearInterval(poll);
-        expect(result.exitCode).toBe(0);
-        expect(rows).toBe(PAGES * PER_PAGE);
-        expect(peakKb / 1024).toBeGreaterThan(0);
-        expect(peakKb / 1024).toBeLessThanOrEqual(120);
+        const bounded = await walkPeak(port, {});
+        // A size given in NODE_OPTIONS is kept (no relaunch): 0 is V8's own default sizes.
+        const defaults = await walkPeak(port, { NODE_OPTIONS: '--max-semi-space-size=0' });
+        expect(bounded).toBeLessThanOrEqual(150);
+        expect(defaults - bounded).toBeGreaterThanOrEqual(15);
       } finally {
         server.close();
       }
