@@ -82,7 +82,7 @@ export async function scanUsers(
  * cleaned), which then decides what matches: a text with any backslash (an escape could spell a
  * character, a digit of a phone, differently), one that is not a success envelope holding a list of
  * objects with whole-number ids, a user the matcher throws on, and any page with a match. The full
- * reading of a 50-user page cost ~0.6 ms of the client's CPU, this ~0.05 ms (bench/README.md).
+ * reading of a 50-user page cost ~0.6 ms of the client's CPU, this ~0.1 ms (bench/README.md).
  */
 export function skimUnmatched(matches: (user: UserListItem) => boolean): (text: string) => UserListItem[] | undefined {
   return (text) => {
