@@ -6,7 +6,34 @@
  */
 import { main, prepareProcess } from './entry.js';
 
+const argv = process.argv.slice(2);
+boundYoungGenerationOfLongRun(argv);
 prepareProcess();
-main(process.argv.slice(2)).then((code) => {
+main(argv).then((code) => {
   process.exitCode = code;
 });
+
+/**
+ * A list walk (`list … --all`) or a bulk file (`create --from`) replaces this process (same pid,
+ * stdio, signals and exit status) with the binary started with 4 MB semi-spaces, as
+ * bin/loanctl.js does for the npm package and for the same reasons (issue 24: on V8's defaults the
+ * young generation grows to 64 MB under such a run's steady allocation). The binary takes no Node
+ * flags on its command line, so the size goes in NODE_OPTIONS, which it reads. Only those runs:
+ * the SEA configuration's `execArgv` would bound every command, and made `--version` 3–10 % slower
+ * (bench/README.md, "The single executable"). A size already given in NODE_OPTIONS is kept, which
+ * also ends the relaunch.
+ */
+function boundYoungGenerationOfLongRun(args: string[]): void {
+  const options = process.env.NODE_OPTIONS ?? '';
+  const longRun =
+    (args.includes('list') && args.includes('--all')) || (args.includes('create') && args.includes('--from'));
+  if (!longRun || options.includes('--max-semi-space-size')) return;
+  try {
+    process.execve?.(process.execPath, process.argv.slice(1), {
+      ...process.env,
+      NODE_OPTIONS: `${options} --max-semi-space-size=4`.trim(),
+    });
+  } catch {
+    // Not replaced (it returns only on failure): the run goes on here, on V8's default sizes.
+  }
+}

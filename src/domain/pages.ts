@@ -42,6 +42,8 @@ export interface UserPagesOptions {
   firstPage?: number;
   /** Pages to ask for ahead of the one being handled: true is 1. */
   prefetch?: boolean | number;
+  /** How a page none of whose users will be shown may be read cheaply (CallOptions.skim). */
+  skim?: ((text: string) => UserListItem[] | undefined) | undefined;
 }
 
 /** Every non-empty page of the user list, from `firstPage` on. */
@@ -50,7 +52,7 @@ export async function* userPages(
   query: UserQuery = {},
   options: UserPagesOptions = {},
 ): AsyncGenerator<UserPage, void, undefined> {
-  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
+  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page }, skim: options.skim });
   const ahead = options.prefetch === true ? 1 : options.prefetch || 0;
   const asked = new Map<number, Promise<ApiResult>>();
   let previousFirst: number | undefined;

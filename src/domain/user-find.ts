@@ -65,7 +65,7 @@ export async function scanUsers(
   pageSeen: PageSeen = () => {},
 ): Promise<Scan> {
   let scanned = 0;
-  for await (const { users } of userPages(api, {}, { prefetch: SCAN_AHEAD })) {
+  for await (const { users } of userPages(api, {}, { prefetch: SCAN_AHEAD, skim: skimUnmatched(matches) })) {
     scanned += users.length;
     const hits = users.filter(matches);
     pageSeen(users.length, hits.length);
@@ -73,6 +73,32 @@ export async function scanUsers(
     if (enough()) break;
   }
   return { scanned };
+}
+
+/**
+ * A page of the user list read with JSON.parse alone, when none of its users matches: its users,
+ * unchecked, for the walk to count and go past (nothing of them is shown). Anything else is left to
+ * the client's full reading (the envelope's checks, the key's redaction, control characters
+ * cleaned), which then decides what matches: a text with any backslash (an escape could spell a
+ * character, a digit of a phone, differently), one that is not a success envelope holding a list of
+ * objects with whole-number ids, a user the matcher throws on, and any page with a match. The full
+ * reading of a 50-user page cost ~0.6 ms of the client's CPU, this ~0.1 ms (bench/README.md).
+ */
+export function skimUnmatched(matches: (user: UserListItem) => boolean): (text: string) => UserListItem[] | undefined {
+  return (text) => {
+    if (text.includes('\\')) return undefined;
+    try {
+      const envelope: unknown = JSON.parse(text);
+      if (typeof envelope !== 'object' || envelope === null) return undefined;
+      const { status, data } = envelope as { status?: unknown; data?: unknown };
+      if (status !== 'success' || !Array.isArray(data)) return undefined;
+      const users = data as UserListItem[];
+      const plain = users.every((user) => typeof user === 'object' && user !== null && Number.isSafeInteger(user.id));
+      return plain && !users.some(matches) ? users : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Matches a user whose phone is this number, in any of the forms the CLI accepts (0…, 234…, +234…). */

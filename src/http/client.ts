@@ -31,7 +31,7 @@ import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, httpDate, interpretReply, type ReplyContext } from './reply.js';
+import { type ApiResult, httpDate, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -93,10 +93,10 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
    * Sends a request; a write that fails in a way that may have applied it gets the hint that says
    * so, with `check` (the command that shows whether it was), and is never advised to be retried.
    */
-  async function sendOnce(prepared: Prepared, check: () => string | undefined): Promise<ApiResult> {
+  async function sendOnce(prepared: Prepared, check: () => string | undefined, skim?: Skim): Promise<ApiResult> {
     let reached = false;
     try {
-      return await send(prepared, () => {
+      return await send(prepared, skim, () => {
         reached = true;
       });
     } catch (error) {
@@ -108,7 +108,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   }
 
   /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
-  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
+  async function send(prepared: Prepared, skim: Skim | undefined, sent: () => void): Promise<ApiResult> {
     if (settings.dryRun) {
       options.io.stdout.write(
         `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
@@ -194,6 +194,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
+      const skimmed = statusCode === 200 && skim ? skim(text) : undefined;
+      if (skimmed !== undefined) return skimmedResult(skimmed);
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
       const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
@@ -218,7 +220,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
           globals,
         });
-      const result = await sendOnce(prepared, check);
+      const result = await sendOnce(prepared, check, callOptions.skim);
       requirePayload(operation(key), result, check);
       if (settings.debug) {
         const { endpoint } = await contractSchemas();

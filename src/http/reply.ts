@@ -39,6 +39,24 @@ export interface ApiResult<T = unknown> {
   serverDate?: Date | undefined;
 }
 
+/** How a walk reads a page it shows nothing of (CallOptions.skim): its data, or undefined. */
+export type Skim = (text: string) => unknown;
+
+/** A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept. */
+export function skimmedResult(data: unknown): ApiResult {
+  const envelope = { status: 'success' as const, message: '', data };
+  return {
+    status: 'success',
+    message: '',
+    data,
+    data1: undefined,
+    payload: data,
+    envelope,
+    rawBody: '',
+    httpStatus: 200,
+  };
+}
+
 /** The instant an HTTP `Date` header names (RFC 9110 IMF-fixdate), or undefined. */
 export function httpDate(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;

@@ -37,8 +37,8 @@ afterAll(async () => {
   rmSync(env.HOME as string, { recursive: true, force: true });
 });
 
-async function start(): Promise<SandboxProcess> {
-  const sandbox = await startSandboxProcess(dataDir, env);
+async function start(dir = dataDir): Promise<SandboxProcess> {
+  const sandbox = await startSandboxProcess(dir, env);
   sandboxes.push(sandbox);
   return sandbox;
 }
@@ -59,8 +59,11 @@ function parse(stdout: string): Result[] {
     .map((line) => JSON.parse(line) as Result);
 }
 
-/** Runs a bulk command and SIGKILLs the sandbox once `killAfter` result lines have come out. */
-async function runAndKill(args: string[], sandbox: SandboxProcess, killAfter: number) {
+/**
+ * Runs a bulk command and SIGKILLs the sandbox (or, `victim: 'loanctl'`, loanctl itself) once
+ * `killAfter` result lines have come out.
+ */
+async function runAndKill(args: string[], sandbox: SandboxProcess, killAfter: number, victim = 'sandbox') {
   const child = execa(process.execPath, [BIN, ...args], {
     env: cliEnv(sandbox),
     extendEnv: false,
@@ -79,12 +82,12 @@ async function runAndKill(args: string[], sandbox: SandboxProcess, killAfter: nu
     const lines = stdout.split('\n').length - 1;
     if (killedAt === undefined && lines >= killAfter) {
       killedAt = lines;
-      sandbox.process.kill('SIGKILL');
+      (victim === 'loanctl' ? child : sandbox.process).kill('SIGKILL');
     }
   });
   const result = await child;
-  await sandbox.process.catch(() => {});
-  return { code: result.exitCode, stdout, stderr, killedAt };
+  if (victim === 'sandbox') await sandbox.process.catch(() => {});
+  return { code: result.exitCode, signal: result.signal, stdout, stderr, killedAt };
 }
 
 async function cli(sandbox: SandboxProcess, args: string[]) {
@@ -211,4 +214,42 @@ it('a bulk run whose server is killed half-way: every row says what happened, an
   const have = new Map<string, number>();
   for (const loan of await listLoans()) have.set(loan.purpose, (have.get(loan.purpose) ?? 0) + 1);
   expect(have).toEqual(wanted);
+}, 180_000);
+
+it('loanctl killed with kill -9 half-way through a loan file: the re-run makes each row exactly once (the grouped journal)', async () => {
+  assertBuilt();
+  const ROWS = 400;
+  const sandbox = await start(join(base, 'kill9-data'));
+  const owner = 'kill9-owner@bulk.example';
+  const ownerFile = join(base, 'kill9-owner.ndjson');
+  writeFileSync(
+    ownerFile,
+    `${JSON.stringify({ firstname: 'Kill', lastname: 'Nine', email: owner, password: 'pw', phone: '08012345678', gender: 'female' })}\n`,
+  );
+  const made = await cli(sandbox, ['user', 'create', '--from', ownerFile]);
+  expect(made.code, made.stderr).toBe(0);
+  const file = join(base, 'kill9-loans.csv');
+  const rows = Array.from({ length: ROWS }, (_, i) => `${owner},${2000 + i},Kill nine ${i + 1}`);
+  writeFileSync(file, `user,amount,purpose\n${rows.join('\n')}\n`);
+
+  // Killed with requests in flight and acknowledgements still queued for the journal's next write.
+  const killed = await runAndKill(['loan', 'create', '--from', file, '--concurrency', '8'], sandbox, 60, 'loanctl');
+  expect(killed.signal).toBe('SIGKILL');
+  const reported = killed.stdout.split('\n').length - 1;
+  expect(reported).toBeLessThan(ROWS);
+
+  const rerun = await cli(sandbox, ['loan', 'create', '--from', file, '--concurrency', '8']);
+  expect(rerun.code, rerun.stderr).toBe(0);
+  const results = parse(rerun.stdout);
+  expect(results.map((result) => result.row)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+  expect(results.filter((result) => result.status === 'exists').length).toBeGreaterThanOrEqual(reported);
+
+  const list = await cli(sandbox, ['loan', 'list', '--all', '-o', 'ndjson', '--fields', 'purpose']);
+  expect(list.code, list.stderr).toBe(0);
+  const purposes = new Map<string, number>();
+  for (const loan of parse(list.stdout) as unknown as Array<{ purpose: string }>) {
+    if (loan.purpose.startsWith('Kill nine ')) purposes.set(loan.purpose, (purposes.get(loan.purpose) ?? 0) + 1);
+  }
+  expect(purposes.size).toBe(ROWS);
+  for (const [purpose, count] of purposes) expect(count, purpose).toBe(1);
 }, 180_000);

@@ -238,6 +238,36 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'a bulk file (create --from) runs on 4 MB semi-spaces too, in the same process, and ends as it would',
+    async () => {
+      assertBuilt();
+      // Rows from stdin, held open: the run waits for them, so its command line can be read.
+      const child = spawn(process.execPath, [BIN, 'user', 'create', '--from', '-'], {
+        env: { ...env, LOANCTL_BASE_URL: 'http://127.0.0.1:9', LOANCTL_API_KEY: 'sk_test_stream' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await within(
+        (async () => {
+          while (!commandLine(child.pid as number).includes('--max-semi-space-size=4')) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        })(),
+        'the bulk run to restart with the bounded young generation',
+      );
+      expect(commandLine(child.pid as number).slice(-5)).toEqual([BIN, 'user', 'create', '--from', '-']);
+      child.stdin?.end();
+      expect(await within(exited, 'the bulk run to end with its input')).toBe(0);
+      expect(stderr).toMatch(/^0 rows: 0 created, 0 existed, 0 failed in /m);
+    },
+  );
+
   it('the walk keeps its exit status and its one-line error, and says nothing more', async () => {
     const fake = await fakeApi({ pages: 1, perPage: 1 });
     const url = fake.url;

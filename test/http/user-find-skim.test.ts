@@ -1,0 +1,101 @@
+/**
+ * `user find` reads a page none of whose users matches with JSON.parse alone (issue 24: a walk of
+ * 1,000,000 borrowers is 20,000 pages), and leaves every other page to the client's full reading.
+ * The skim is held to what it may accept; the command, against a server on 127.0.0.1, still finds a
+ * borrower whose phone the server wrote with escapes, and never prints the key a server echoes.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.js';
+import { phoneMatcher, skimUnmatched } from '../../src/domain/user-find.js';
+import { main } from '../../src/main.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
+
+const KEY = 'sk_test_SKIMFIND_1234';
+const user = (id: number, phone: string) => ({
+  id,
+  org_id: 1,
+  firstname: 'Borrower',
+  lastname: `Number ${id}`,
+  email: `b${id}@skim.example`,
+  phone,
+  gender: 'female',
+});
+const page = (users: unknown[]) => JSON.stringify({ status: 'success', message: 'ok', data: users });
+const skim = skimUnmatched(phoneMatcher('08099999999'));
+
+describe('skimUnmatched: what a cheap read may accept', () => {
+  it('a plain page with no match: its users, to count and go past', () => {
+    const users = [user(1, '+2348012345678'), user(2, '+2348012345679')];
+    expect(skim(page(users))).toEqual(users);
+  });
+
+  it('a page with a match, in any form the CLI accepts, is left to the full reading', () => {
+    for (const phone of ['+2348099999999', '08099999999', '2348099999999', '0809 999 9999']) {
+      expect(skim(page([user(1, '+2348012345678'), user(2, phone)])), phone).toBeUndefined();
+    }
+  });
+
+  it('any backslash, even where no match shows, is left to the full reading (an escape can spell a digit)', () => {
+    const escaped = page([user(1, '+2348012345678')]).replace('"+2348012345678"', '"+234\\u00380\\u0039"');
+    expect(skim(escaped)).toBeUndefined();
+    expect(skim(page([{ ...user(1, '+2348012345678'), lastname: 'O"Brien' }]))).toBeUndefined();
+  });
+
+  it('what is not a success envelope of users with whole-number ids is left to the full reading', () => {
+    for (const text of [
+      '{"status":"error","message":"no","data":[]}',
+      '{"status":"success","message":"ok","data":{"users":[]}}',
+      page([user(2 ** 53 + 2, '+2348012345678')]),
+      page([{ ...user(1, ''), phone: undefined }]),
+      page([null]),
+      'not json',
+    ]) {
+      expect(skim(text), text).toBeUndefined();
+    }
+  });
+});
+
+describe('user find --phone against a server on 127.0.0.1', () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await scriptedServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('finds a borrower whose phone the server escaped, past plain pages, and prints no echoed key', async () => {
+    const escaped = '+234\\u0038\\u0030\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039';
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      const plain = Array.from({ length: 50 }, (_, i) => user((n - 1) * 50 + i + 1, '+2348012345678'));
+      if (n === 1 || n === 3) return json(res, 200, page(plain));
+      if (n === 2) {
+        const text = page([...plain.slice(0, 49), { ...user(100, 'PHONE'), firstname: `echo ${KEY}` }]);
+        return json(res, 200, text.replace('"PHONE"', `"${escaped}"`));
+      }
+      return json(res, 200, page([]));
+    });
+    const io = fakeIo({});
+    const env = {
+      LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-skim-')), 'cfg'),
+      LOANCTL_BASE_URL: server.url,
+      LOANCTL_API_KEY: KEY,
+    };
+    const code = await main(['user', 'find', '--phone', '08099999999', '-o', 'ndjson'], createDeps({ io, env }));
+    expect(code, io.stderr.text()).toBe(0);
+    const found = io.stdout
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(found.map((row: { id: number }) => row.id)).toEqual([100]);
+    expect(found[0].phone).toBe('+2348099999999');
+    expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
+    expect(io.stderr.text()).toContain('Scanned 150 users; 1 matched.');
+  });
+});
