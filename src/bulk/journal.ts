@@ -22,6 +22,7 @@
  *   by a crash is dropped: its write had not finished, so its request was never sent.
  * - Appends are grouped: the lines of every row that reaches the journal while one write is out
  *   go in the next single write, and a row awaits only its `S` line (issue 24; bench/README.md).
+ * - One run of a file at a time: the journal is taken with a lock file (./journal-lock.ts).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
 import { createHash } from 'node:crypto';
@@ -40,6 +41,7 @@ import {
   openJournalFile,
   writeAll,
 } from './journal-file.js';
+import { lockJournal } from './journal-lock.js';
 
 export { JournalUntrusted } from './journal-file.js';
 
@@ -91,6 +93,8 @@ export class Journal {
   private batch: Promise<void> | undefined;
   private written: Promise<void> = Promise.resolve();
   private lengthWrittenAt = 0;
+  /** Gives up the journal's lock (./journal-lock.ts), once it is closed. */
+  private release: () => Promise<void> = async () => {};
 
   private constructor(
     readonly path: string,
@@ -116,6 +120,22 @@ export class Journal {
       .digest('hex')
       .slice(0, 16);
     const path = join(dir, `${key.kind}-${key.content.slice(0, 32)}-${target}.journal`);
+    const release = await lockJournal(path);
+    try {
+      const journal = await Journal.readOrSetAside(path, key, options);
+      journal.release = release;
+      return journal;
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  private static async readOrSetAside(
+    path: string,
+    key: JournalKey,
+    options: { ignore?: boolean; setAside?: (path: string, reason: string) => void },
+  ): Promise<Journal> {
     try {
       return await Journal.read(path, key);
     } catch (error) {
@@ -243,5 +263,6 @@ export class Journal {
     await this.writeLength(handle).catch(() => {});
     this.handle = undefined;
     await handle.close();
+    await this.release();
   }
 }

@@ -6,8 +6,17 @@
  * The real program in-process (../helpers/run-cli.ts), against the in-process sandbox where a
  * server is needed.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -188,6 +197,37 @@ function counts(api: CliSandbox): { users: number; loans: number } {
 }
 
 describe('the bulk journal', () => {
+  // Two runs of one file at once each read the journal before the other's S lines, and could both
+  // send a row: the second now stops while the first runs; a lock left by a dead run is taken over.
+  it("a second run of the same file while one runs stops before sending; a dead run's lock is taken over", async () => {
+    const bulk = await bulkFile('twice.csv', usersCsv('twice', 3));
+    expect((await bulk.run('user')).exitCode).toBe(0);
+    const [journal] = bulk.journals();
+    const lock = `${journal}.lock`;
+    expect(existsSync(lock)).toBe(false);
+    const before = counts(bulk.api).users;
+
+    // Another run, as another process: a process that is alive holds the lock.
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lock, `${other.pid}\n`);
+      const busy = await bulk.run('user');
+      expect(busy.exitCode).toBe(2);
+      expect(busy.stderr).toContain(`Another loanctl (pid ${other.pid}) is running this file now`);
+      expect(busy.stdout).toBe('');
+      expect(readFileSync(lock, 'utf8')).toBe(`${other.pid}\n`);
+    } finally {
+      other.kill();
+      await new Promise((resolve) => other.once('exit', resolve));
+    }
+
+    // That process is gone (as after kill -9): its lock is stale, and the run goes on.
+    const again = await bulk.run('user');
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    expect(counts(bulk.api).users).toBe(before);
+  });
+
   it('a journal replaced by a symbolic link is refused, and the file it points at is left untouched', async () => {
     const bulk = await bulkFile('link.csv', usersCsv('link', 2));
     expect((await bulk.run('user')).exitCode).toBe(0);
