@@ -128,7 +128,7 @@ _loanctl_options() {
     'sandbox open') REPLY='-h --help' ;;
     'sandbox openapi') REPLY='--server-url -h --help' ;;
     'sandbox status') REPLY='--data-dir --json -h --help' ;;
-    'sandbox stop') REPLY='--data-dir --json --timeout -h --help' ;;
+    'sandbox stop') REPLY='--data-dir --json -h --help' ;;
     'sandbox reset') REPLY='--data-dir --json --all --yes -h --help' ;;
     'sandbox snapshot') REPLY='--data-dir --json --force -h --help' ;;
     'sandbox snapshot list') REPLY='--data-dir --json -h --help' ;;
@@ -204,7 +204,6 @@ _loanctl_option_values() {
     ('sandbox openapi|--server-url') REPLY='@none' ;;
     ('sandbox status|--data-dir') REPLY='@dirs' ;;
     ('sandbox stop|--data-dir') REPLY='@dirs' ;;
-    ('sandbox stop|--timeout') REPLY='@none' ;;
     ('sandbox reset|--data-dir') REPLY='@dirs' ;;
     ('sandbox snapshot|--data-dir') REPLY='@dirs' ;;
     ('sandbox snapshot list|--data-dir') REPLY='@dirs' ;;

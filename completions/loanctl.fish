@@ -33,7 +33,7 @@ function __loanctl_commands
                 'open' 'Open the sandbox'\''s lender dashboard in the browser (prints its URL where there is none)' \
                 'openapi' 'Print the API'\''s OpenAPI 3.1 document (JSON), generated from loanctl'\''s contract' \
                 'status' 'Say whether a sandbox serves the data dir: url, pid, uptime (exit 4 when none does)' \
-                'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish' \
+                'stop' 'Stop the sandbox serving the data dir, letting requests in flight finish (waiting up to --timeout)' \
                 'reset' 'Remove every borrower and loan request (keeps organisations, keys, products); asks first' \
                 'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
                 'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first' \
@@ -385,7 +385,6 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '--json' 'the same as -o json' \
-                '--timeout' 'how long to wait for it to exit' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox reset'
@@ -849,8 +848,6 @@ function __loanctl_option_values
             echo '@dirs'
         case 'sandbox stop|--data-dir'
             echo '@dirs'
-        case 'sandbox stop|--timeout'
-            echo '@none'
         case 'sandbox reset|--data-dir'
             echo '@dirs'
         case 'sandbox snapshot|--data-dir'

@@ -63,8 +63,10 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 netwo
 Environment: LOANCTL_PROFILE, LOANCTL_BASE_URL, LOANCTL_API_KEY, LOANCTL_PRODUCT_ID, LOANCTL_CONFIG_DIR,
 LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     )
-    .hook('preAction', (_root, action) => {
-      deps.globals = globalOptions(action.optsWithGlobals());
+    .hook('preAction', () => {
+      // The root's own options, not optsWithGlobals(): there a verb's flag of the same name (sandbox
+      // start's --no-profile) would stand for the global (--profile NAME).
+      deps.globals = globalOptions(program.opts());
       if (deps.globals.quiet) deps.io = quietIo(deps.io);
       // Libraries that colour on their own (inquirer's prompts, Node) read NO_COLOR once, when
       // they load: say --no-color in the environment before any of them is imported.

@@ -175,10 +175,7 @@ const DETACHED_FIELDS = [...LISTENING_FIELDS, 'pid', 'log_file', 'data_dir'];
  */
 function openStartOutput(options: SandboxStartOptions, deps: Deps, names: readonly string[]): Promise<OutcomeOutput> {
   const output = jsonLine(options, deps) ? 'ndjson' : (deps.globals?.output ?? 'table');
-  // `profile` in the globals is start's own `--no-profile` (true or false), which commander's
-  // optsWithGlobals() puts over the root's `--profile NAME`: it names no profile to read csvBom from.
-  const { profile: _ownFlag, ...globals } = deps.globals ?? {};
-  return openOutcome({ io: deps.io, env: deps.env, globals: { ...globals, output } }, names);
+  return openOutcome({ io: deps.io, env: deps.env, globals: { ...deps.globals, output } }, names);
 }
 
 async function printDetached(started: DetachedSandbox, output: OutcomeOutput, json: boolean, deps: Deps) {

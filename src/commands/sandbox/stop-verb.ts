@@ -6,12 +6,10 @@ export const sandboxStop: Verb = (sandbox, deps) => {
   controlVerb(
     sandbox,
     'stop',
-    'Stop the sandbox serving the data dir, letting requests in flight finish',
+    'Stop the sandbox serving the data dir, letting requests in flight finish (waiting up to --timeout)',
     'loanctl sandbox stop',
-  )
-    .option('--timeout <seconds>', 'how long to wait for it to exit', '30')
-    .action(async (options) => {
-      const { runSandboxStop } = await import('./stop.js');
-      await runSandboxStop(options, deps);
-    });
+  ).action(async (options) => {
+    const { runSandboxStop } = await import('./stop.js');
+    await runSandboxStop(options, deps);
+  });
 };

@@ -4,22 +4,23 @@
  * database (every write it acknowledged was committed first). Nothing running is not an error.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { timeoutMs } from '../../config/settings.js';
 import type { Deps } from '../../deps.js';
 import { LoanctlError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { processAlive, readRunning } from '../../sandbox/control/run-file.js';
 import type { DataDirOptions } from './data-dir.js';
-import { parseWholeNumber, resolveDataDir } from './shared.js';
+import { resolveDataDir } from './shared.js';
 
-export interface SandboxStopOptions extends DataDirOptions {
-  timeout?: string;
-}
+export type SandboxStopOptions = DataDirOptions;
 
 const POLL_MS = 50;
 
 export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
-  const waitS = parseWholeNumber(options.timeout ?? '30', '--timeout', 1, 3600);
+  // The global --timeout, which the root parses wherever it stands on the line: a `--timeout` of
+  // stop's own was never given its value (stop always waited 30 s).
+  const waitMs = timeoutMs(deps.globals.timeout);
   const output = await openOutcome(deps, ['stopped', 'pid', 'data_dir']);
   const info = readRunning(dataDir);
   if (!info) {
@@ -35,11 +36,11 @@ export async function runSandboxStop(options: SandboxStopOptions, deps: Deps): P
       throw new LoanctlError(`Not allowed to stop the sandbox (pid ${info.pid}): it runs as another user.`, 1);
     }
   }
-  const deadline = Date.now() + waitS * 1000;
+  const deadline = Date.now() + waitMs;
   while (processAlive(info.pid)) {
     if (Date.now() > deadline) {
       throw new LoanctlError(
-        `The sandbox (pid ${info.pid}) is still running ${waitS} s after it was asked to stop.`,
+        `The sandbox (pid ${info.pid}) is still running ${waitMs / 1000} s after it was asked to stop.`,
         1,
         `It may be finishing long requests: wait, or force it with \`kill -9 ${info.pid}\`.`,
       );
