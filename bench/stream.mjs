@@ -104,5 +104,5 @@ export async function measure(server, home, argv, { timeoutMs = 240_000, nodeFla
     const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8'));
     peakKb = match ? Number(match[1]) : 0;
   }
-  return { rows, bytes, seconds, peakMb: peakKb / 1024, useTime };
+  return { rows, bytes, seconds, peakMb: peakKb / 1024, useTime, stderr };
 }
