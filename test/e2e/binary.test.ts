@@ -113,11 +113,15 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
       for (const byte of chunk) if (byte === 10) rows++;
     });
     // VmHWM is the process's own high-water mark: the last reading before it exits is its peak.
+    // The environment the walk runs with is read too: the relaunch (process.execve) puts its size there.
     let peakKb = 0;
+    let environ = '';
     const poll = setInterval(() => {
       try {
         const found = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${walk.pid}/status`, 'utf8'));
         if (found) peakKb = Number(found[1]);
+        // Empty once the process has exited and not yet been reaped: keep the last one read.
+        environ = readFileSync(`/proc/${walk.pid}/environ`, 'utf8') || environ;
       } catch {}
     }, 20);
     const result = await walk;
@@ -125,11 +129,14 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
     expect(result.exitCode).toBe(0);
     expect(rows).toBe(50_000);
     expect(peakKb).toBeGreaterThan(0);
-    return peakKb / 1024;
+    return {
+      peakMb: peakKb / 1024,
+      nodeOptions: environ.split('\0').find((entry) => entry.startsWith('NODE_OPTIONS=')),
+    };
   };
 
   it.runIf(process.platform === 'linux')(
-    "walks 50,000 loan requests of ~3.5 KB (loan list --all) in a bounded young generation: ≤ 150 MB, 15 MB or more under V8's defaults (issue 24)",
+    "walks 50,000 loan requests of ~3.5 KB (loan list --all) in a bounded young generation: ≤ 150 MB, under the same walk on V8's defaults (issue 24)",
     async () => {
       // Measured (2026-11-25): on V8's defaults this walk peaked at 159 MB, bounded at 97 MB at load
       // 12 and 131 MB at load 5 (a faster walk grows the old generation more): so the bound is held
@@ -175,8 +182,13 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
         const bounded = await walkPeak(port, {});
         // A size given in NODE_OPTIONS is kept (no relaunch): 0 is V8's own default sizes.
         const defaults = await walkPeak(port, { NODE_OPTIONS: '--max-semi-space-size=0' });
-        expect(bounded).toBeLessThanOrEqual(150);
-        expect(defaults - bounded).toBeGreaterThanOrEqual(15);
+        // The walk ran relaunched with the bound (the binary gives no flag of its own to V8 otherwise)…
+        expect(bounded.nodeOptions).toBe('NODE_OPTIONS=--max-semi-space-size=4');
+        expect(defaults.nodeOptions).toBe('NODE_OPTIONS=--max-semi-space-size=0');
+        // …and held the goal, below the same walk on V8's defaults. How far below depends on the
+        // machine's speed (13–60 MB measured), so the margin is not held to a number.
+        expect(bounded.peakMb).toBeLessThanOrEqual(150);
+        expect(bounded.peakMb).toBeLessThan(defaults.peakMb);
       } finally {
         server.close();
       }
