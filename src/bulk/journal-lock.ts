@@ -5,9 +5,11 @@
  * and could both send the same row; the second now stops before anything is sent (exit 2).
  *
  * A lock whose process is gone (a run killed with kill -9, a crashed machine) is taken over: the
- * pid in it is checked with signal 0, never believed. Released when the journal is closed.
+ * pid in it is checked with signal 0, never believed, and read without following a link (a link
+ * or a FIFO in its place names no holder: stale). Released when the journal is closed.
  */
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, unlink, writeFile } from 'node:fs/promises';
 import { JournalUntrusted } from './journal-file.js';
 
 /** Another run holds the journal: nothing was sent. */
@@ -37,7 +39,7 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
 
 /** The pid of a live process other than this one named in the lock file, else undefined (stale). */
 async function holderOf(lockPath: string): Promise<number | undefined> {
-  const text = await readFile(lockPath, 'utf8').catch(() => '');
+  const text = await readLock(lockPath);
   const pid = /^(\d{1,10})\n?$/.exec(text) ? Number(text.trim()) : Number.NaN;
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
   try {
@@ -46,5 +48,24 @@ async function holderOf(lockPath: string): Promise<number | undefined> {
   } catch (error) {
     // EPERM: it exists, under another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+/**
+ * What the lock file says, read as the journal is (./journal-file.ts): never through a symbolic
+ * link, never blocking on a FIFO, only a regular file's first bytes. Anything else reads as ''
+ * (no live holder named: stale, removed and taken).
+ */
+async function readLock(lockPath: string): Promise<string> {
+  const handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    () => undefined,
+  );
+  if (!handle) return '';
+  try {
+    if (!(await handle.stat()).isFile()) return '';
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(32), 0, 32, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
   }
 }

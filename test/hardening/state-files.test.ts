@@ -228,6 +228,23 @@ describe('the bulk journal', () => {
     expect(counts(bulk.api).users).toBe(before);
   });
 
+  it('a lock file replaced by a link to another file naming a live pid is not followed: the run goes on', async () => {
+    const bulk = await bulkFile('linked-lock.csv', usersCsv('linkedlock', 2));
+    expect((await bulk.run('user')).exitCode).toBe(0);
+    const [journal] = bulk.journals();
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const elsewhere = join(tempDir(), 'pid');
+      writeFileSync(elsewhere, `${other.pid}\n`);
+      symlinkSync(elsewhere, `${journal}.lock`);
+      const again = await bulk.run('user');
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(readFileSync(elsewhere, 'utf8')).toBe(`${other.pid}\n`);
+    } finally {
+      other.kill();
+    }
+  });
+
   it('a journal replaced by a symbolic link is refused, and the file it points at is left untouched', async () => {
     const bulk = await bulkFile('link.csv', usersCsv('link', 2));
     expect((await bulk.run('user')).exitCode).toBe(0);
