@@ -6,11 +6,28 @@ import { UsageError } from '../errors.js';
 
 const FLAG: Record<string, string> = { passwordStdin: '--password-stdin' };
 
+/** The flags that only mean something with `--from`, by option key (commands/common/bulk-options.ts declares them). */
+const FILE_FLAGS = {
+  concurrency: '--concurrency',
+  format: '--format',
+  failed: '--failed',
+  ignoreJournal: '--ignore-journal',
+  strict: '--strict',
+} as const;
+
+/**
+ * Whether the command was asked to run a file: `--from` or a flag that goes with it, so that a
+ * flag given without `--from` is refused (bulkOnly) rather than silently ignored.
+ */
+export function wantsBulk(options: object): boolean {
+  return ['from', ...Object.keys(FILE_FLAGS)].some((key) => (options as Record<string, unknown>)[key] !== undefined);
+}
+
 /** The `--from` value; a usage error when it is missing or a single-row flag was given with it. */
 export function bulkOnly(options: { from?: string | undefined } & object, singleRow: readonly string[]): string {
   if (options.from === undefined) {
     throw new UsageError(
-      '--concurrency, --format, --failed, --ignore-journal and --strict go with --from FILE.',
+      `${listed(Object.values(FILE_FLAGS))} go with --from FILE.`,
       'For example: --from users.csv --concurrency 16',
     );
   }
@@ -23,4 +40,9 @@ export function bulkOnly(options: { from?: string | undefined } & object, single
     );
   }
   return options.from;
+}
+
+/** `a, b and c`. */
+function listed(flags: readonly string[]): string {
+  return `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`;
 }

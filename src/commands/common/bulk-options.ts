@@ -4,17 +4,6 @@
  */
 import type { Command } from 'commander';
 
-/** The option keys of `--from` and of every flag that only means something with it. */
-const BULK_KEYS = ['from', 'concurrency', 'format', 'failed', 'ignoreJournal', 'strict'] as const;
-
-/**
- * Whether the command was asked to run a file: `--from` or a flag that goes with it, so that a
- * flag given without `--from` is refused (src/bulk/options.ts) rather than silently ignored.
- */
-export function wantsBulk(options: object): boolean {
-  return BULK_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined);
-}
-
 /** Adds `--from` and the flags that go with it; `what` names one record ("user", "loan request"). */
 export function addBulkOptions(command: Command, what: string): Command {
   return (

@@ -4,6 +4,8 @@
  * that is not there is exit 4 with one line saying so. On a terminal, missing values are asked for;
  * elsewhere they are exit 2 naming the flags.
  */
+
+import { wantsBulk } from '../../bulk/options.js';
 import type { Deps } from '../../deps.js';
 import { userLookup } from '../../domain/user-lookup.js';
 import { userIdOf } from '../../domain/users.js';
@@ -12,7 +14,6 @@ import { buildOperationBody } from '../../input/body.js';
 import { parseUserRef } from '../../input/values.js';
 import { openOutput } from '../../output/output.js';
 import { askMissingFields, askRequired } from '../../prompts/ask.js';
-import { wantsBulk } from '../common/bulk-options.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { type DataOption, findProduct, missingProduct, notice, type ProductOption, readData } from './common.js';
 

@@ -11,6 +11,8 @@
  *   a notice on stderr, and the JSON carries `"status": "exists"` (`"created"` for a new user).
  * - The reply has no id (spec 2.2), so the hint on stderr continues with the e-mail.
  */
+
+import { wantsBulk } from '../../bulk/options.js';
 import { bodySchemaWithout } from '../../contract/field-schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +20,6 @@ import { buildBody, buildOperationBody } from '../../input/body.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
 import { askMissingFields } from '../../prompts/ask.js';
-import { wantsBulk } from '../common/bulk-options.js';
 import { type DataOption, readData } from '../common/data-option.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import { readSecret } from '../common/stdin.js';
