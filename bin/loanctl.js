@@ -11,23 +11,13 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.exit(2);
 }
 
-// `list --all` (loan requests, users) walks a list of any length; `create --from` sends a file of
-// any length. Under such a run's steady allocation V8 keeps growing the young generation to its
-// ceiling (64 MB, measured), which alone took the peak RSS of a walk over 1,000,000 loan requests
-// to 230 MB while the live heap stayed ~10 MB (issue 24). 4 MB semi-spaces hold it near 85 MB at
-// no cost in rows/s (bench/README.md, "Streaming memory at a million"), and save a bulk run ~7 %
-// of its CPU a row (bench/README.md, "Bulk share: what was tried"). The size can only be set as Node starts:
-// v8.setFlagsFromString comes after the heap is made and changes nothing (measured). So such a run
-// replaces this process (same pid, stdio, signals and exit status) with Node started with the
-// flag. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs here
-// on V8's default sizes.
-const BOUNDED_YOUNG_GENERATION = '--max-semi-space-size=4';
+// A run that walks or sends a list of any length (./long-run.js says which, and why) replaces this
+// process (same pid, stdio, signals and exit status) with Node started with a bounded young
+// generation. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs
+// here on V8's default sizes.
+const { BOUNDED_YOUNG_GENERATION, isLongRun, sizeGiven } = await import('./long-run.js');
 const argv = process.argv.slice(2);
-const isLongRun =
-  (argv.includes('list') && argv.includes('--all')) || (argv.includes('create') && argv.includes('--from'));
-// A size already given (on the command line, or by the user in NODE_OPTIONS) is kept.
-const sizeGiven = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('--max-semi-space-size');
-if (isLongRun && process.execve && !sizeGiven) {
+if (isLongRun(argv) && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
   const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(import.meta.url);
   try {

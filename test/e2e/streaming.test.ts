@@ -212,7 +212,7 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
   const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 
   it.runIf(process.platform === 'linux')(
-    "loan list --all runs on Node started with 4 MB semi-spaces, in the same process; a one-page list on V8's defaults",
+    "loan list --all and user find run on Node started with 4 MB semi-spaces, in the same process; a one-page list on V8's defaults",
     async () => {
       const fake = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
       const walk = list(fake, ['loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson']);
@@ -235,6 +235,13 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
       single.release(1);
       page.stdout?.resume();
       expect(await within(page.exited, 'the one-page list to finish')).toBe(0);
+
+      // A look-up that walks the whole user list (the API has no search) is such a run too.
+      const users = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const find = list(users, ['user', 'find', '--phone', '08012345678']);
+      await within(users.arrived(1), 'the page-1 request of user find');
+      expect(commandLine(find.pid as number)).toContain('--max-semi-space-size=4');
+      find.kill('SIGKILL');
     },
   );
 
