@@ -197,12 +197,13 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     return { status: 'error', ...who, message: sentence(message) };
   }
 
-  const writeResult: (result: RowResult) => Promise<void> = settings.dryRun
-    ? async (result) => {
+  const results = settings.dryRun ? undefined : resultWriter(deps.io.stdout, output);
+  const writeResult: (result: RowResult) => Promise<void> = results
+    ? results.write
+    : async (result) => {
         if (result.status !== 'error') return;
         if (!deps.io.stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(deps.io.stderr);
-      }
-    : resultWriter(deps.io.stdout, output);
+      };
   const write = async (result: RowResult, raw: RawRow) => {
     await writeResult(result);
     if (result.status === 'error' && !unknownRows.has(result.row)) await failedRows?.write(raw);
@@ -226,6 +227,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
+    await results?.flush();
     await pool.close();
     await journal?.close();
     await failedRows?.close();
