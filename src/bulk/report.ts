@@ -68,6 +68,17 @@ export function resultWriter(stdout: OutputStream, format: 'ndjson' | 'csv'): Re
   };
 }
 
+/** Under --dry-run nothing is sent: only the rows that would be refused are told, on stderr. */
+export function dryRunLines(stderr: OutputStream): ResultLines {
+  return {
+    async write(result) {
+      if (result.status !== 'error') return;
+      if (!stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(stderr);
+    },
+    async flush() {},
+  };
+}
+
 export interface ProgressLine {
   stop(): void;
 }
