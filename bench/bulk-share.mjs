@@ -6,6 +6,7 @@
 // bench/README.md ("Bulk share").
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
 import { BIN, cliEnv, NODE, startServer, tempDir, which } from './lib.mjs';
@@ -16,6 +17,8 @@ const CONNECTIONS = 8;
 export async function bulkShare({ quick }) {
   const total = quick ? 3_000 : 10_000;
   const seconds = quick ? 3 : 5;
+  // The share moves with the machine's load (two cores, shared): said beside the figure.
+  const loadBefore = loadAverage();
   const home = tempDir('bulk-share');
   const server = await startServer();
   try {
@@ -52,6 +55,7 @@ export async function bulkShare({ quick }) {
         cpu === undefined
           ? '  (no /usr/bin/time: client CPU not measured)'
           : `  client CPU (user + system) of loanctl creating ${cpuRows} more: ${Math.round((cpu * 1e6) / cpuRows)} µs a row`,
+        `  load average ${loadBefore} before, ${loadAverage()} after`,
       ],
       figures: [
         {
@@ -79,4 +83,10 @@ function clientCpu(server, file, home) {
   });
   const match = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr ?? '');
   return match ? Number(match[1]) + Number(match[2]) : undefined;
+}
+
+function loadAverage() {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }

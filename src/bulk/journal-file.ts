@@ -95,13 +95,6 @@ export function headerLine(length: number): string {
   return `${MAGIC}${String(length).padStart(LENGTH_DIGITS, '0')}\n`;
 }
 
-export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  for (let offset = 0; offset < data.length; ) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset, position + offset);
-    offset += bytesWritten;
-  }
-}
-
 function untrusted(path: string, reason: string): JournalUntrusted {
   return new JournalUntrusted(
     `The bulk journal ${path} cannot be trusted: ${reason}. Nothing was sent.`,

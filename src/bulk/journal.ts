@@ -20,13 +20,14 @@
  *   the three. Anything else stops the run with one line (JournalUntrusted), or with
  *   `--ignore-journal` the file is set aside and the run starts afresh. Only a last line cut off
  *   by a crash is dropped: its write had not finished, so its request was never sent.
- * - Appends are grouped: the lines of every row that reaches the journal while one write is out
- *   go in the next single write, and a row awaits only its `S` line (issue 24; bench/README.md).
+ * - Appends are grouped: the lines queued in one turn of the event loop go in one synchronous
+ *   write at the end of that turn (`setImmediate`), and a row awaits only its `S` line (issue 24;
+ *   bench/README.md, "Bulk share").
  * - One run of a file at a time: the journal is taken with a lock file (./journal-lock.ts).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeSync } from 'node:fs';
 import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -39,7 +40,6 @@ import {
   JOURNAL_LINE,
   JournalUntrusted,
   openJournalFile,
-  writeAll,
 } from './journal-file.js';
 import { lockJournal } from './journal-lock.js';
 
@@ -88,10 +88,9 @@ const LENGTH_EVERY_MS = 250;
 export class Journal {
   private readonly memory = new Map<number, RowMemory>();
   private readonly ids = new Set<number>();
-  /** Lines waiting for the next write, the write they will go in, and the last write started. */
+  /** Lines waiting for the write at the end of this turn, and that write's promise. */
   private queued: string[] = [];
-  private batch: Promise<void> | undefined;
-  private written: Promise<void> = Promise.resolve();
+  private turn: Promise<void> | undefined;
   private lengthWrittenAt = 0;
   /** Gives up the journal's lock (./journal-lock.ts), once it is closed. */
   private release: () => Promise<void> = async () => {};
@@ -156,7 +155,8 @@ export class Journal {
       const identity = identityLine(key);
       if (text === '') {
         const journal = new Journal(path, handle, 0);
-        await journal.append(identity, true);
+        journal.end = journal.writeAt(0, `${headerLine(0)}${identity}\n`);
+        journal.writeLength();
         return journal;
       }
       const { lines, end } = checkJournal(text, identity, path);
@@ -221,46 +221,61 @@ export class Journal {
   }
 
   /**
-   * Queues `line` for the next write; one write at a time, each carrying every line queued while
-   * the one before was out, then the new length into the header. `header`: the first write, of
-   * the header and the identity line.
+   * Queues `line` for the write at the end of this turn of the event loop: every row that reaches
+   * the journal in one turn shares one write (at concurrency 8 the replies that arrive together
+   * start their next rows together). Synchronous, because a write to the page cache costs a few
+   * microseconds where a write through the thread pool (fs/promises) cost ~25 of CPU and a
+   * context switch each, the largest single cost of a bulk run (bench/README.md, "Bulk share").
    */
-  private append(line: string, header = false): Promise<void> {
+  private append(line: string): Promise<void> {
     if (!this.handle) return Promise.resolve();
     this.queued.push(line);
-    this.batch ??= this.written.then(() => this.writeQueued(header));
-    return this.batch;
+    this.turn ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.turn = undefined;
+        try {
+          this.writeQueued();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return this.turn;
   }
 
-  private writeQueued(header: boolean): Promise<void> {
-    const handle = this.handle;
+  private writeQueued(): void {
     const text = `${this.queued.join('\n')}\n`;
     this.queued = [];
-    this.batch = undefined;
-    const write = (async () => {
-      if (!handle) return;
-      const body = Buffer.from(header ? `${headerLine(0)}${text}` : text);
-      await writeAll(handle, body, this.end);
-      this.end += body.length;
-      if (header || Date.now() - this.lengthWrittenAt >= LENGTH_EVERY_MS) await this.writeLength(handle);
-    })();
-    // The next write waits for this one, whether it failed or not; each caller sees its own.
-    this.written = write.catch(() => {});
-    return write;
+    this.end += this.writeAt(this.end, text);
+    if (Date.now() - this.lengthWrittenAt >= LENGTH_EVERY_MS) this.writeLength();
   }
 
   /** The length written so far into the header, which is how a truncated journal shows. */
-  private async writeLength(handle: FileHandle): Promise<void> {
+  private writeLength(): void {
     this.lengthWrittenAt = Date.now();
-    await writeAll(handle, Buffer.from(headerLine(this.end)), 0);
+    this.writeAt(0, headerLine(this.end));
+  }
+
+  /** Writes `text` whole at `position`; returns its length in bytes. */
+  private writeAt(position: number, text: string): number {
+    const fd = (this.handle as FileHandle).fd;
+    const body = Buffer.from(text);
+    for (let offset = 0; offset < body.length; ) {
+      offset += writeSync(fd, body, offset, body.length - offset, position + offset);
+    }
+    return body.length;
   }
 
   async close(): Promise<void> {
     const handle = this.handle;
     if (!handle) return;
-    while (this.batch) await this.batch.catch(() => {});
-    await this.written;
-    await this.writeLength(handle).catch(() => {});
+    while (this.turn) await this.turn.catch(() => {});
+    try {
+      this.writeLength();
+    } catch {
+      // As before: the lines are written; a header left behind says less than was written, which is believed.
+    }
     this.handle = undefined;
     await handle.close();
     await this.release();

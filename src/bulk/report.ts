@@ -13,17 +13,69 @@ import type { BulkCounts, BulkSummary, RowResult } from './engine.js';
 
 const CSV_COLUMNS = ['row', 'status', 'id', 'reference', 'email', 'user_id', 'message'] as const;
 
-/** Writes result lines to stdout, waiting for `drain` when stdout's buffer is full. */
-export function resultWriter(stdout: OutputStream, format: 'ndjson' | 'csv'): (result: RowResult) => Promise<void> {
+export interface ResultLines {
+  /** Takes one row's result (in row order); resolves at once unless stdout's buffer is full, then once it drained. */
+  write(result: RowResult): Promise<void>;
+  /** Writes the lines still held: before the summary, so it comes after every line. */
+  flush(): Promise<void>;
+}
+
+/** Lines held past this many characters are written at once, without waiting for the turn to end. */
+const HELD_AT_MOST = 64 * 1024;
+
+/**
+ * Writes result lines to stdout, waiting for `drain` when stdout's buffer is full. To a terminal
+ * each line at once, as its row ends; to a pipe or a file the lines of one turn of the event loop
+ * in one write at its end (`setImmediate`): stdout is synchronous there, and a write a row was a
+ * system call a row (and a wake-up of the reader) — bench/README.md, "Bulk share".
+ */
+export function resultWriter(stdout: OutputStream, format: 'ndjson' | 'csv'): ResultLines {
   let header = format === 'csv';
-  return async (result) => {
-    let text = '';
-    if (header) {
-      text += csvRow([...CSV_COLUMNS]);
-      header = false;
+  let held = '';
+  let scheduled = false;
+  let full: Promise<void> | undefined;
+  const lineOf = (result: RowResult) =>
+    format === 'csv' ? csvRow(CSV_COLUMNS.map((key) => result[key])) : `${JSON.stringify(result)}\n`;
+  const writeHeld = () => {
+    scheduled = false;
+    if (held === '') return;
+    const text = held;
+    held = '';
+    if (!stdout.write(text)) {
+      full ??= drained(stdout).finally(() => {
+        full = undefined;
+      });
     }
-    text += format === 'csv' ? csvRow(CSV_COLUMNS.map((key) => result[key])) : `${JSON.stringify(result)}\n`;
-    if (!stdout.write(text)) await drained(stdout);
+  };
+  return {
+    async write(result) {
+      if (header) {
+        held += csvRow([...CSV_COLUMNS]);
+        header = false;
+      }
+      held += lineOf(result);
+      if (stdout.isTTY === true || held.length >= HELD_AT_MOST) writeHeld();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(writeHeld);
+      }
+      if (full) await full;
+    },
+    async flush() {
+      writeHeld();
+      if (full) await full;
+    },
+  };
+}
+
+/** Under --dry-run nothing is sent: only the rows that would be refused are told, on stderr. */
+export function dryRunLines(stderr: OutputStream): ResultLines {
+  return {
+    async write(result) {
+      if (result.status !== 'error') return;
+      if (!stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(stderr);
+    },
+    async flush() {},
   };
 }
 

@@ -29,14 +29,13 @@ import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
-import { drained } from './drain.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
 import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { remembered, type ServerChecks } from './remembered.js';
-import { resultWriter, startProgress, summaryLine } from './report.js';
+import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
@@ -197,14 +196,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     return { status: 'error', ...who, message: sentence(message) };
   }
 
-  const writeResult: (result: RowResult) => Promise<void> = settings.dryRun
-    ? async (result) => {
-        if (result.status !== 'error') return;
-        if (!deps.io.stderr.write(`loanctl: row ${result.row}: ${result.message}\n`)) await drained(deps.io.stderr);
-      }
-    : resultWriter(deps.io.stdout, output);
+  const results = settings.dryRun ? dryRunLines(deps.io.stderr) : resultWriter(deps.io.stdout, output);
   const write = async (result: RowResult, raw: RawRow) => {
-    await writeResult(result);
+    await results.write(result);
     if (result.status === 'error' && !unknownRows.has(result.row)) await failedRows?.write(raw);
   };
 
@@ -226,6 +220,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
+    await results.flush();
     await pool.close();
     await journal?.close();
     await failedRows?.close();

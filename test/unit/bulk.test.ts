@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BulkTask, type RowResult, runBulk } from '../../src/bulk/engine.js';
 import { closestField, matchField } from '../../src/bulk/headers.js';
@@ -361,14 +361,73 @@ describe('what a bulk run prints', () => {
 
   it('result lines as NDJSON or CSV', async () => {
     const out = captured(false);
-    const write = resultWriter(out, 'csv');
-    await write({ row: 1, status: 'success', id: 7, reference: 'LR-1', user_id: 3, message: 'Created, fine' });
-    await write({ row: 2, status: 'error', message: 'Missing phone.' });
+    const csv = resultWriter(out, 'csv');
+    await csv.write({ row: 1, status: 'success', id: 7, reference: 'LR-1', user_id: 3, message: 'Created, fine' });
+    await csv.write({ row: 2, status: 'error', message: 'Missing phone.' });
+    await csv.flush();
     expect(out.text()).toBe(
       'row,status,id,reference,email,user_id,message\n1,success,7,LR-1,,3,"Created, fine"\n2,error,,,,,Missing phone.\n',
     );
     const ndjson = captured(false);
-    await resultWriter(ndjson, 'ndjson')({ row: 1, status: 'exists', reference: 'USR-1', message: 'm' });
+    const lines = resultWriter(ndjson, 'ndjson');
+    await lines.write({ row: 1, status: 'exists', reference: 'USR-1', message: 'm' });
+    await lines.flush();
     expect(JSON.parse(ndjson.text())).toEqual({ row: 1, status: 'exists', reference: 'USR-1', message: 'm' });
   });
+
+  it('to a pipe or file the lines of one turn go out in one write at its end; to a terminal each at once', async () => {
+    const row = (n: number): RowResult => ({ row: n, status: 'success', message: 'ok' });
+    const pipe = writes(false);
+    const piped = resultWriter(pipe, 'ndjson');
+    for (const n of [1, 2, 3]) await piped.write(row(n));
+    expect(pipe.chunks).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pipe.chunks.map(rowsIn)).toEqual([[1, 2, 3]]);
+    await piped.write(row(4));
+    await piped.flush();
+    expect(pipe.chunks.map(rowsIn)).toEqual([[1, 2, 3], [4]]);
+
+    const tty = writes(true);
+    const shown = resultWriter(tty, 'ndjson');
+    for (const n of [1, 2]) await shown.write(row(n));
+    expect(tty.chunks.map(rowsIn)).toEqual([[1], [2]]);
+  });
+
+  it('a slow reader of a pipe slows the results down: a write waits once stdout is full', async () => {
+    const pipe = writes(false, 1);
+    const piped = resultWriter(pipe, 'ndjson');
+    let waited = false;
+    const big = 'x'.repeat(70 * 1024);
+    const pending = piped.write({ row: 1, status: 'error', message: big }).then(() => {
+      waited = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waited).toBe(false);
+    pipe.release();
+    await pending;
+    expect(pipe.chunks.map(rowsIn)).toEqual([[1]]);
+  });
 });
+
+/** A stdout that records each write; with `highWaterMark` 1 and `release`, one whose reader is slow. */
+function writes(isTTY: boolean, highWaterMark?: number) {
+  const chunks: string[] = [];
+  let release = () => {};
+  const stream = new Writable({
+    ...(highWaterMark ? { highWaterMark } : {}),
+    write(chunk, _encoding, callback) {
+      chunks.push(chunk.toString());
+      if (highWaterMark) release = () => callback();
+      else callback();
+    },
+  }) as Writable & { isTTY?: boolean };
+  stream.isTTY = isTTY;
+  return Object.assign(stream, { chunks, release: () => release() });
+}
+
+function rowsIn(chunk: string): number[] {
+  return chunk
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as RowResult).row);
+}
