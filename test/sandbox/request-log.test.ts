@@ -4,7 +4,8 @@
  * that it stays bounded, and `--follow`.
  */
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { runSandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { createDeps } from '../../src/deps.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
-import type { LogRow } from '../../src/sandbox/log/store.js';
+import { LOG_PAGE_SIZE, type LogRow } from '../../src/sandbox/log/store.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { holdWriteLock, releaseWriteLock } from '../helpers/lock-holder.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
@@ -190,6 +191,45 @@ describe('bounded on disk', () => {
       expect(rows.at(-1)?.query).toBe('pages=40');
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('its pages', () => {
+  const pageSize = (dataDir: string) => {
+    const db = new DatabaseSync(join(dataDir, 'requests.db'), { readOnly: true });
+    try {
+      return (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
+    } finally {
+      db.close();
+    }
+  };
+
+  // A row (bodies up to 2 KB each) took a 4 KB page of its own: twice the CPU a logged request (bench/README).
+  it('a new log is made of 64 KB pages, several rows to a page', async () => {
+    expect(pageSize(sandbox.dataDir)).toBe(LOG_PAGE_SIZE);
+    expect(LOG_PAGE_SIZE).toBe(65_536);
+  });
+
+  it('a log made before, on 4 KB pages, keeps them and is still written', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loanctl-old-log-'));
+    try {
+      const old = new DatabaseSync(join(dataDir, 'requests.db'));
+      old.exec('PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE unrelated (x)');
+      old.close();
+      const app = await buildSandbox({ dbPath: dbPathFor(dataDir), requestLog: { flushMs: 0 } });
+      try {
+        expect((await app.inject({ method: 'GET', url: '/api/v1/user' })).statusCode).toBe(401);
+      } finally {
+        await app.close();
+      }
+      expect(pageSize(dataDir)).toBe(4096);
+      const db = new DatabaseSync(join(dataDir, 'requests.db'), { readOnly: true });
+      const rows = db.prepare('SELECT path, http FROM request_log').all();
+      db.close();
+      expect(rows).toEqual([{ path: '/api/v1/user', http: 401 }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
