@@ -107,6 +107,28 @@ export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   return db;
 }
 
+/** A field of every entry, so that the list below must name them all. */
+const EVERY_FIELD: Record<keyof NewLogRow, true> = {
+  time: true,
+  org_id: true,
+  method: true,
+  path: true,
+  query: true,
+  http: true,
+  status: true,
+  ms: true,
+  why: true,
+  request_body: true,
+  reply_body: true,
+  ended: true,
+};
+
+/**
+ * The columns an entry is inserted into, bound by position: node:sqlite binds a named parameter
+ * by looking its name up in the object, ~2.5 µs a row of these 12 (7.3 against 4.6 µs an insert).
+ */
+const INSERTED = Object.keys(EVERY_FIELD) as (keyof NewLogRow)[];
+
 /**
  * Appends entries inside one open transaction, committed by `commit()`: each entry is written as
  * it comes (SQLite copies it, so a served reply is not kept alive in memory until the next batch),
@@ -124,8 +146,7 @@ export class LogAppender {
     private readonly maxRows: number,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO request_log (time, org_id, method, path, query, http, status, ms, why, request_body, reply_body, ended)
-       VALUES (:time, :org_id, :method, :path, :query, :http, :status, :ms, :why, :request_body, :reply_body, :ended)`,
+      `INSERT INTO request_log (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`,
     );
     this.prune = db.prepare('DELETE FROM request_log WHERE id <= (SELECT max(id) FROM request_log) - ?');
   }
@@ -133,7 +154,7 @@ export class LogAppender {
   /** Writes `row`, opening the batch's transaction if none is open. */
   append(row: NewLogRow): void {
     if (!this.db.isTransaction) this.db.exec('BEGIN IMMEDIATE');
-    this.insert.run(row);
+    this.insert.run(...INSERTED.map((column) => row[column]));
     this.pending++;
   }
 
