@@ -4,7 +4,7 @@
  * that it stays bounded, and `--follow`.
  */
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,7 +13,15 @@ import { runSandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { createDeps } from '../../src/deps.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
-import type { LogRow } from '../../src/sandbox/log/store.js';
+import {
+  BODY_LIMIT,
+  CHECKPOINT_BYTES,
+  ENDED,
+  LogAppender,
+  type LogRow,
+  type NewLogRow,
+  openLogForWriting,
+} from '../../src/sandbox/log/store.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { holdWriteLock, releaseWriteLock } from '../helpers/lock-holder.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
@@ -208,6 +216,38 @@ describe('its pages', () => {
   // A row (bodies up to 2 KB each) took a 4 KB page of its own: twice the CPU a logged request (bench/README).
   it('a new log is made of 64 KB pages, several rows to a page', async () => {
     expect(pageSize(sandbox.dataDir)).toBe(65_536);
+  });
+
+  it('its write-ahead file stays about 4 MB, as it did on 4 KB pages', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loanctl-log-wal-'));
+    try {
+      const path = join(dataDir, 'requests.db');
+      const db = openLogForWriting(path);
+      const appender = new LogAppender(db, 100_000);
+      const row: NewLogRow = {
+        time: new Date().toISOString(),
+        org_id: 1,
+        method: 'GET',
+        path: '/api/v1/user',
+        query: '',
+        http: 200,
+        status: 'success',
+        ms: 1,
+        why: null,
+        request_body: null,
+        reply_body: 'x'.repeat(BODY_LIMIT),
+        ended: ENDED.answered,
+      };
+      // ~14 MB of entries, committed 500 at a time as the server does.
+      for (let n = 1; n <= 6_000; n++) {
+        appender.append(row);
+        if (n % 500 === 0) appender.commit();
+      }
+      expect(statSync(`${path}-wal`).size).toBeLessThan(CHECKPOINT_BYTES + 2 * 1024 * 1024);
+      db.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a log made before, on 4 KB pages, keeps them and is still written', async () => {
