@@ -62,9 +62,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
   // CLI takes ages and "today" from it, as it would from a real server's (conventions.md).
   // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const clock = sandboxTime(now);
     if (clock) reply.header('date', clock.toUTCString());
+    done(null, payload);
   });
   observers.install(app, db);
 

@@ -4,7 +4,8 @@
  * that it stays bounded, and `--follow`.
  */
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,15 @@ import { runSandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { createDeps } from '../../src/deps.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
-import type { LogRow } from '../../src/sandbox/log/store.js';
+import {
+  BODY_LIMIT,
+  CHECKPOINT_BYTES,
+  ENDED,
+  LogAppender,
+  type LogRow,
+  type NewLogRow,
+  openLogForWriting,
+} from '../../src/sandbox/log/store.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { holdWriteLock, releaseWriteLock } from '../helpers/lock-holder.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
@@ -190,6 +199,76 @@ describe('bounded on disk', () => {
       expect(rows.at(-1)?.query).toBe('pages=40');
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('its pages', () => {
+  const pageSize = (dataDir: string) => {
+    const db = new DatabaseSync(join(dataDir, 'requests.db'), { readOnly: true });
+    try {
+      return (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
+    } finally {
+      db.close();
+    }
+  };
+
+  // A row (bodies up to 2 KB each) took a 4 KB page of its own: twice the CPU a logged request (bench/README).
+  it('a new log is made of 64 KB pages, several rows to a page', async () => {
+    expect(pageSize(sandbox.dataDir)).toBe(65_536);
+  });
+
+  it('its write-ahead file stays about 4 MB, as it did on 4 KB pages', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loanctl-log-wal-'));
+    try {
+      const path = join(dataDir, 'requests.db');
+      const db = openLogForWriting(path);
+      const appender = new LogAppender(db, 100_000);
+      const row: NewLogRow = {
+        time: new Date().toISOString(),
+        org_id: 1,
+        method: 'GET',
+        path: '/api/v1/user',
+        query: '',
+        http: 200,
+        status: 'success',
+        ms: 1,
+        why: null,
+        request_body: null,
+        reply_body: 'x'.repeat(BODY_LIMIT),
+        ended: ENDED.answered,
+      };
+      // ~14 MB of entries, committed 500 at a time as the server does.
+      for (let n = 1; n <= 6_000; n++) {
+        appender.append(row);
+        if (n % 500 === 0) appender.commit();
+      }
+      expect(statSync(`${path}-wal`).size).toBeLessThan(CHECKPOINT_BYTES + 2 * 1024 * 1024);
+      db.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a log made before, on 4 KB pages, keeps them and is still written', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loanctl-old-log-'));
+    try {
+      const old = new DatabaseSync(join(dataDir, 'requests.db'));
+      old.exec('PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE unrelated (x)');
+      old.close();
+      const app = await buildSandbox({ dbPath: dbPathFor(dataDir), requestLog: { flushMs: 0 } });
+      try {
+        expect((await app.inject({ method: 'GET', url: '/api/v1/user' })).statusCode).toBe(401);
+      } finally {
+        await app.close();
+      }
+      expect(pageSize(dataDir)).toBe(4096);
+      const db = new DatabaseSync(join(dataDir, 'requests.db'), { readOnly: true });
+      const rows = db.prepare('SELECT path, http FROM request_log').all();
+      db.close();
+      expect(rows).toEqual([{ path: '/api/v1/user', http: 401 }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -7,8 +7,9 @@
  * The faults are read from the database again only when another connection has changed it
  * (`PRAGMA data_version`), so `loanctl sandbox faults add` in another process takes effect on the
  * next request. That check is made once per turn of the event loop, shared by the requests that
- * turn handles: outside a transaction it takes SQLite's read lock, ~6 µs of system calls here,
- * and under load a turn handles several requests (bench/README).
+ * turn handles, inside the turn's shared read transaction (db.ts `read`): outside one it takes
+ * SQLite's read lock, ~6 µs of system calls here, and under load a turn handles several requests
+ * (bench/README).
  */
 import { STATUS_CODES } from 'node:http';
 import type { StatementSync } from 'node:sqlite';
@@ -64,10 +65,14 @@ export class FaultInjector {
     setImmediate(() => {
       this.checkedThisTurn = false;
     });
-    const { data_version: version } = this.dataVersion.get() as { data_version: number };
-    if (version === this.version) return;
-    this.version = version;
-    this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
+    // In the turn's shared read transaction, which the GETs of this turn then join: read outside
+    // one, the version took and dropped the WAL's read lock of its own, once more a turn.
+    this.db.read(() => {
+      const { data_version: version } = this.dataVersion.get() as { data_version: number };
+      if (version === this.version) return;
+      this.version = version;
+      this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
+    });
   }
 }
 

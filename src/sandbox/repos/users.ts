@@ -25,14 +25,23 @@ const DAY = 'substr(created_at, 1, 10)';
 /** The columns of a `UserRow`. No password is kept: the sandbox never checks one (migration 6). */
 export const USER_COLUMNS = storedColumns(RECORDS.userListItem, RECORDS.user).join(', ');
 
+/** A user as a list page reads it: the list item's columns only. */
+export type UserListRow = RowOf<typeof RECORDS.userListItem>;
+
+/**
+ * The columns of a `UserListRow`, 10 of USER_COLUMNS' 12: a list page's cost is mostly node:sqlite
+ * turning each value into a JavaScript one (bench/README, "What was changed for speed").
+ */
+const LIST_ITEM_COLUMNS = storedColumns(RECORDS.userListItem).join(', ');
+
 export class UsersRepo {
   private readonly insert: StatementSync;
   private readonly byEmail: RowStatement<UserRow>;
   private readonly byOrgAndId: RowStatement<UserRow>;
-  private readonly afterSeq: RowStatement<UserRow>;
+  private readonly afterSeq: RowStatement<UserListRow>;
   private readonly dayBefore: StatementSync;
-  private readonly earlierInDay: RowStatement<UserRow>;
-  private readonly daysBefore: RowStatement<UserRow>;
+  private readonly earlierInDay: RowStatement<UserListRow>;
+  private readonly daysBefore: RowStatement<UserListRow>;
 
   constructor(db: DatabaseSync) {
     this.insert = db.prepare(
@@ -48,7 +57,7 @@ export class UsersRepo {
     // A seek into users_org_seq: the same cost for the first page and the last.
     this.afterSeq = prepareRows(
       db,
-      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
+      `SELECT ${LIST_ITEM_COLUMNS} FROM users WHERE org_id = :org_id AND org_seq > :skipped ORDER BY org_seq ${LIMIT_PARAM}`,
     );
     // The window's users are sorted by (day, day_seq) in users_org_day (migration 8); each of these
     // is a seek into it. The newest day before `before` and its last number, which is its count:
@@ -60,12 +69,12 @@ export class UsersRepo {
     // A page from (day, day_seq) down: that day's users, then the older days'.
     this.earlierInDay = prepareRows(
       db,
-      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} = :day AND day_seq <= :day_seq
+      `SELECT ${LIST_ITEM_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} = :day AND day_seq <= :day_seq
         ORDER BY day_seq DESC ${LIMIT_PARAM}`,
     );
     this.daysBefore = prepareRows(
       db,
-      `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} >= :first_day AND ${DAY} < :day
+      `SELECT ${LIST_ITEM_COLUMNS} FROM users WHERE org_id = :org_id AND ${DAY} >= :first_day AND ${DAY} < :day
         ORDER BY ${DAY} DESC, day_seq DESC ${LIMIT_PARAM}`,
     );
   }
@@ -96,7 +105,7 @@ export class UsersRepo {
    * created (by id). `org_seq` numbers an organisation's users 1, 2, 3… in that order with no gap
    * (users are never deleted), so skipping is a seek, not a walk.
    */
-  page(orgId: number, skipped: number, limit: number): UserRow[] {
+  page(orgId: number, skipped: number, limit: number): UserListRow[] {
     return this.afterSeq.all({ org_id: orgId, skipped, limit });
   }
 
@@ -106,7 +115,7 @@ export class UsersRepo {
    * is found by counting back day by day (one seek a day), so the last page costs what the first
    * does, however many users each day has.
    */
-  list(orgId: number, window: CreatedDays, skipped: number, limit: number): UserRow[] {
+  list(orgId: number, window: CreatedDays, skipped: number, limit: number): UserListRow[] {
     const start = this.pageStart(orgId, window, skipped);
     if (!start) return [];
     const { day, dayIndex } = start;
