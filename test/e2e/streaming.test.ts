@@ -268,6 +268,21 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'user find runs on 1 MB semi-spaces (it keeps almost nothing of its walk), in the same process',
+    async () => {
+      const fake = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const walk = list(fake, ['user', 'find', '--phone', '08099999999']);
+      await within(fake.arrived(1), 'the page-1 request of the walk');
+      const walker = commandLine(walk.pid as number);
+      expect(walker).toContain('--max-semi-space-size=1');
+      expect(walker.slice(-5)).toEqual([BIN, 'user', 'find', '--phone', '08099999999']);
+      fake.release(1);
+      walk.stdout?.resume();
+      expect(await within(walk.exited, 'the walk to finish')).toBe(0);
+    },
+  );
+
   it('the walk keeps its exit status and its one-line error, and says nothing more', async () => {
     const fake = await fakeApi({ pages: 1, perPage: 1 });
     const url = fake.url;
