@@ -94,8 +94,8 @@ export async function scanUsers(
  * first id, for the walk to count and go on. Anything else is left to the client's full reading (the
  * envelope's checks, the key's redaction), which then decides what matches: a text with any
  * backslash (an escape could spell a character, a digit of a phone, differently), one whose text may
- * hold a match (`mayBeIn`), one that is not a success envelope holding a list of objects with
- * whole-number ids, a user the matcher throws on, and any page with a match. A matcher that can
+ * hold a match (`mayBeIn`), one that is not a success envelope holding a list of flat objects with
+ * whole-number ids, and any page with a match. A matcher that can
  * tell from the text has the page recognised from it (./plain-user-page.ts, ~15 µs for 50 users);
  * else, or for a page not that plain, JSON.parse reads it and the matcher is asked (~0.1 ms). The
  * full reading of a 50-user page costs the client ~0.6 ms (bench/README.md).
