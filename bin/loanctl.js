@@ -15,19 +15,14 @@ if (major < 22 || (major === 22 && minor < 13)) {
 // process (same pid, stdio, signals and exit status) with Node started with a bounded young
 // generation. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs
 // here on V8's default sizes.
-const { BOUNDED_YOUNG_GENERATION, isLongRun, sizeGiven } = await import('./long-run.js');
+const { youngGenerationFlag, sizeGiven } = await import('./long-run.js');
 const argv = process.argv.slice(2);
-if (isLongRun(argv) && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
+const youngGeneration = youngGenerationFlag(argv);
+if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
   const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(import.meta.url);
   try {
-    process.execve(process.execPath, [
-      process.execPath,
-      ...process.execArgv,
-      BOUNDED_YOUNG_GENERATION,
-      script,
-      ...argv,
-    ]);
+    process.execve(process.execPath, [process.execPath, ...process.execArgv, youngGeneration, script, ...argv]);
   } catch {
     // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
   }

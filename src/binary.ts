@@ -4,7 +4,7 @@
  * binary carries its own Node. Node puts the executable in argv[0] and the name it was run by in
  * argv[1], so the arguments start at 2, as they do under `node bin/loanctl.js`.
  */
-import { BOUNDED_YOUNG_GENERATION, isLongRun, sizeGiven } from '../bin/long-run.js';
+import { sizeGiven, youngGenerationFlag } from '../bin/long-run.js';
 import { main, prepareProcess } from './entry.js';
 
 const argv = process.argv.slice(2);
@@ -25,11 +25,12 @@ main(argv).then((code) => {
  */
 function boundYoungGenerationOfLongRun(args: string[]): void {
   const options = process.env.NODE_OPTIONS ?? '';
-  if (!isLongRun(args) || sizeGiven([], options)) return;
+  const youngGeneration = youngGenerationFlag(args);
+  if (!youngGeneration || sizeGiven([], options)) return;
   try {
     process.execve?.(process.execPath, process.argv.slice(1), {
       ...process.env,
-      NODE_OPTIONS: `${options} ${BOUNDED_YOUNG_GENERATION}`.trim(),
+      NODE_OPTIONS: `${options} ${youngGeneration}`.trim(),
     });
   } catch {
     // Not replaced (it returns only on failure): the run goes on here, on V8's default sizes.

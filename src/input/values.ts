@@ -29,9 +29,13 @@ function fail(source: Source, problem: string, got: string | undefined, example?
   throw new UsageError(`${source} ${problem}${shown}.`, hint);
 }
 
+/** What a phone may have between its digits, and is read without: spaces, dashes, brackets, dots. */
+export const PHONE_SEPARATOR = '[\\s\\-().]';
+const PHONE_SEPARATORS = new RegExp(PHONE_SEPARATOR, 'g');
+
 /** Accepts `+234XXXXXXXXXX`, `234XXXXXXXXXX` and `0XXXXXXXXXX`, with spaces, dashes, dots or brackets between digits. */
 export function normalisePhone(raw: string): string | undefined {
-  const compact = raw.trim().replace(/[\s\-().]/g, '');
+  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
   const national =
     /^\+234(\d{10})$/.exec(compact)?.[1] ?? /^234(\d{10})$/.exec(compact)?.[1] ?? /^0(\d{10})$/.exec(compact)?.[1];
   return national === undefined ? undefined : `+234${national}`;

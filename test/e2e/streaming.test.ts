@@ -212,7 +212,7 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
   const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 
   it.runIf(process.platform === 'linux')(
-    "loan list --all and user find run on Node started with 4 MB semi-spaces, in the same process; a one-page list on V8's defaults",
+    "loan list --all and loan find run on Node started with 4 MB semi-spaces, in the same process; a one-page list on V8's defaults",
     async () => {
       const fake = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
       const walk = list(fake, ['loan', 'list', '--all', '--direction', 'ASC', '-o', 'ndjson']);
@@ -236,10 +236,10 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
       page.stdout?.resume();
       expect(await within(page.exited, 'the one-page list to finish')).toBe(0);
 
-      // A look-up that walks the whole user list (the API has no search) is such a run too.
-      const users = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
-      const find = list(users, ['user', 'find', '--phone', '08012345678']);
-      await within(users.arrived(1), 'the page-1 request of user find');
+      // A look-up that walks a whole list because the API has no search is such a run too.
+      const loans = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const find = list(loans, ['loan', 'find', '--reference', 'LR-NOWHERE']);
+      await within(loans.arrived(1), 'the page-1 request of loan find');
       expect(commandLine(find.pid as number)).toContain('--max-semi-space-size=4');
       find.kill('SIGKILL');
     },
@@ -272,6 +272,21 @@ describe('the list walk on a bounded young generation (issue 24)', () => {
       child.stdin?.end();
       expect(await within(exited, 'the bulk run to end with its input')).toBe(0);
       expect(stderr).toMatch(/^0 rows: 0 created, 0 existed, 0 failed in /m);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'user find runs on 1 MB semi-spaces (it keeps almost nothing of its walk), in the same process',
+    async () => {
+      const fake = await fakeApi({ pages: 2, perPage: 50, hold: [1] });
+      const walk = list(fake, ['user', 'find', '--phone', '08099999999']);
+      await within(fake.arrived(1), 'the page-1 request of the walk');
+      const walker = commandLine(walk.pid as number);
+      expect(walker).toContain('--max-semi-space-size=1');
+      expect(walker.slice(-5)).toEqual([BIN, 'user', 'find', '--phone', '08099999999']);
+      fake.release(1);
+      walk.stdout?.resume();
+      expect(await within(walk.exited, 'the walk to finish')).toBe(0);
     },
   );
 

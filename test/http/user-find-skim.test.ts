@@ -28,9 +28,9 @@ const page = (users: unknown[]) => JSON.stringify({ status: 'success', message: 
 const skim = skimUnmatched(phoneMatcher('08099999999'));
 
 describe('skimUnmatched: what a cheap read may accept', () => {
-  it('a plain page with no match: its users, to count and go past', () => {
-    const users = [user(1, '+2348012345678'), user(2, '+2348012345679')];
-    expect(skim(page(users))).toEqual(users);
+  it('a plain page with no match: its size and first id, to count and go past', () => {
+    const users = [user(7, '+2348012345678'), user(8, '+2348012345679')];
+    expect(skim(page(users))).toEqual({ size: 2, firstId: 7 });
   });
 
   it('a page with a match, in any form the CLI accepts, is left to the full reading', () => {
@@ -50,8 +50,8 @@ describe('skimUnmatched: what a cheap read may accept', () => {
       '{"status":"error","message":"no","data":[]}',
       '{"status":"success","message":"ok","data":{"users":[]}}',
       page([user(2 ** 53 + 2, '+2348012345678')]),
-      page([{ ...user(1, ''), phone: undefined }]),
       page([null]),
+      '{"status":"success","data":[]}',
       'not json',
     ]) {
       expect(skim(text), text).toBeUndefined();
@@ -98,4 +98,57 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
     expect(io.stderr.text()).toContain('Scanned 150 users; 1 matched.');
   });
+
+  it('goes past a borrower with no phone, where it used to stop with an internal error', async () => {
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      if (n === 1) return json(res, 200, page([{ ...user(1, ''), phone: null }, user(2, '0809 999 9999')]));
+      return json(res, 200, page([]));
+    });
+    const { code, io } = await findPhone(server);
+    expect(code, io.stderr.text()).toBe(0);
+    expect(io.stdout.text()).toContain('"id":2');
+    expect(io.stderr.text()).toBe('Scanned 2 users; 1 matched.\n');
+  });
+
+  it("refuses a page without the envelope's message, as every other reply, where it used to end the walk quietly", async () => {
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      if (n === 1) return json(res, 200, page([user(1, '+2348012345678')]));
+      return json(res, 200, '{"status":"success","data":[]}');
+    });
+    const { code, io } = await findPhone(server);
+    expect(code).toBe(5);
+    expect(io.stderr.text()).toContain('not the API envelope (status, message)');
+  });
+
+  it('under --debug reads every page in full, so the contract check of each reply has whole users to check', async () => {
+    const full = (id: number) => ({
+      ...user(id, '+2348012345678'),
+      created_at: '2026-11-25T19:40:00.000Z',
+      updated_at: '2026-11-25T19:40:00.000Z',
+    });
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      return json(res, 200, page(n <= 2 ? [full(2 * n - 1), full(2 * n)] : []));
+    });
+    const { code, io } = await findPhone(server, ['--debug']);
+    expect(code, io.stderr.text()).toBe(0);
+    expect(io.stderr.text()).toContain('Scanned 4 users; 0 matched.');
+    expect(io.stderr.text()).not.toContain('does not match the contract');
+  });
 });
+
+async function findPhone(server: ScriptedServer, flags: string[] = []) {
+  const io = fakeIo({});
+  const env = {
+    LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-skim-')), 'cfg'),
+    LOANCTL_BASE_URL: server.url,
+    LOANCTL_API_KEY: KEY,
+  };
+  const code = await main(
+    ['user', 'find', '--phone', '08099999999', '-o', 'ndjson', ...flags],
+    createDeps({ io, env }),
+  );
+  return { code, io };
+}

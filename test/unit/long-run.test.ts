@@ -1,20 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { isLongRun, sizeGiven } from '../../bin/long-run.js';
+import { sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
 
-// Which runs bin/loanctl.js and the single executable restart with 4 MB semi-spaces (issue 24):
-// the process-level proof for a walk is test/e2e/streaming.test.ts; this is the list of runs.
+// Which runs bin/loanctl.js and the single executable restart on a bounded young generation, and
+// how large (issue 24): the process-level proof is test/e2e/streaming.test.ts; this is the list.
 describe('the runs started with a bounded young generation', () => {
   it.each([
     ['loan', 'list', '--all', '-o', 'ndjson'],
     ['user', 'list', '--all'],
     ['user', 'create', '--from', 'users.csv'],
     ['loan', 'create', '--from', 'loans.csv', '--strict'],
-    ['user', 'find', '--phone', '08012345678'],
-    ['user', 'find', '--name', 'Ada'],
     ['loan', 'find', '--reference', 'LR-1'],
     ['loan', 'queue', '--limit', '5'],
-  ])('%s', (...argv) => {
-    expect(isLongRun(argv)).toBe(true);
+  ])('4 MB: %s', (...argv) => {
+    expect(youngGenerationFlag(argv)).toBe('--max-semi-space-size=4');
+  });
+
+  it.each([
+    ['user', 'find', '--phone', '08012345678'],
+    ['user', 'find', '--name', 'Ada'],
+  ])('1 MB (it keeps almost nothing of its walk): %s', (...argv) => {
+    expect(youngGenerationFlag(argv)).toBe('--max-semi-space-size=1');
   });
 
   it.each([
@@ -24,8 +29,8 @@ describe('the runs started with a bounded young generation', () => {
     ['user', 'create', '--email', 'a@example.com'],
     ['loan', 'show', '12'],
     ['sandbox', 'start'],
-  ])('not %s', (...argv) => {
-    expect(isLongRun(argv)).toBe(false);
+  ])("V8's defaults: %s", (...argv) => {
+    expect(youngGenerationFlag(argv)).toBeUndefined();
   });
 
   it('keeps a size the user gave, on the command line or in NODE_OPTIONS', () => {
