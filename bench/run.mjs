@@ -107,15 +107,22 @@ console.log(`\n${table}\n\n(${total} s in all)`);
 if (values.save) {
   const readme = join(ROOT, 'bench', 'README.md');
   const text = readFileSync(readme, 'utf8');
+  // Each kind of run has a table of its own in bench/README.md: --huge's is under "Flat at a million".
+  const marker = values.huge ? 'bench:huge-results' : 'bench:results';
   const block = [
-    '<!-- bench:results -->',
+    `<!-- ${marker} -->`,
     `Measured ${machine.date} UTC on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, load average ${machine.load} at the start${values.quick ? ', --quick' : ''}${values.huge ? ', --huge' : ''}; ${total} s.`,
     '',
     table,
-    '<!-- /bench:results -->',
+    `<!-- /${marker} -->`,
   ].join('\n');
-  const updated = text.replace(/<!-- bench:results -->[\s\S]*<!-- \/bench:results -->/, block);
-  writeFileSync(readme, updated);
+  const start = text.indexOf(`<!-- ${marker} -->`);
+  const end = text.indexOf(`<!-- /${marker} -->`);
+  if (start < 0 || end < start) {
+    console.error(`bench: bench/README.md has no <!-- ${marker} --> … <!-- /${marker} --> block to write the table into`);
+    process.exit(2);
+  }
+  writeFileSync(readme, text.slice(0, start) + block + text.slice(end + `<!-- /${marker} -->`.length));
   console.log('bench/README.md updated.');
 }
 
