@@ -119,7 +119,9 @@ if (values.save) {
   const start = text.indexOf(`<!-- ${marker} -->`);
   const end = text.indexOf(`<!-- /${marker} -->`);
   if (start < 0 || end < start) {
-    console.error(`bench: bench/README.md has no <!-- ${marker} --> … <!-- /${marker} --> block to write the table into`);
+    console.error(
+      `bench: bench/README.md has no <!-- ${marker} --> … <!-- /${marker} --> block to write the table into`,
+    );
     process.exit(2);
   }
   writeFileSync(readme, text.slice(0, start) + block + text.slice(end + `<!-- /${marker} -->`.length));
