@@ -194,8 +194,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
-      const skimmed = statusCode === 200 && skim ? skim(text) : undefined;
-      if (skimmed !== undefined) return skimmedResult(skimmed);
+      const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
+      if (skimmed) return skimmed;
       // The reply is redacted before anything reads it: a server or proxy that echoes the key
       // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
       const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));

@@ -42,8 +42,18 @@ export interface ApiResult<T = unknown> {
 /** How a walk reads a page it shows nothing of (CallOptions.skim): its data, or undefined. */
 export type Skim = (text: string) => unknown;
 
-/** A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept. */
-export function skimmedResult(data: unknown): ApiResult {
+/**
+ * A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept; undefined
+ * when the skim declined it, or when the reply is not one the full reading could accept as a page:
+ * only a 200, never one labelled as an HTML page (a proxy's page whose body happens to be JSON).
+ */
+export function skimmedResult(statusCode: number, contentType: string | undefined, text: string, skim: Skim) {
+  if (statusCode !== 200 || labelledHtml(contentType)) return undefined;
+  const data = skim(text);
+  return data === undefined ? undefined : pageResult(data);
+}
+
+function pageResult(data: unknown): ApiResult {
   const envelope = { status: 'success' as const, message: '', data };
   return {
     status: 'success',
@@ -158,6 +168,11 @@ export function payloadOf(envelope: { data?: unknown; data1?: unknown }): unknow
 
 type Parsed = { ok: true; envelope: Envelope; rawBody?: string } | { ok: false; what: string };
 
+/** A reply labelled as an HTML page is never read as the API's envelope, whatever its body. */
+function labelledHtml(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().includes('text/html');
+}
+
 function parseEnvelope(
   httpStatus: number,
   contentType: string | undefined,
@@ -171,8 +186,7 @@ function parseEnvelope(
     }
     return { ok: false, what: 'an empty body' };
   }
-  const type = (contentType ?? '').toLowerCase();
-  if (type.includes('text/html') || /^<(!doctype|html|head|body|\?xml)/i.test(body)) {
+  if (labelledHtml(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(body)) {
     return { ok: false, what: 'an HTML page' };
   }
   let json: unknown;

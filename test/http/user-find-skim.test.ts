@@ -122,6 +122,17 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(io.stderr.text()).toContain('not the API envelope (status, message)');
   });
 
+  it('refuses a page labelled as an HTML page, as the full reading does, even when its body is a plain page', async () => {
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      const headers: Record<string, string> = n === 2 ? { 'content-type': 'text/html; charset=utf-8' } : {};
+      return json(res, 200, page(n <= 2 ? [user(n, '+2348012345678')] : []), headers);
+    });
+    const { code, io } = await findPhone(server);
+    expect(code).toBe(5);
+    expect(io.stderr.text()).toContain('an HTML page');
+  });
+
   it('under --debug reads every page in full, so the contract check of each reply has whole users to check', async () => {
     const full = (id: number) => ({
       ...user(id, '+2348012345678'),
