@@ -13,7 +13,7 @@ import {
   newestEntries,
   unknownStatus,
 } from '../../sandbox/log/query.js';
-import { type LogRow, openLogForReading } from '../../sandbox/log/store.js';
+import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
 import { parseDuration } from '../common/duration.js';
 import { parseWholeNumber, resolveDataDir } from './shared.js';
 
@@ -30,25 +30,6 @@ export interface SandboxLogsOptions {
 
 /** The columns of a table when --fields does not choose. */
 const TABLE_FIELDS = ['time', 'org_id', 'method', 'path', 'http', 'status', 'ms', 'why'];
-/**
- * What `--fields` may name: every field of an entry, whether or not any entry matches (the
- * compiler keeps this list to LogRow's).
- */
-const LOG_FIELDS = Object.keys({
-  id: 0,
-  time: 0,
-  org_id: 0,
-  method: 0,
-  path: 0,
-  query: 0,
-  http: 0,
-  status: 0,
-  ms: 0,
-  why: 0,
-  request_body: 0,
-  reply_body: 0,
-  ended: 0,
-} satisfies Record<keyof LogRow, 0>);
 const POLL_MS = 250;
 
 export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): Promise<void> {
@@ -58,6 +39,7 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
   const fields = settings.output === 'table' && !settings.fields ? TABLE_FIELDS : undefined;
   // Opened first: a --fields naming none of an entry's fields is exit 2 before the log is read.
+  // --fields may name any field of an entry, whether or not any entry matches.
   const output = await openOutput(deps, { names: () => LOG_FIELDS }, fields ? { fields } : {});
 
   const db = openLogForReading(dataDir);

@@ -50,6 +50,23 @@ export type Ended = (typeof ENDED)[keyof typeof ENDED];
 
 export type NewLogRow = Omit<LogRow, 'id'>;
 
+/** Every field of an entry, in the table's order; the compiler keeps this list to LogRow's. */
+export const LOG_FIELDS = Object.keys({
+  id: 0,
+  time: 0,
+  org_id: 0,
+  method: 0,
+  path: 0,
+  query: 0,
+  http: 0,
+  status: 0,
+  ms: 0,
+  why: 0,
+  request_body: 0,
+  reply_body: 0,
+  ended: 0,
+} satisfies Record<keyof LogRow, 0>) as (keyof LogRow)[];
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS request_log (
     id INTEGER PRIMARY KEY,
@@ -113,27 +130,12 @@ export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   return db;
 }
 
-/** A field of every entry, so that the list below must name them all. */
-const EVERY_FIELD: Record<keyof NewLogRow, true> = {
-  time: true,
-  org_id: true,
-  method: true,
-  path: true,
-  query: true,
-  http: true,
-  status: true,
-  ms: true,
-  why: true,
-  request_body: true,
-  reply_body: true,
-  ended: true,
-};
-
 /**
- * The columns an entry is inserted into, bound by position: node:sqlite binds a named parameter
- * by looking its name up in the object, ~2.5 µs a row of these 12 (7.3 against 4.6 µs an insert).
+ * The columns an entry is inserted into (every field but its id), bound by position: node:sqlite
+ * binds a named parameter by looking its name up in the object, ~2.5 µs a row of these 12 (7.3
+ * against 4.6 µs an insert).
  */
-const INSERTED = Object.keys(EVERY_FIELD) as (keyof NewLogRow)[];
+const INSERTED = LOG_FIELDS.filter((field): field is keyof NewLogRow => field !== 'id');
 
 /**
  * Appends entries inside one open transaction, committed by `commit()`: each entry is written as
