@@ -21,13 +21,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { ReplyData } from '../contract/endpoints.js';
-import { type HttpMethod, type OperationDef, operation } from '../contract/operations.js';
+import { type HttpMethod, operation } from '../contract/operations.js';
 import { abortableSleep, type Io } from '../deps.js';
-import { AuthError, DryRunComplete, LoanctlError, NetworkError } from '../errors.js';
+import { AuthError, DryRunComplete, LoanctlError } from '../errors.js';
 import type { ApiClient } from './api-client.js';
 import { toCurl } from './curl.js';
 import { abandoned, transportFailure } from './network-failure.js';
 import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
+import { requirePayload } from './payload.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
@@ -274,27 +275,4 @@ function monotonicMs(): number {
 /** Belt and braces: whatever a debug line says, the key never appears in it, in any form. */
 export function redact(text: string, key: string | undefined): string {
   return redactText(text, key);
-}
-
-/**
- * A successful reply must carry what the contract says it returns (src/contract/operations.ts
- * `reply`); only a shape of `none` or `record?` may be null or absent. Without this, a reply of
- * `{"status":"success"}` would reach the printer as a loan request of `null`.
- */
-function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
-  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
-  if (result.status !== 'success') return;
-  for (const part of ['data', 'data1'] as const) {
-    const shape = def.reply[part];
-    if (shape === undefined || shape === 'none' || shape.endsWith('?')) continue;
-    const value = part === 'data' ? result.data : result.data1;
-    if (value !== null && value !== undefined) continue;
-    const command = def.method === 'GET' ? undefined : check();
-    throw new NetworkError(
-      `The API answered "${result.status}" to "${def.summary.toLowerCase()}" without the ${part} it returns (${shape}).`,
-      command
-        ? `The change was probably made; check with: ${command}`
-        : "Try again; if it keeps happening, tell the API's operator.",
-    );
-  }
 }

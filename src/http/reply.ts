@@ -37,6 +37,8 @@ export interface ApiResult<T = unknown> {
   httpStatus: number;
   /** The server's clock when it replied (its `Date` header), when it sent a valid one. */
   serverDate?: Date | undefined;
+  /** True when `data` is what the caller's skim made of the text (CallOptions.skim), not the reply's payload. */
+  skimmed?: true;
 }
 
 /** How a walk reads a page it shows nothing of (CallOptions.skim): its data, or undefined. */
@@ -64,6 +66,7 @@ function pageResult(data: unknown): ApiResult {
     envelope,
     rawBody: '',
     httpStatus: 200,
+    skimmed: true,
   };
 }
 

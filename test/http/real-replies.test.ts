@@ -113,3 +113,30 @@ describe('a success reply without the payload its operation returns', () => {
     expect(await run(['loan', 'employment', '7', '-o', 'json'])).toBe(0);
   });
 });
+
+describe('a success reply whose payload is of the wrong kind', () => {
+  const LIST = ['user', 'list'];
+  const cases: Array<[string, string[], string, string]> = [
+    ['user list, a null item', LIST, '[{"id":1,"email":"a@example.com"},null]', 'item 2: null instead of a record'],
+    ['user list, an object for the list', LIST, '{"id":1}', 'an object instead of a list'],
+    ['user list, a number item', LIST, '[7]', 'item 1: a number instead of a record'],
+    ['user find, a null item', ['user', 'find', '--phone', '+2348012345678'], '[null]', 'item 1: null'],
+    ['loan list, a list for the page', ['loan', 'list'], '[{"id":5}]', 'a list instead of a record'],
+    [
+      'loan list, a null loan request in the page',
+      ['loan', 'list'],
+      '{"loan_requests":[null],"cursor":null}',
+      'loan_requests: item 1: null instead of a record',
+    ],
+    ['loan create, a text for the record', CREATE_LOAN, '"created"', 'a text instead of a record'],
+  ];
+  it.each(cases)('%s: one line naming what it held, exit 5, nothing on stdout', async (_name, args, data, what) => {
+    server.script((_req, res) => json(res, 200, `{"status":"success","message":"ok","data":${data}}`));
+    expect(await run(args.filter((arg) => arg !== '-o' && arg !== 'json'))).toBe(5);
+    const lines = io.stderr.text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`(${what}`);
+    expect(lines[0]).toMatch(args === CREATE_LOAN ? /probably made; check with: loanctl loan list/ : /Try again/);
+    expect(io.stdout.text()).toBe('');
+  });
+});
