@@ -138,21 +138,25 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const started = monotonicMs();
-      debug(`> ${method} ${url.href}`);
-      debug(
-        `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
-      );
+      // The debug lines are built only under --debug: a bulk run sends thousands of requests.
+      if (settings.debug) {
+        debug(`> ${method} ${url.href}`);
+        debug(
+          `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
+        );
+      }
       let statusCode: number;
       let replyHeaders: IncomingHttpHeaders;
       let text: string;
       try {
+        const remaining = Math.max(1, left());
         const reply = await pool().send({
           method,
           url,
           headers,
           body: prepared.body,
-          timeoutMs: Math.max(1, left()),
-          connectTimeoutMs: Math.max(1, left()),
+          timeoutMs: remaining,
+          connectTimeoutMs: remaining,
         });
         statusCode = reply.statusCode;
         replyHeaders = reply.headers;
@@ -176,8 +180,10 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         throw failure.error;
       }
       const contentType = header(replyHeaders['content-type']);
-      const size = `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`;
-      debug(['< HTTP', statusCode, contentType, size].filter((part) => part !== undefined && part !== '').join(' '));
+      if (settings.debug) {
+        const size = `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`;
+        debug(['< HTTP', statusCode, contentType, size].filter((part) => part !== undefined && part !== '').join(' '));
+      }
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
         const asked = parseRetryAfter(header(replyHeaders['retry-after']), now());
         const delay = asked ?? backoff(policy, attempt, random);
