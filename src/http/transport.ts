@@ -42,6 +42,7 @@ import {
   timeoutError,
 } from './bounds.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
+import { requestTarget } from './request-target.js';
 
 export interface Exchange {
   method: string;
@@ -225,7 +226,12 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   let fail!: (error: Error) => void;
   const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
-    const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
+    const requestOptions: RequestOptions = {
+      ...requestTarget(exchange.url),
+      method: exchange.method,
+      headers: exchange.headers,
+      agent: pool.agent,
+    };
     // Node's own proxy support gives up on a tunnel after the request's `timeout` (else the agent's
     // idle timeout): the connect timeout, so no unanswered CONNECT outlives the run.
     if (pool.proxy) requestOptions.timeout = connectMs;
@@ -235,7 +241,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     opening = token;
     let request: ClientRequest;
     try {
-      request = pool.module.request(exchange.url, requestOptions, (response) => {
+      request = pool.module.request(requestOptions, (response) => {
         answered = true;
         readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
           (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
