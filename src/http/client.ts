@@ -21,9 +21,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { ReplyData } from '../contract/endpoints.js';
-import { type HttpMethod, type OperationDef, operation } from '../contract/operations.js';
+import { type HttpMethod, operation } from '../contract/operations.js';
 import { abortableSleep, type Io } from '../deps.js';
-import { AuthError, DryRunComplete, LoanctlError, NetworkError } from '../errors.js';
+import { AuthError, DryRunComplete, LoanctlError } from '../errors.js';
 import type { ApiClient } from './api-client.js';
 import { toCurl } from './curl.js';
 import { abandoned, transportFailure } from './network-failure.js';
@@ -31,7 +31,15 @@ import { markUnknownOutcome, mayHaveApplied } from './outcome.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, httpDate, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
+import {
+  type ApiResult,
+  httpDate,
+  interpretReply,
+  type ReplyContext,
+  requirePayload,
+  type Skim,
+  skimmedResult,
+} from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -76,17 +84,21 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     return transport;
   };
 
-  const debug = (line: string) => {
-    if (settings.debug) stderr.write(`${redact(`debug: ${line}`, settings.apiKey)}\n`);
+  // A line is built only under --debug: a bulk run sends thousands of requests.
+  const debug = (line: () => string) => {
+    if (settings.debug) stderr.write(`${redact(`debug: ${line()}`, settings.apiKey)}\n`);
   };
 
-  const where = describeBaseUrl(settings);
+  // Written once: the settings do not change during a run, and a bulk run reads thousands of replies.
+  const baseUrlHint = `Check the base URL (${describeBaseUrl(settings)}) and that it points at the API.`;
+  const keyHint = authHint(settings);
+  const redactKey = (text: string) => redactText(text, settings.apiKey);
   const context = (url: URL, method: HttpMethod): ReplyContext => ({
     origin: url.origin,
     reading: method === 'GET',
-    baseUrlHint: `Check the base URL (${where}) and that it points at the API.`,
-    authHint: authHint(settings),
-    redact: (text) => redactText(text, settings.apiKey),
+    baseUrlHint,
+    authHint: keyHint,
+    redact: redactKey,
   });
 
   /**
@@ -138,13 +150,11 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const started = monotonicMs();
-      // The debug lines are built only under --debug: a bulk run sends thousands of requests.
-      if (settings.debug) {
-        debug(`> ${method} ${url.href}`);
-        debug(
+      debug(() => `> ${method} ${url.href}`);
+      debug(
+        () =>
           `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
-        );
-      }
+      );
       let statusCode: number;
       let replyHeaders: IncomingHttpHeaders;
       let text: string;
@@ -165,7 +175,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         // An attempt the deadline ended is told as the request's: "within 5 s", the --timeout given.
         if (left() === 0 && error instanceof Error && 'limitMs' in error) error.limitMs = settings.timeoutMs;
         const failure = transportFailure(error, url, settings);
-        debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
+        debug(() => `< failed after ${elapsed(started)}: ${failure.error.message}`);
         if (!failure.neverSent) sent();
         if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
@@ -180,10 +190,11 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         throw failure.error;
       }
       const contentType = header(replyHeaders['content-type']);
-      if (settings.debug) {
-        const size = `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`;
-        debug(['< HTTP', statusCode, contentType, size].filter((part) => part !== undefined && part !== '').join(' '));
-      }
+      debug(() =>
+        ['< HTTP', statusCode, contentType, `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`]
+          .filter((part) => part !== undefined && part !== '')
+          .join(' '),
+      );
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
         const asked = parseRetryAfter(header(replyHeaders['retry-after']), now());
         const delay = asked ?? backoff(policy, attempt, random);
@@ -197,7 +208,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           continue;
         }
         debug(
-          `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
+          () =>
+            `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
       const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
@@ -218,13 +230,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     settings,
     async call(key, callOptions = {}) {
       const { prepared, params, query, body } = await prepareCall(settings, key, callOptions);
-      const globals = globalFlags(settings);
+      // Made only when a write may have been applied and its error names the command that shows it.
       const check = () =>
         checkCommand(key, {
           params,
           body,
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
-          globals,
+          globals: globalFlags(settings),
         });
       const result = await sendOnce(prepared, check, callOptions.skim);
       requirePayload(operation(key), result, check);
@@ -232,7 +244,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         const { endpoint } = await contractSchemas();
         const check = endpoint(key).reply.data.safeParse(result.data);
         if (!check.success)
-          debug(`the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
+          debug(() => `the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
       }
       return result as ApiResult<ReplyData<typeof key>>;
     },
@@ -280,27 +292,4 @@ function monotonicMs(): number {
 /** Belt and braces: whatever a debug line says, the key never appears in it, in any form. */
 export function redact(text: string, key: string | undefined): string {
   return redactText(text, key);
-}
-
-/**
- * A successful reply must carry what the contract says it returns (src/contract/operations.ts
- * `reply`); only a shape of `none` or `record?` may be null or absent. Without this, a reply of
- * `{"status":"success"}` would reach the printer as a loan request of `null`.
- */
-function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
-  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
-  if (result.status !== 'success') return;
-  for (const part of ['data', 'data1'] as const) {
-    const shape = def.reply[part];
-    if (shape === undefined || shape === 'none' || shape.endsWith('?')) continue;
-    const value = part === 'data' ? result.data : result.data1;
-    if (value !== null && value !== undefined) continue;
-    const command = def.method === 'GET' ? undefined : check();
-    throw new NetworkError(
-      `The API answered "${result.status}" to "${def.summary.toLowerCase()}" without the ${part} it returns (${shape}).`,
-      command
-        ? `The change was probably made; check with: ${command}`
-        : "Try again; if it keeps happening, tell the API's operator.",
-    );
-  }
 }

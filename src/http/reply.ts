@@ -21,6 +21,7 @@
  * to a delete, whose reply the spec leaves open) is taken as success with `data: null`.
  */
 import { inexactNumberIn } from '../contract/exact-json.js';
+import type { OperationDef } from '../contract/operations.js';
 import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
 import { cleanParsed, MAX_REPLY_DEPTH } from './parsed-reply.js';
@@ -128,8 +129,8 @@ export function interpretReply(
     );
   }
   const envelope = (parsed as { envelope: Envelope }).envelope;
-  const message = oneLine(envelope.message);
   if (envelope.status === 'no-access' || httpStatus === 404) {
+    const message = oneLine(envelope.message);
     fail(
       new NoAccessError(
         sentence(`${envelope.status === 'no-access' ? 'No access' : 'Not found'}: ${message || `HTTP ${httpStatus}`}`),
@@ -139,6 +140,7 @@ export function interpretReply(
     );
   }
   if (envelope.status === 'error' || httpStatus >= 400) {
+    const message = oneLine(envelope.message);
     fail(
       new ApiError(sentence(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`), {
         httpStatus,
@@ -236,4 +238,27 @@ function oneLine(text: string): string {
       .trim()
       .slice(0, 500)
   );
+}
+
+/**
+ * A successful reply must carry what the contract says it returns (src/contract/operations.ts
+ * `reply`); only a shape of `none` or `record?` may be null or absent. Without this, a reply of
+ * `{"status":"success"}` would reach the printer as a loan request of `null`.
+ */
+export function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
+  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
+  if (result.status !== 'success') return;
+  for (const part of ['data', 'data1'] as const) {
+    const shape = def.reply[part];
+    if (shape === undefined || shape === 'none' || shape.endsWith('?')) continue;
+    const value = part === 'data' ? result.data : result.data1;
+    if (value !== null && value !== undefined) continue;
+    const command = def.method === 'GET' ? undefined : check();
+    throw new NetworkError(
+      `The API answered "${result.status}" to "${def.summary.toLowerCase()}" without the ${part} it returns (${shape}).`,
+      command
+        ? `The change was probably made; check with: ${command}`
+        : "Try again; if it keeps happening, tell the API's operator.",
+    );
+  }
 }
