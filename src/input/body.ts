@@ -10,7 +10,7 @@
  *   one line that names the flags to fix (exit 2).
  */
 import type { z } from 'zod';
-import { bodySchema } from '../contract/field-schemas.js';
+import { bodySchema, markChecked } from '../contract/field-schemas.js';
 import type { BodyKey, BodyOf } from '../contract/fields.js';
 import { inputError, UsageError } from '../errors.js';
 
@@ -105,7 +105,7 @@ export function buildOperationBody<K extends BodyKey>(
 ): BuiltBody<BodyOf<K>> {
   const built = buildBody(bodySchema(key), fields, data, options);
   // The schema is built from the fields BodyOf<K> is computed from: the two say the same.
-  return built as BuiltBody<BodyOf<K>>;
+  return { ...built, body: markChecked(key, built.body) } as BuiltBody<BodyOf<K>>;
 }
 
 /** A usage error for a required value that is missing, naming the flag to pass. */
