@@ -286,7 +286,9 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
         tunnelOpen = true;
       });
     }
-    limitConnect(request, connectMs, pool.secure, (ms) => fail(connectTimeoutError(ms, phase())));
+    // A kept-alive socket handed over at once is connected already: most requests need no connect timer.
+    const connectTimedOut = (ms: number) => fail(connectTimeoutError(ms, phase()));
+    if (!request.reusedSocket) limitConnect(request, connectMs, pool.secure, connectTimedOut);
     timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs, phase())), exchange.timeoutMs);
     request.end(exchange.body);
   });
