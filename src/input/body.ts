@@ -55,7 +55,6 @@ export function buildBody<S extends z.ZodType>(
   options: BuildOptions = {},
 ): BuiltBody<z.infer<S>> {
   const merged: Record<string, unknown> = { ...(data ?? {}) };
-  const known = new Set(fields.map((field) => field.key));
 
   for (const field of fields) {
     if (field.value !== undefined) {
@@ -66,7 +65,8 @@ export function buildBody<S extends z.ZodType>(
     }
   }
 
-  const ignored = Object.keys(merged).filter((key) => !known.has(key));
+  // Without --data only the fields' own keys are set (a bulk row's fields come this way).
+  const ignored = data === undefined ? [] : keysNotIn(merged, fields);
   for (const key of ignored) delete merged[key];
 
   const result = schema.safeParse(merged);
@@ -91,6 +91,11 @@ export function buildBody<S extends z.ZodType>(
     );
   }
   return { body: result.data as z.infer<S>, ignored };
+}
+
+function keysNotIn(merged: Record<string, unknown>, fields: readonly FieldSpec[]): string[] {
+  const known = new Set(fields.map((field) => field.key));
+  return Object.keys(merged).filter((key) => !known.has(key));
 }
 
 /**
