@@ -41,6 +41,7 @@ import {
   ready,
   timeoutError,
 } from './bounds.js';
+import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 import { requestTarget } from './request-target.js';
 
@@ -122,8 +123,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** One pool per protocol and proxy; `routes` remembers each origin's, so NO_PROXY is read once. */
   const pools = new Map<string, Pool | Promise<Pool>>();
   const routes = new Map<string, Pool | Promise<Pool>>();
-  /** Every request not yet settled, with what ends it at once. */
-  const inFlight = new Map<Promise<unknown>, (error: Error) => void>();
+  const inFlight = new InFlight<{ reply: Promise<Reply>; fail: (error: Error) => void }>();
   let closed = false;
 
   const poolFor = (url: URL): Pool | Promise<Pool> => {
@@ -141,11 +141,11 @@ export function createTransport(options: TransportOptions): Transport {
 
   const start = (exchange: Exchange, pool: Pool): Promise<Reply> => {
     if (closed) return Promise.reject(abandonedError());
-    const { reply, fail } = exchangeOnce(exchange, pool, options);
-    inFlight.set(reply, fail);
-    const forget = () => inFlight.delete(reply);
-    reply.then(forget, forget);
-    return reply;
+    const entry = exchangeOnce(exchange, pool, options);
+    inFlight.add(entry);
+    const forget = () => inFlight.remove(entry);
+    entry.reply.then(forget, forget);
+    return entry.reply;
   };
 
   return {
@@ -162,9 +162,9 @@ export function createTransport(options: TransportOptions): Transport {
       if (closeOptions.abort) {
         closed = true;
         // Requests still waiting for a socket too, which destroying the agents' sockets misses.
-        for (const fail of inFlight.values()) fail(abandonedError());
+        for (const { fail } of inFlight.all()) fail(abandonedError());
       }
-      await Promise.allSettled([...inFlight.keys()]);
+      await Promise.allSettled(inFlight.all().map(({ reply }) => reply));
       for (const settled of await Promise.allSettled(pools.values())) {
         if (settled.status !== 'fulfilled') continue;
         settled.value.stop?.abort();
