@@ -41,9 +41,13 @@ export function inexactNumberIn(text: string): string | undefined {
   return parsed.ok ? undefined : parsed.source;
 }
 
-/** False for a text without 16 digits in a row or a digit's exponent: no number in it can be inexact. */
+/**
+ * False for a text without 16 digits in a row or a digit followed by an exponent (a JSON number has a
+ * digit before its exponent): no number in it can be inexact. Written with one leading digit, which
+ * is half the work of the two alternatives side by side (it runs on every row and reply of a bulk run).
+ */
 function mayHoldInexactNumber(text: string): boolean {
-  return /\d{16}|[\d.][eE][+-]?\d/.test(text);
+  return /\d(?:\d{15}|[eE][+-]?\d)/.test(text);
 }
 
 /** What to tell the operator about such a number. */
