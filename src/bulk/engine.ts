@@ -135,8 +135,14 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
   /** A fatal error: this row fails with it, and no further row is read. */
   function stop(row: number, error: unknown): RowResult {
     fatal ??= error;
-    for (const wake of waiting.splice(0)) wake();
+    wakeReaders();
     return { row, status: 'error', message: messageOf(error) };
+  }
+
+  /** Lets the readers held back by the window go on (a row was written, or the run is ending). */
+  function wakeReaders(): void {
+    // Most rows wake nobody: no new array for them.
+    if (waiting.length > 0) for (const wake of waiting.splice(0)) wake();
   }
 
   async function flush(): Promise<void> {
@@ -147,11 +153,11 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
         finished.delete(nextToWrite);
         await options.write(...done);
         nextToWrite++;
-        for (const wake of waiting.splice(0)) wake();
+        wakeReaders();
       }
     } catch (error) {
       flushFailure ??= error;
-      for (const wake of waiting.splice(0)) wake();
+      wakeReaders();
     } finally {
       flushing = false;
     }
@@ -188,7 +194,7 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
     done,
     cancel(reason) {
       fatal ??= reason;
-      for (const wake of waiting.splice(0)) wake();
+      wakeReaders();
     },
   };
 }

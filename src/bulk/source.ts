@@ -169,6 +169,7 @@ async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
 }
 
 async function* ndjsonRows(chunks: AsyncIterable<string>, known: readonly string[]): AsyncGenerator<RawRow> {
+  const nameOf = keyNames(known);
   let row = 0;
   for await (const line of lines(chunks)) {
     const text = row === 0 ? line.replace(/^\uFEFF/, '') : line;
@@ -194,7 +195,7 @@ async function* ndjsonRows(chunks: AsyncIterable<string>, known: readonly string
       yield { row, line: text, error: 'is not a JSON object of fields, like {"email":"ada@example.com",…}' };
       continue;
     }
-    yield { row, line: text, fields: fieldsOf(value as Record<string, unknown>, known) };
+    yield { row, line: text, fields: fieldsOf(value as Record<string, unknown>, nameOf) };
   }
 }
 
@@ -207,8 +208,24 @@ export function normaliseKey(key: string): string {
 }
 
 /** The record with each key as the known field it names, else normalised (and then named once as unknown). */
-function fieldsOf(record: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+function fieldsOf(record: Record<string, unknown>, nameOf: (key: string) => string): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) result[matchField(key, known) ?? normaliseKey(key)] = value;
+  for (const key in record) result[nameOf(key)] = record[key];
   return result;
 }
+
+/** Rows of a file repeat the same keys: each is matched once (at most KEYS_KEPT of them are kept). */
+function keyNames(known: readonly string[]): (key: string) => string {
+  const names = new Map<string, string>();
+  return (key) => {
+    let name = names.get(key);
+    if (name === undefined) {
+      name = matchField(key, known) ?? normaliseKey(key);
+      if (names.size < KEYS_KEPT) names.set(key, name);
+    }
+    return name;
+  };
+}
+
+/** Enough for every column of a file and some misspelt ones; a file of ever-new keys keeps no more. */
+const KEYS_KEPT = 256;

@@ -20,6 +20,11 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
   return {
     prepare(fields) {
       const password = fields.password;
+      // A good row is checked once; a row refused is checked again below, for its message.
+      if (typeof password === 'string' && password !== '') {
+        const good = tryBuild(fields);
+        if (good) return good;
+      }
       const missingPassword = password === undefined || password === null || password === '';
       try {
         buildBody(bodySchemaWithout('createUser', 'password'), rowFields('createUser', fields, ['password']));
@@ -35,8 +40,7 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
       if (typeof password !== 'string' && typeof password !== 'number') {
         throw new UsageError('password must be text.');
       }
-      const withText = { ...fields, password: String(password) };
-      return buildOperationBody('createUser', rowFields('createUser', withText)).body;
+      return buildOperationBody('createUser', rowFields('createUser', { ...fields, password: String(password) })).body;
     },
     async execute(request) {
       const result = await api().call('createUser', { body: request });
@@ -50,4 +54,13 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
       };
     },
   };
+}
+
+/** The row's body when every field is good, else undefined (the row's message is then made as above). */
+function tryBuild(fields: Record<string, unknown>): BodyOf<'createUser'> | undefined {
+  try {
+    return buildOperationBody('createUser', rowFields('createUser', fields)).body;
+  } catch {
+    return undefined;
+  }
 }

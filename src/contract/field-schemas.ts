@@ -93,6 +93,24 @@ export function fieldsSchema(fields: readonly FieldDef[]): z.ZodObject {
 
 const builtBodies = new Map<string, z.ZodObject>();
 
+/**
+ * Bodies checked whole with their operation's schema (src/input/body.ts, buildOperationBody), and
+ * for which operation. Each is frozen there, so it stays as it was checked: the client sends it
+ * without checking it again (a bulk row was checked three times).
+ */
+const checkedBodies = new WeakMap<object, BodyKey>();
+
+/** `body`, frozen, as checked for operation `key` by its schema. */
+export function markChecked<T extends object>(key: BodyKey, body: T): T {
+  checkedBodies.set(Object.freeze(body), key);
+  return body;
+}
+
+/** The operation `body` was checked for (markChecked), if it was. */
+export function checkedFor(body: unknown): BodyKey | undefined {
+  return typeof body === 'object' && body !== null ? checkedBodies.get(body) : undefined;
+}
+
 /** The schema of an operation's body, built on first use. */
 export function bodySchema(key: BodyKey): z.ZodObject {
   return bodySchemaWithout(key);

@@ -18,14 +18,15 @@ export type Query = Record<string, QueryValue | readonly QueryValue[]>;
  * What one operation of the contract is called with, typed from its description: the path
  * parameters it names, its own query parameters, and its body as its fields say
  * (src/contract/fields.ts `BodyOf`). Every value is checked again with the operation's schemas
- * before anything is sent.
+ * before anything is sent, but a body built by buildOperationBody (src/input/body.ts): that one was
+ * checked with the same schema, and is frozen.
  */
 export interface CallOptions<K extends OperationKey = OperationKey> {
   /** Path parameters by name, as the operation names them: `{ id: 42 }`, `{ user_id: 7 }`. */
   params?: PathParamsOf<K>;
   /** Query parameters other than product-id; undefined values are left out. */
   query?: { [N in keyof QueryOf<K>]?: QueryValue };
-  /** The JSON body, as the operation's fields say (validated again before anything is sent). */
+  /** The JSON body, as the operation's fields say (validated again before anything is sent, see above). */
   body?: BodyOf<K & BodyKey>;
   /** Overrides the settings' product id (e.g. a command's `--product`). */
   productId?: number | string | undefined;

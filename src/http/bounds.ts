@@ -87,9 +87,8 @@ export function readText(response: IncomingMessage, maxBytes: number): Promise<s
       else chunks.push(chunk);
     });
     response.on('end', () => {
-      // A reply read in one chunk (a page of 50 users on loopback) is decoded from it: no 12 KB copy.
-      const whole = chunks.length === 1 ? chunks[0] : undefined;
-      const text = (whole ?? Buffer.concat(chunks)).toString('utf8');
+      // Most replies arrive in one chunk: no copy of it then.
+      const text = (chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     });
     // The socket closed before the whole body arrived (ECONNRESET), or the timer fired.

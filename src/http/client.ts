@@ -77,17 +77,21 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     return transport;
   };
 
-  const debug = (line: string) => {
-    if (settings.debug) stderr.write(`${redact(`debug: ${line}`, settings.apiKey)}\n`);
+  // A line is built only under --debug: a bulk run sends thousands of requests.
+  const debug = (line: () => string) => {
+    if (settings.debug) stderr.write(`${redact(`debug: ${line()}`, settings.apiKey)}\n`);
   };
 
-  const where = describeBaseUrl(settings);
+  // Written once: the settings do not change during a run, and a bulk run reads thousands of replies.
+  const baseUrlHint = `Check the base URL (${describeBaseUrl(settings)}) and that it points at the API.`;
+  const keyHint = authHint(settings);
+  const redactKey = (text: string) => redactText(text, settings.apiKey);
   const context = (url: URL, method: HttpMethod): ReplyContext => ({
     origin: url.origin,
     reading: method === 'GET',
-    baseUrlHint: `Check the base URL (${where}) and that it points at the API.`,
-    authHint: authHint(settings),
-    redact: (text) => redactText(text, settings.apiKey),
+    baseUrlHint,
+    authHint: keyHint,
+    redact: redactKey,
   });
 
   /**
@@ -139,21 +143,23 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const started = monotonicMs();
-      debug(`> ${method} ${url.href}`);
+      debug(() => `> ${method} ${url.href}`);
       debug(
-        `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
+        () =>
+          `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
       );
       let statusCode: number;
       let replyHeaders: IncomingHttpHeaders;
       let text: string;
       try {
+        const remaining = Math.max(1, left());
         const reply = await pool().send({
           method,
           url,
           headers,
           body: prepared.body,
-          timeoutMs: Math.max(1, left()),
-          connectTimeoutMs: Math.max(1, left()),
+          timeoutMs: remaining,
+          connectTimeoutMs: remaining,
         });
         statusCode = reply.statusCode;
         replyHeaders = reply.headers;
@@ -162,7 +168,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         // An attempt the deadline ended is told as the request's: "within 5 s", the --timeout given.
         if (left() === 0 && error instanceof Error && 'limitMs' in error) error.limitMs = settings.timeoutMs;
         const failure = transportFailure(error, url, settings);
-        debug(`< failed after ${elapsed(started)}: ${failure.error.message}`);
+        debug(() => `< failed after ${elapsed(started)}: ${failure.error.message}`);
         if (!failure.neverSent) sent();
         if (closing.signal.aborted) throw abandoned(url);
         const safe = failure.retryable && (failure.neverSent || method === 'GET');
@@ -177,8 +183,11 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         throw failure.error;
       }
       const contentType = header(replyHeaders['content-type']);
-      const size = `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`;
-      debug(['< HTTP', statusCode, contentType, size].filter((part) => part !== undefined && part !== '').join(' '));
+      debug(() =>
+        ['< HTTP', statusCode, contentType, `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`]
+          .filter((part) => part !== undefined && part !== '')
+          .join(' '),
+      );
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
         const asked = parseRetryAfter(header(replyHeaders['retry-after']), now());
         const delay = asked ?? backoff(policy, attempt, random);
@@ -192,7 +201,8 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           continue;
         }
         debug(
-          `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
+          () =>
+            `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
       const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
@@ -213,13 +223,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     settings,
     async call(key, callOptions = {}) {
       const { prepared, params, query, body } = await prepareCall(settings, key, callOptions);
-      const globals = globalFlags(settings);
+      // Made only when a write may have been applied and its error names the command that shows it.
       const check = () =>
         checkCommand(key, {
           params,
           body,
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
-          globals,
+          globals: globalFlags(settings),
         });
       const result = await sendOnce(prepared, check, callOptions.skim);
       requirePayload(operation(key), result, check);
@@ -227,7 +237,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         const { endpoint } = await contractSchemas();
         const check = endpoint(key).reply.data.safeParse(result.data);
         if (!check.success)
-          debug(`the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
+          debug(() => `the reply's data does not match the contract for ${key}: ${check.error.issues[0]?.message}`);
       }
       return result as ApiResult<ReplyData<typeof key>>;
     },

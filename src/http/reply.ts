@@ -23,7 +23,7 @@
 import { inexactNumberIn } from '../contract/exact-json.js';
 import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
-import { cleanParsed, MAX_REPLY_DEPTH } from './parsed-reply.js';
+import { cleanParsed, MAX_REPLY_DEPTH, nothingToClean } from './parsed-reply.js';
 
 export interface ApiResult<T = unknown> {
   status: 'success' | 'exists';
@@ -131,8 +131,8 @@ export function interpretReply(
     );
   }
   const envelope = (parsed as { envelope: Envelope }).envelope;
-  const message = oneLine(envelope.message);
   if (envelope.status === 'no-access' || httpStatus === 404) {
+    const message = oneLine(envelope.message);
     fail(
       new NoAccessError(
         sentence(`${envelope.status === 'no-access' ? 'No access' : 'Not found'}: ${message || `HTTP ${httpStatus}`}`),
@@ -142,6 +142,7 @@ export function interpretReply(
     );
   }
   if (envelope.status === 'error' || httpStatus >= 400) {
+    const message = oneLine(envelope.message);
     fail(
       new ApiError(sentence(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`), {
         httpStatus,
@@ -199,7 +200,8 @@ function parseEnvelope(
     const looksJson = body.startsWith('{') || body.startsWith('[');
     return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
   }
-  const cleaned = cleanParsed(json, redact ?? ((text) => text));
+  const clean = redact ?? ((text: string) => text);
+  const cleaned = nothingToClean(body, clean) ? { ok: true, value: json, changed: false } : cleanParsed(json, clean);
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
   const inexact = inexactNumberIn(body);

@@ -41,7 +41,9 @@ import {
   ready,
   timeoutError,
 } from './bounds.js';
+import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
+import { requestTarget } from './request-target.js';
 
 export interface Exchange {
   method: string;
@@ -121,8 +123,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** One pool per protocol and proxy; `routes` remembers each origin's, so NO_PROXY is read once. */
   const pools = new Map<string, Pool | Promise<Pool>>();
   const routes = new Map<string, Pool | Promise<Pool>>();
-  /** Every request not yet settled, with what ends it at once. */
-  const inFlight = new Map<Promise<unknown>, (error: Error) => void>();
+  const inFlight = new InFlight<{ reply: Promise<Reply>; fail: (error: Error) => void }>();
   let closed = false;
 
   const poolFor = (url: URL): Pool | Promise<Pool> => {
@@ -140,11 +141,11 @@ export function createTransport(options: TransportOptions): Transport {
 
   const start = (exchange: Exchange, pool: Pool): Promise<Reply> => {
     if (closed) return Promise.reject(abandonedError());
-    const { reply, fail } = exchangeOnce(exchange, pool, options);
-    inFlight.set(reply, fail);
-    const forget = () => inFlight.delete(reply);
-    reply.then(forget, forget);
-    return reply;
+    const entry = exchangeOnce(exchange, pool, options);
+    inFlight.add(entry);
+    const forget = () => inFlight.remove(entry);
+    entry.reply.then(forget, forget);
+    return entry.reply;
   };
 
   return {
@@ -161,9 +162,9 @@ export function createTransport(options: TransportOptions): Transport {
       if (closeOptions.abort) {
         closed = true;
         // Requests still waiting for a socket too, which destroying the agents' sockets misses.
-        for (const fail of inFlight.values()) fail(abandonedError());
+        for (const { fail } of inFlight.all()) fail(abandonedError());
       }
-      await Promise.allSettled([...inFlight.keys()]);
+      await Promise.allSettled(inFlight.all().map(({ reply }) => reply));
       for (const settled of await Promise.allSettled(pools.values())) {
         if (settled.status !== 'fulfilled') continue;
         settled.value.stop?.abort();
@@ -225,7 +226,12 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   let fail!: (error: Error) => void;
   const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
-    const requestOptions: RequestOptions = { method: exchange.method, headers: exchange.headers, agent: pool.agent };
+    const requestOptions: RequestOptions = {
+      ...requestTarget(exchange.url),
+      method: exchange.method,
+      headers: exchange.headers,
+      agent: pool.agent,
+    };
     // Node's own proxy support gives up on a tunnel after the request's `timeout` (else the agent's
     // idle timeout): the connect timeout, so no unanswered CONNECT outlives the run.
     if (pool.proxy) requestOptions.timeout = connectMs;
@@ -235,7 +241,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     opening = token;
     let request: ClientRequest;
     try {
-      request = pool.module.request(exchange.url, requestOptions, (response) => {
+      request = pool.module.request(requestOptions, (response) => {
         answered = true;
         readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
           (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
@@ -280,7 +286,9 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
         tunnelOpen = true;
       });
     }
-    limitConnect(request, connectMs, pool.secure, (ms) => fail(connectTimeoutError(ms, phase())));
+    // A kept-alive socket handed over at once is connected already: most requests need no connect timer.
+    const connectTimedOut = (ms: number) => fail(connectTimeoutError(ms, phase()));
+    if (!request.reusedSocket) limitConnect(request, connectMs, pool.secure, connectTimedOut);
     timer = setTimeout(() => fail(timeoutError(exchange.timeoutMs, phase())), exchange.timeoutMs);
     request.end(exchange.body);
   });

@@ -10,7 +10,7 @@
  *   one line that names the flags to fix (exit 2).
  */
 import type { z } from 'zod';
-import { bodySchema } from '../contract/field-schemas.js';
+import { bodySchema, markChecked } from '../contract/field-schemas.js';
 import type { BodyKey, BodyOf } from '../contract/fields.js';
 import { inputError, UsageError } from '../errors.js';
 
@@ -55,7 +55,6 @@ export function buildBody<S extends z.ZodType>(
   options: BuildOptions = {},
 ): BuiltBody<z.infer<S>> {
   const merged: Record<string, unknown> = { ...(data ?? {}) };
-  const known = new Set(fields.map((field) => field.key));
 
   for (const field of fields) {
     if (field.value !== undefined) {
@@ -66,7 +65,8 @@ export function buildBody<S extends z.ZodType>(
     }
   }
 
-  const ignored = Object.keys(merged).filter((key) => !known.has(key));
+  // Without --data only the fields' own keys are set (a bulk row's fields come this way).
+  const ignored = data === undefined ? [] : keysNotIn(merged, fields);
   for (const key of ignored) delete merged[key];
 
   const result = schema.safeParse(merged);
@@ -93,6 +93,11 @@ export function buildBody<S extends z.ZodType>(
   return { body: result.data as z.infer<S>, ignored };
 }
 
+function keysNotIn(merged: Record<string, unknown>, fields: readonly FieldSpec[]): string[] {
+  const known = new Set(fields.map((field) => field.key));
+  return Object.keys(merged).filter((key) => !known.has(key));
+}
+
 /**
  * The body of operation `key` from `--data` and the fields' flags (`fields`, e.g. from
  * src/commands/common/field-options.ts), checked with the schema built from the same field table.
@@ -105,7 +110,7 @@ export function buildOperationBody<K extends BodyKey>(
 ): BuiltBody<BodyOf<K>> {
   const built = buildBody(bodySchema(key), fields, data, options);
   // The schema is built from the fields BodyOf<K> is computed from: the two say the same.
-  return built as BuiltBody<BodyOf<K>>;
+  return { ...built, body: markChecked(key, built.body) } as BuiltBody<BodyOf<K>>;
 }
 
 /** A usage error for a required value that is missing, naming the flag to pass. */
