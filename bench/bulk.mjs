@@ -3,7 +3,7 @@
 // on a sample (half before the bulk run, half after, so drift in the machine's load hits both)
 // and is scaled per user to 10,000.
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cliEnv, ms, NODE, startServer, tempDir, which } from './lib.mjs';
 
@@ -35,19 +35,29 @@ function curlLoop(server, file) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-export async function loanctlFrom(server, file, home) {
+/**
+ * Runs `loanctl user create --from FILE` and counts its result lines by status. `resultsFile`: its
+ * stdout goes to that file, as an operator keeps a large run's results, and is counted after the
+ * run; without it, the bench reads the pipe line by line while loanctl runs (a reader beside it).
+ */
+export async function loanctlFrom(server, file, home, { resultsFile } = {}) {
   const start = process.hrtime.bigint();
+  const results = resultsFile === undefined ? 'pipe' : openSync(resultsFile, 'w');
   const child = spawn(NODE, [BIN, 'user', 'create', '--from', file], {
     env: cliEnv(server, home),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', results, 'pipe'],
   });
+  if (typeof results === 'number') closeSync(results); // the child holds its own copy
   const counts = { success: 0, exists: 0, error: 0 };
+  const count = (lines) => {
+    for (const line of lines) if (line) counts[JSON.parse(line).status]++;
+  };
   let rest = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop() ?? '';
-    for (const line of lines) if (line) counts[JSON.parse(line).status]++;
+    count(lines);
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -58,6 +68,7 @@ export async function loanctlFrom(server, file, home) {
   clearTimeout(timer);
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
   if (code !== 0) throw new Error(`loanctl user create --from exited ${code}: ${stderr.slice(-500)}`);
+  if (resultsFile !== undefined) count(readFileSync(resultsFile, 'utf8').split('\n'));
   return { elapsed, counts, summary: stderr.trim().split('\n').at(-1) ?? '' };
 }
 
