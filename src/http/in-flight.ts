@@ -14,8 +14,10 @@ export class InFlight<Entry> {
   }
 
   remove(entry: Entry): void {
+    const index = this.entries.indexOf(entry);
+    if (index === -1) return; // removed already: the last entry must not take a slot that is not there
     const last = this.entries.pop();
-    if (last !== undefined && last !== entry) this.entries[this.entries.indexOf(entry)] = last;
+    if (last !== undefined && index < this.entries.length) this.entries[index] = last;
   }
 
   /** The entries now (a copy: settling one removes it). */
