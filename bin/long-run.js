@@ -25,7 +25,7 @@ export function youngGenerationFlag(argv) {
 /**
  * The V8 flags a run is also started with by bin/loanctl.js: a bulk `create --from` runs without
  * V8's top tier (TurboFan), whose compiling, on a helper thread, took ~10 % of the run's CPU and a
- * core from the server it feeds, for code no faster here than Maglev's: 10,000 rows ~11 % faster
+ * core from the server it feeds, for code no faster here than Maglev's: 10,000 rows ~10 % faster
  * (bench/README.md, "Bulk share", round five). Set after start it changes nothing (measured).
  * NODE_OPTIONS refuses it, so the single executable runs on V8's tiers.
  */
