@@ -13,16 +13,18 @@ if (major < 22 || (major === 22 && minor < 13)) {
 
 // A run that walks or sends a list of any length (./long-run.js says which, and why) replaces this
 // process (same pid, stdio, signals and exit status) with Node started with a bounded young
-// generation. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs
-// here on V8's default sizes.
-const { youngGenerationFlag, sizeGiven } = await import('./long-run.js');
+// generation (a bulk create also without V8's top tier: ./long-run.js). Where Node cannot
+// (Windows; Node before 22.15, which has no process.execve), it runs here on V8's defaults.
+const { compilerFlags, youngGenerationFlag, sizeGiven } = await import('./long-run.js');
 const argv = process.argv.slice(2);
 const youngGeneration = youngGenerationFlag(argv);
 if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
   const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(import.meta.url);
   try {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, youngGeneration, script, ...argv]);
+    // The compiler's flags first: one the user gave Node (later) wins.
+    const node = [process.execPath, ...compilerFlags(argv), ...process.execArgv, youngGeneration];
+    process.execve(process.execPath, [...node, script, ...argv]);
   } catch {
     // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
   }

@@ -18,9 +18,23 @@
 export function youngGenerationFlag(argv) {
   const has = (word) => argv.includes(word);
   if (has('user') && has('find')) return '--max-semi-space-size=1';
-  const longRun =
-    (has('list') && has('--all')) || (has('create') && has('--from')) || has('find') || (has('loan') && has('queue'));
+  const longRun = (has('list') && has('--all')) || bulkCreate(argv) || has('find') || (has('loan') && has('queue'));
   return longRun ? '--max-semi-space-size=4' : undefined;
+}
+
+/**
+ * The V8 flags a run is also started with by bin/loanctl.js: a bulk `create --from` runs without
+ * V8's top tier (TurboFan), whose compiling, on a helper thread, took ~10 % of the run's CPU and a
+ * core from the server it feeds, for code no faster here than Maglev's: 10,000 rows ~10 % faster
+ * (bench/README.md, "Bulk share", round five). Set after start it changes nothing (measured).
+ * NODE_OPTIONS refuses it, so the single executable runs on V8's tiers.
+ */
+export function compilerFlags(argv) {
+  return bulkCreate(argv) ? ['--max-opt=2'] : [];
+}
+
+function bulkCreate(argv) {
+  return argv.includes('create') && argv.includes('--from');
 }
 
 /** True when a semi-space size was already given (on Node's command line or in NODE_OPTIONS): it is kept. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
+import { compilerFlags, sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
 
 // Which runs bin/loanctl.js and the single executable restart on a bounded young generation, and
 // how large (issue 24): the process-level proof is test/e2e/streaming.test.ts; this is the list.
@@ -31,6 +31,13 @@ describe('the runs started with a bounded young generation', () => {
     ['sandbox', 'start'],
   ])("V8's defaults: %s", (...argv) => {
     expect(youngGenerationFlag(argv)).toBeUndefined();
+  });
+
+  it("starts a bulk create without V8's top tier, and nothing else", () => {
+    expect(compilerFlags(['user', 'create', '--from', 'users.csv'])).toEqual(['--max-opt=2']);
+    expect(compilerFlags(['loan', 'create', '--from', '-'])).toEqual(['--max-opt=2']);
+    expect(compilerFlags(['loan', 'list', '--all'])).toEqual([]);
+    expect(compilerFlags(['user', 'create', '--email', 'a@example.com'])).toEqual([]);
   });
 
   it('keeps a size the user gave, on the command line or in NODE_OPTIONS', () => {
