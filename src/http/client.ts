@@ -207,9 +207,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       }
       const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
       if (skimmed) return skimmed;
-      // The reply is redacted before anything reads it: a server or proxy that echoes the key
-      // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
-      const result = interpretReply(statusCode, contentType, redactText(text, key), context(url, method));
+      const result = interpretReply(statusCode, contentType, text, context(url, method));
       result.serverDate = httpDate(header(replyHeaders.date));
       return result;
     }

@@ -13,19 +13,20 @@ export type Cleaned = { ok: true; value: unknown; changed: boolean } | { ok: fal
 
 /**
  * True when cleaning what JSON.parse made of `text` can change nothing and find nothing too deep,
- * so the walk can be skipped (a bulk run reads thousands of replies): a text without a backslash
- * has no JSON escape, so every string parsed from it, name or value, is a piece of it as written;
- * `clean` (the key's redaction, which finds the key in a piece only where it finds it in the whole)
- * leaves the whole text as it is; and at most MAX_REPLY_DEPTH opening brackets nest no deeper.
+ * so the walk can be skipped (a bulk run reads thousands of replies). `text` must have been
+ * redacted whole already (./reply.ts interpretReply does it first): the key's redaction finds the
+ * key in a piece only where it finds it in the whole, and a text without a backslash has no JSON
+ * escape, so every string parsed from it, name or value, is a piece of it as written. At most
+ * MAX_REPLY_DEPTH opening brackets nest no deeper.
  */
-export function nothingToClean(text: string, clean: (text: string) => string): boolean {
+export function nothingToClean(text: string): boolean {
   if (text.includes('\\')) return false;
   let opening = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if ((code === 0x7b || code === 0x5b) && ++opening > MAX_REPLY_DEPTH) return false;
   }
-  return clean(text) === text;
+  return true;
 }
 
 export function cleanParsed(root: unknown, clean: (text: string) => string): Cleaned {

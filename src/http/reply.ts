@@ -87,8 +87,9 @@ export interface ReplyContext {
   /** True for a GET: it changed nothing, so a failed one is safe to run again. */
   reading: boolean;
   /**
-   * Hides the API key in a text (./redact.ts). Applied again to every string of the parsed JSON,
-   * where escapes are decoded; when that finds anything, `rawBody` becomes the redacted JSON.
+   * Hides the API key in a text (./redact.ts). Applied to the reply's text before anything reads
+   * it, and again to every string of the parsed JSON where escapes are decoded; when that finds
+   * anything, `rawBody` becomes the redacted JSON.
    */
   redact?: (text: string) => string;
 }
@@ -99,6 +100,9 @@ export function interpretReply(
   rawBody: string,
   context: ReplyContext,
 ): ApiResult {
+  // The key is hidden before anything reads the reply: a server or proxy that echoes it
+  // (e.g. "invalid key sk_live_…") must not get it printed, by an error line or by --raw.
+  if (context.redact) rawBody = context.redact(rawBody);
   const parsed = parseEnvelope(httpStatus, contentType, rawBody, context.redact);
   if (parsed.ok && parsed.rawBody !== undefined) rawBody = parsed.rawBody;
   const reply: ReplyInfo = { httpStatus, rawBody, envelope: parsed.ok ? parsed.envelope : undefined };
@@ -201,7 +205,7 @@ function parseEnvelope(
     return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
   }
   const clean = redact ?? ((text: string) => text);
-  const cleaned = nothingToClean(body, clean) ? { ok: true, value: json, changed: false } : cleanParsed(json, clean);
+  const cleaned = nothingToClean(body) ? { ok: true, value: json, changed: false } : cleanParsed(json, clean);
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
   const inexact = inexactNumberIn(body);

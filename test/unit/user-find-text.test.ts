@@ -22,7 +22,7 @@ const SEPARATORS = [' ', '-', '(', ')', '.', '\t', '\u00a0', '\u2028', '\n'];
 function fullReading(text: string, matches: UserMatcher) {
   let data: unknown;
   try {
-    data = interpretReply(200, 'application/json', redactText(text, KEY), {
+    data = interpretReply(200, 'application/json', text, {
       origin: 'http://127.0.0.1:1',
       reading: true,
       baseUrlHint: '',
