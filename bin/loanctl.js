@@ -29,8 +29,20 @@ if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.en
     // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
   }
 }
-const { enableCompileCache } = await import('node:module');
+const { enableCompileCache, registerHooks } = await import('node:module');
 enableCompileCache?.();
+// The bundle's chunks import one another as './chunks/NAME.js'. Node's own resolution of each (the
+// file's real path, stats, the nearest package.json for its module type) took ~10 ms of a `user
+// exists`, which loads 47 of them (bench/README.md, "Start-up: chunks and builtins"); they are ES
+// modules written by scripts/build.mjs into ../dist, so their URL is all there is to resolve.
+// Node before 22.15 has no registerHooks and resolves them itself.
+const bundle = new URL('../dist/', import.meta.url).href;
+registerHooks?.({
+  resolve: (specifier, context, nextResolve) =>
+    specifier.startsWith('./') && context.parentURL?.startsWith(bundle)
+      ? { url: new URL(specifier, context.parentURL).href, format: 'module', shortCircuit: true }
+      : nextResolve(specifier, context),
+});
 const { main, prepareProcess } = await import('../dist/loanctl.js');
 prepareProcess();
 process.exitCode = await main(argv);
