@@ -19,7 +19,7 @@ const { compilerFlags, youngGenerationFlag, sizeGiven } = await import('./long-r
 const argv = process.argv.slice(2);
 const youngGeneration = youngGenerationFlag(argv);
 if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
-  const { fileURLToPath } = await import('node:url');
+  const { fileURLToPath } = process.getBuiltinModule('node:url');
   const script = fileURLToPath(import.meta.url);
   try {
     // The compiler's flags first: one the user gave Node (later) wins.
@@ -29,7 +29,8 @@ if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.en
     // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
   }
 }
-const { enableCompileCache, registerHooks } = await import('node:module');
+// Builtins through getBuiltinModule, not import(): see scripts/builtin-imports.mjs.
+const { enableCompileCache, registerHooks } = process.getBuiltinModule('node:module');
 enableCompileCache?.();
 // The bundle's chunks import one another as './chunks/NAME.js'. Node's own resolution of each (the
 // file's real path, stats, the nearest package.json for its module type) took ~10 ms of a `user
