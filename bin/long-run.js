@@ -33,8 +33,35 @@ export function compilerFlags(argv) {
   return bulkCreate(argv) ? ['--max-opt=2'] : [];
 }
 
+/**
+ * A bulk file worth a second start of Node: stdin or a pipe (any length), or a file of at least
+ * LARGE_FILE_BYTES. Below that the relaunch (~15 ms) and `--max-opt` (~25 ms more: Node's own
+ * modules lose the code cache built into Node, which holds only for V8's default flags) cost more
+ * than they save (bench/README.md, "Bulk share", round six); an operator's file of a few hundred
+ * rows runs at once. A file that cannot be read runs at once too, and says why.
+ */
 function bulkCreate(argv) {
-  return argv.includes('create') && argv.includes('--from');
+  const from = argv.includes('create') ? flagValue(argv, '--from') : undefined;
+  if (from === undefined) return false;
+  if (from === '-') return true;
+  try {
+    const stats = process.getBuiltinModule('node:fs').statSync(from);
+    return !stats.isFile() || stats.size >= LARGE_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/** ~1,700 rows of a borrower each (150 bytes a row). */
+export const LARGE_FILE_BYTES = 256 * 1024;
+
+/** The value of `--name VALUE` or `--name=VALUE` in argv. */
+function flagValue(argv, name) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === name) return argv[i + 1];
+    if (argv[i].startsWith(`${name}=`)) return argv[i].slice(name.length + 1);
+  }
+  return undefined;
 }
 
 /** True when a semi-space size was already given (on Node's command line or in NODE_OPTIONS): it is kept. */

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { compilerFlags, sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compilerFlags, LARGE_FILE_BYTES, sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
+
+// Bulk files on either side of the size worth a second start of Node.
+const dir = mkdtempSync(join(tmpdir(), 'loanctl-long-run-'));
+const large = join(dir, 'users.csv');
+const small = join(dir, 'few.csv');
+writeFileSync(large, 'x'.repeat(LARGE_FILE_BYTES));
+writeFileSync(small, 'x'.repeat(LARGE_FILE_BYTES - 1));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Which runs bin/loanctl.js and the single executable restart on a bounded young generation, and
 // how large (issue 24): the process-level proof is test/e2e/streaming.test.ts; this is the list.
@@ -7,8 +18,10 @@ describe('the runs started with a bounded young generation', () => {
   it.each([
     ['loan', 'list', '--all', '-o', 'ndjson'],
     ['user', 'list', '--all'],
-    ['user', 'create', '--from', 'users.csv'],
-    ['loan', 'create', '--from', 'loans.csv', '--strict'],
+    ['user', 'create', '--from', large],
+    ['loan', 'create', `--from=${large}`, '--strict'],
+    ['user', 'create', '--from', '-'],
+    ['loan', 'create', '--from', '/dev/stdin'],
     ['loan', 'find', '--reference', 'LR-1'],
     ['loan', 'queue', '--limit', '5'],
   ])('4 MB: %s', (...argv) => {
@@ -27,15 +40,18 @@ describe('the runs started with a bounded young generation', () => {
     ['loan', 'list'],
     ['user', 'exists', '--email', 'a@example.com'],
     ['user', 'create', '--email', 'a@example.com'],
+    ['user', 'create', '--from', small],
+    ['user', 'create', '--from', join(dir, 'missing.csv')],
     ['loan', 'show', '12'],
     ['sandbox', 'start'],
   ])("V8's defaults: %s", (...argv) => {
     expect(youngGenerationFlag(argv)).toBeUndefined();
   });
 
-  it("starts a bulk create without V8's top tier, and nothing else", () => {
-    expect(compilerFlags(['user', 'create', '--from', 'users.csv'])).toEqual(['--max-opt=2']);
+  it("starts a large bulk create without V8's top tier, and nothing else", () => {
+    expect(compilerFlags(['user', 'create', '--from', large])).toEqual(['--max-opt=2']);
     expect(compilerFlags(['loan', 'create', '--from', '-'])).toEqual(['--max-opt=2']);
+    expect(compilerFlags(['user', 'create', '--from', small])).toEqual([]);
     expect(compilerFlags(['loan', 'list', '--all'])).toEqual([]);
     expect(compilerFlags(['user', 'create', '--email', 'a@example.com'])).toEqual([]);
   });
