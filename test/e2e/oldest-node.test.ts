@@ -43,9 +43,10 @@ describe(`the oldest Node the package supports (engines: ${oldestNodeVersion()})
     expect(result.stdout).toBe(`v${oldestNodeVersion()}`);
   });
 
-  it('runs the demo to the approved loan request', async () => {
+  it('runs the demo to the approved loan request, with no warning about node:sqlite', async () => {
     const result = await loanctl(['demo', '-o', 'json']);
     expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('ExperimentalWarning');
     const steps = JSON.parse(result.stdout) as { command: string; result: unknown }[];
     expect(steps).toHaveLength(9);
     expect(steps.at(-1)?.result).toMatchObject({ loan_request: { lender_status: 'approved' } });
