@@ -1,10 +1,11 @@
 /**
  * The oldest Node the package supports (package.json's engines: 22.13) runs the built CLI and the
  * sandbox: the demo, and a bulk create against a sandbox that Node serves, its request log
- * included. Every other test runs on the checkout's Node 24, whose node:sqlite has what 22.13's
- * lacks (src/sandbox/repos/rows.ts, src/sandbox/sqlite-state.ts); the demo failed on 22.13 for
- * days before this test. The binary is installed on first use (test/helpers/oldest-node.ts: about
- * 30 MB from the npm registry, once per node_modules).
+ * included, and a NUL in a text refused rather than stored and read back cut. Every other test
+ * runs on the checkout's Node 24, whose node:sqlite has what 22.13's lacks (src/sandbox/repos/
+ * rows.ts, sqlite-state.ts, nul-text.ts); the demo failed on 22.13 for days before this test. The
+ * binary is installed on first use (test/helpers/oldest-node.ts: about 30 MB from the npm
+ * registry, once per node_modules).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe(`the oldest Node the package supports (engines: ${oldestNodeVersion()})
     expect(steps.at(-1)?.result).toMatchObject({ loan_request: { lender_status: 'approved' } });
   });
 
-  it('serves a bulk create, lists every borrower back and logs the requests', async () => {
+  it('serves a bulk create, lists every borrower back, refuses text it would cut and logs the requests', async () => {
     const dataDir = join(home, 'sandbox');
     const started = await loanctl(['sandbox', 'start', '--detach', '--json', '--port', '0', '--data-dir', dataDir]);
     expect(started.exitCode, started.stderr).toBe(0);
@@ -76,6 +77,15 @@ describe(`the oldest Node the package supports (engines: ${oldestNodeVersion()})
       expect(list.exitCode, list.stderr).toBe(0);
       const emails = (JSON.parse(list.stdout) as { email: string }[]).map((user) => user.email);
       expect(emails.filter((email) => /^ada\d+@example\.com$/.test(email))).toHaveLength(count);
+
+      // node:sqlite there would read this name back as "Ad": refused, where Node 24 keeps it whole.
+      const nul = await fetch(`${url}/api/v1/user`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ firstname: 'Ad\u0000a', lastname: 'Obi', email: 'nul@example.com' }),
+      });
+      expect(nul.status).toBe(400);
+      expect(((await nul.json()) as { message: string }).message).toContain('NUL character');
 
       // Stopping writes the log's last batch out; then every create is in it.
       expect((await loanctl(['sandbox', 'stop', '--data-dir', dataDir])).exitCode).toBe(0);
