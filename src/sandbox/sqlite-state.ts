@@ -1,14 +1,14 @@
 /**
- * Whether a node:sqlite connection is open, and whether it is inside a transaction. node:sqlite
- * tells both (`isOpen`, `isTransaction`) only from Node 22.16 and 24.0 on (`isOpen` from 22.15);
- * on the older Node 22 the package supports (22.13 or newer) both read `undefined`, which reads as
+ * Whether a node:sqlite connection is open, and whether it is inside a transaction. Node 24's
+ * node:sqlite tells both (`isOpen`, `isTransaction`); on the older Node 22 the package supports
+ * (22.13 has neither, 22.15 only `isOpen`: tried) a missing one reads `undefined`, which reads as
  * "closed" and "no transaction": the request log would write nothing, a failed write would leave
  * its transaction open, and a second read in one turn would BEGIN inside the first. There SQLite
  * is asked instead, by a statement that fails only in the other state.
  */
 import type { DatabaseSync } from 'node:sqlite';
 
-/** A connection as node:sqlite before 22.16 has it: these two may be missing. */
+/** A connection as an older node:sqlite has it: these two may be missing. */
 type OlderConnection = Partial<Pick<DatabaseSync, 'isOpen' | 'isTransaction'>>;
 
 export function isOpen(db: DatabaseSync): boolean {

@@ -127,7 +127,7 @@ export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   const path = logPathFor(dataDir);
   if (!existsSync(path)) return undefined;
   const db = new DatabaseSync(path);
-  // As a pragma: node:sqlite before 22.16 ignores the `timeout` option.
+  // As a pragma: node:sqlite of Node 22.13 and 22.15 ignores the `timeout` option.
   db.exec('PRAGMA busy_timeout = 5000');
   prepareTable(db);
   return db;

@@ -35,9 +35,9 @@ export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Ro
 
 /**
  * Sets `statement` to return arrays and gives the function that makes each into its row object.
- * node:sqlite has `setReturnArrays` and `columns` from Node 22.16 and 24.0 on; on the older Node
- * 22 the package supports (22.13 or newer) the statement keeps returning node:sqlite's own objects,
- * copied into plain ones: the same names and values as the compiled builder's, only slower.
+ * Node 24's node:sqlite has `setReturnArrays` and `columns`; 22.13's and 22.15's do not (tried).
+ * There, on the older Node 22 the package supports, the statement keeps returning node:sqlite's
+ * own objects, copied into plain ones: the same names and values as the builder's, only slower.
  */
 function rowBuilder(statement: StatementSync): (values: unknown) => unknown {
   const older: Partial<Pick<StatementSync, 'setReturnArrays' | 'columns'>> = statement;
