@@ -18,6 +18,7 @@ import { SandboxDb } from './db.js';
 import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Context, Handler } from './handlers/types.js';
+import { unstorableNul } from './nul-text.js';
 import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
@@ -73,11 +74,15 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    let body: unknown;
     try {
-      done(null, JSON.parse(text));
+      body = JSON.parse(text);
     } catch (error) {
-      done(Object.assign(new Error(malformedJsonMessage(error)), { statusCode: 400 }), undefined);
+      return done(Object.assign(new Error(malformedJsonMessage(error)), { statusCode: 400 }), undefined);
     }
+    const unstorable = unstorableNul(text, body);
+    if (unstorable) return done(Object.assign(new Error(unstorable), { statusCode: 400 }), undefined);
+    done(null, body);
   });
 
   app.setNotFoundHandler((request, reply) => {

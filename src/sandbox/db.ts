@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { makeDir } from '../make-dir.js';
 import { MIGRATIONS } from './repos/migrations.js';
+import { isOpen, isTransaction } from './sqlite-state.js';
 
 /** The database file's name inside a data dir. */
 export const DB_FILE_NAME = 'sandbox.db';
@@ -113,7 +114,7 @@ export class SandboxDb {
       this.sqlite.exec('COMMIT');
       return result;
     } catch (error) {
-      if (this.sqlite.isTransaction) this.sqlite.exec('ROLLBACK');
+      if (isTransaction(this.sqlite)) this.sqlite.exec('ROLLBACK');
       throw error;
     } finally {
       this.depth--;
@@ -173,7 +174,7 @@ export class SandboxDb {
    * transaction.
    */
   read<T>(work: () => T): T {
-    if (!this.sqlite.isTransaction) {
+    if (!isTransaction(this.sqlite)) {
       this.sqlite.exec('BEGIN');
       this.sharedRead = true;
       setImmediate(() => this.endSharedRead());
@@ -186,11 +187,11 @@ export class SandboxDb {
   private endSharedRead(): void {
     if (!this.sharedRead) return;
     this.sharedRead = false;
-    if (this.sqlite.isTransaction) this.sqlite.exec('COMMIT');
+    if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
   }
 
   close(): void {
-    if (!this.sqlite.isOpen) return;
+    if (!isOpen(this.sqlite)) return;
     this.endSharedRead();
     this.sqlite.close();
   }

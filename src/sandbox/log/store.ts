@@ -12,6 +12,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { makeDir } from '../../make-dir.js';
+import { isTransaction } from '../sqlite-state.js';
 
 export const LOG_FILE_NAME = 'requests.db';
 export const DEFAULT_MAX_ROWS = 20_000;
@@ -125,7 +126,9 @@ export function openLogForWriting(path: string): DatabaseSync {
 export function openLogForReading(dataDir: string): DatabaseSync | undefined {
   const path = logPathFor(dataDir);
   if (!existsSync(path)) return undefined;
-  const db = new DatabaseSync(path, { timeout: 5_000 });
+  const db = new DatabaseSync(path);
+  // As a pragma: node:sqlite of Node 22.13 and 22.15 ignores the `timeout` option.
+  db.exec('PRAGMA busy_timeout = 5000');
   prepareTable(db);
   return db;
 }
@@ -161,19 +164,19 @@ export class LogAppender {
 
   /** Writes `row`, opening the batch's transaction if none is open. */
   append(row: NewLogRow): void {
-    if (!this.db.isTransaction) this.db.exec('BEGIN IMMEDIATE');
+    if (!isTransaction(this.db)) this.db.exec('BEGIN IMMEDIATE');
     this.insert.run(...INSERTED.map((column) => row[column]));
     this.pending++;
   }
 
   /** True while a batch's transaction is open (a failed insert of one row leaves it open). */
   inBatch(): boolean {
-    return this.db.isTransaction;
+    return isTransaction(this.db);
   }
 
   /** Prunes when due and commits the batch; when this throws, `rollback()` drops the batch. */
   commit(): void {
-    if (!this.db.isTransaction) return;
+    if (!isTransaction(this.db)) return;
     this.sincePrune += this.pending;
     if (this.sincePrune >= Math.min(PRUNE_EVERY, this.maxRows)) {
       this.prune.run(this.maxRows);
@@ -186,6 +189,6 @@ export class LogAppender {
   /** Drops the open batch (after a failed write). */
   rollback(): void {
     this.pending = 0;
-    if (this.db.isTransaction) this.db.exec('ROLLBACK');
+    if (isTransaction(this.db)) this.db.exec('ROLLBACK');
   }
 }

@@ -6,6 +6,7 @@
  * and its batch dropped: the API keeps serving.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { isOpen } from '../sqlite-state.js';
 import { type Captured, placeholderRow, toRow } from './entry.js';
 import { LogAppender } from './store.js';
 
@@ -33,7 +34,7 @@ export class RequestLogWriter {
 
   push(entry: Captured): void {
     // A connection that closes as the server stops, after the log was written out and closed.
-    if (!this.db.isOpen) return;
+    if (!isOpen(this.db)) return;
     const row = toRow(entry);
     this.attempt(() => {
       try {
@@ -61,7 +62,7 @@ export class RequestLogWriter {
 
   close(): void {
     this.flush();
-    if (this.db.isOpen) this.db.close();
+    if (isOpen(this.db)) this.db.close();
   }
 
   /** Runs a write; a failure drops the open batch and is reported once: the API keeps serving. */

@@ -7,7 +7,7 @@
  * one hidden class: a page of 20 loan requests (38 columns) is read, serialised and stringified
  * in about 75 µs instead of 130 µs (bench/README, "The sandbox against Prism").
  */
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 type Params = SQLInputValue[] | [Record<string, SQLInputValue>, ...SQLInputValue[]];
 
@@ -20,8 +20,7 @@ export interface RowStatement<Row> {
 
 export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Row> {
   const statement = db.prepare(sql);
-  statement.setReturnArrays(true);
-  const build = objectBuilder(statement.columns().map((column) => column.name)) as (values: unknown) => Row;
+  const build = rowBuilder(statement) as (values: unknown) => Row;
   return {
     all: (...params) => (statement.all(...(params as SQLInputValue[])) as unknown[]).map(build),
     get: (...params) => {
@@ -32,6 +31,19 @@ export function prepareRows<Row>(db: DatabaseSync, sql: string): RowStatement<Ro
       for (const values of statement.iterate(...(params as SQLInputValue[]))) yield build(values);
     },
   };
+}
+
+/**
+ * Sets `statement` to return arrays and gives the function that makes each into its row object.
+ * Node 24's node:sqlite has `setReturnArrays` and `columns`; 22.13's and 22.15's do not (tried).
+ * There, on the older Node 22 the package supports, the statement keeps returning node:sqlite's
+ * own objects, copied into plain ones: the same names and values as the builder's, only slower.
+ */
+function rowBuilder(statement: StatementSync): (values: unknown) => unknown {
+  const older: Partial<Pick<StatementSync, 'setReturnArrays' | 'columns'>> = statement;
+  if (!older.setReturnArrays || !older.columns) return (row) => Object.assign({}, row);
+  statement.setReturnArrays(true);
+  return objectBuilder(statement.columns().map((column) => column.name));
 }
 
 /**
