@@ -32,6 +32,7 @@
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import {
   connectTimeoutError,
   limitConnect,
@@ -43,7 +44,6 @@ import {
 } from './bounds.js';
 import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
-import { requestTarget } from './request-target.js';
 
 export interface Exchange {
   method: string;
@@ -227,7 +227,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = {
-      ...requestTarget(exchange.url),
+      ...urlToHttpOptions(exchange.url), // its parts: given the URL, node:http merged them each request
       method: exchange.method,
       headers: exchange.headers,
       agent: pool.agent,
