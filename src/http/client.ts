@@ -32,7 +32,7 @@ import { requirePayload } from './payload.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, httpDate, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
+import { type ApiResult, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -143,11 +143,14 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const started = monotonicMs();
-      debug(() => `> ${method} ${url.href}`);
-      debug(
-        () =>
-          `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
-      );
+      // Behind the flag, not only in `debug`: a bulk run would make these closures for every row.
+      if (settings.debug) {
+        debug(() => `> ${method} ${url.href}`);
+        debug(
+          () =>
+            `> authorization: Bearer ***  user-agent: ${USER_AGENT}${prepared.body ? `  (${Buffer.byteLength(prepared.body)} bytes of JSON)` : ''}`,
+        );
+      }
       let statusCode: number;
       let replyHeaders: IncomingHttpHeaders;
       let text: string;
@@ -183,11 +186,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         throw failure.error;
       }
       const contentType = header(replyHeaders['content-type']);
-      debug(() =>
-        ['< HTTP', statusCode, contentType, `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`]
-          .filter((part) => part !== undefined && part !== '')
-          .join(' '),
-      );
+      if (settings.debug) {
+        debug(() =>
+          ['< HTTP', statusCode, contentType, `${Buffer.byteLength(text)} bytes in ${elapsed(started)}`]
+            .filter((part) => part !== undefined && part !== '')
+            .join(' '),
+        );
+      }
       if (attempt <= policy.retries && retryableStatus(statusCode, method)) {
         const asked = parseRetryAfter(header(replyHeaders['retry-after']), now());
         const delay = asked ?? backoff(policy, attempt, random);
@@ -208,7 +213,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
       const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
       if (skimmed) return skimmed;
       const result = interpretReply(statusCode, contentType, text, context(url, method));
-      result.serverDate = httpDate(header(replyHeaders.date));
+      result.dateHeader = header(replyHeaders.date);
       return result;
     }
   }

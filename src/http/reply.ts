@@ -35,8 +35,11 @@ export interface ApiResult<T = unknown> {
   envelope: Envelope;
   rawBody: string;
   httpStatus: number;
-  /** The server's clock when it replied (its `Date` header), when it sent a valid one. */
-  serverDate?: Date | undefined;
+  /**
+   * The reply's `Date` header as sent: `httpDate` reads the server's clock from it. Parsed only by
+   * the commands that use it (loan queue, loan approve), not on every row of a bulk run.
+   */
+  dateHeader?: string | undefined;
   /** True when `data` is what the caller's skim made of the text (CallOptions.skim), not the reply's payload. */
   skimmed?: true;
 }

@@ -15,6 +15,7 @@ import type { BodyOf } from '../../contract/fields.js';
 import type { Deps } from '../../deps.js';
 import { loanRequestIn, lookUpLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError } from '../../errors.js';
+import { httpDate } from '../../http/reply.js';
 import { buildOperationBody } from '../../input/body.js';
 import { openOutput } from '../../output/output.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
@@ -116,7 +117,7 @@ async function reviewBeforeSending(
   const loan = loanRequestIn(lookup, productId, id);
   const { reviewApproval } = await import('./approve-review.js');
   // "If approved today" by the server's clock (its Date header), which dates the approval.
-  const review = reviewApproval(loan, terms, lookup.serverDate ?? deps.now());
+  const review = reviewApproval(loan, terms, httpDate(lookup.dateHeader) ?? deps.now());
   for (const line of review.lines) show(line);
   if (review.refusals.length > 0) {
     throw new UsageError(

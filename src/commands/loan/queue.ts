@@ -15,6 +15,7 @@ import { parseTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
 import { loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
+import { httpDate } from '../../http/reply.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
 import { formatAge } from '../../output/values.js';
@@ -56,7 +57,7 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
   const progress = startWalkProgress(deps, 'loan requests');
   try {
     for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
-      serverDate = result.serverDate ?? serverDate;
+      serverDate = httpDate(result.dateHeader) ?? serverDate;
       const waitingBefore = waiting;
       for (const loan of loanRequests) {
         scanned++;
