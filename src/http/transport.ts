@@ -2,10 +2,9 @@
  * How a request travels: Node's own `node:http` / `node:https` with one keep-alive Agent per
  * protocol, shared by every call of a run (a bulk run shares it between its workers).
  *
- * Why not undici: loading undici's client (about 40 modules and its llhttp wasm parser) was the
- * largest part of a network command's start-up, ~17 ms where `node -e 0` takes ~25 ms and issue
- * #5 allows the whole command 2.5 x that (bench/README.md); node:http is part of Node and loads
- * in ~3 ms.
+ * Why not undici: loading its client (~40 modules and its llhttp wasm parser) took ~17 ms of a
+ * network command's start-up, where `node -e 0` takes ~25 ms (bench/README.md); node:http is part
+ * of Node and loads in ~3 ms.
  *
  * What the client above relies on, and this module guarantees:
  * - An exchange not complete, headers and body, within its `timeoutMs` rejects with an error
@@ -27,12 +26,10 @@
  * - Both timeout errors carry `phase` and `limitMs` (./bounds.ts): which step never finished —
  *   connect, the proxy's answer to CONNECT, TLS (in the tunnel too), headers, body.
  * - `close` destroys every socket the pool opened, one still opening its tunnel included: nothing
- *   keeps the process alive after its command (a proxy that answers CONNECT and then never
- *   completes TLS used to).
+ *   keeps the process alive after its command (a proxy answering CONNECT, then never TLS, did).
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { urlToHttpOptions } from 'node:url';
 import {
   connectTimeoutError,
   limitConnect,
@@ -44,6 +41,7 @@ import {
 } from './bounds.js';
 import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
+import { partsOf } from './url-parts.js';
 
 export interface Exchange {
   method: string;
@@ -227,7 +225,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = {
-      ...urlToHttpOptions(exchange.url), // its parts: given the URL, node:http merged them each request
+      ...partsOf(exchange.url), // given the URL, node:http merged its parts each request
       method: exchange.method,
       headers: exchange.headers,
       agent: pool.agent,
@@ -243,9 +241,11 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
     try {
       request = pool.module.request(requestOptions, (response) => {
         answered = true;
-        readText(response, options.maxReplyBytes ?? MAX_REPLY_BYTES).then(
+        readText(
+          response,
+          options.maxReplyBytes ?? MAX_REPLY_BYTES,
           (text) => settle(() => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text })),
-          (error: unknown) => settle(() => reject(error)),
+          (error) => settle(() => reject(error)),
         );
       });
     } finally {

@@ -54,6 +54,31 @@ const get = (url: string, timeoutMs = 10_000) => ({
 });
 
 describe('transport', () => {
+  // The parts of the last URL are kept (src/http/url-parts.ts): a request to another URL, or to the
+  // same origin with other credentials or another path, must not go where the one before went.
+  it('requests alternating between servers, paths and credentials each reach their own', async () => {
+    const [first, second] = [await server(), await server()];
+    const pool = transport();
+    const urls = [
+      `${first.url}/api/v1/user?page=1`,
+      `${first.url}/api/v1/user?page=2`,
+      `http://ada:s%40fe@127.0.0.1:${second.port}/api/v1/loan`,
+      `http://bob:other@127.0.0.1:${second.port}/api/v1/loan`,
+      `${first.url}/api/v1/user?page=2`,
+    ];
+    for (const url of urls) expect((await pool.send(get(url))).statusCode).toBe(200);
+    expect(first.requests.map(({ url }) => url)).toEqual([
+      '/api/v1/user?page=1',
+      '/api/v1/user?page=2',
+      '/api/v1/user?page=2',
+    ]);
+    expect(first.requests.map(({ authorization }) => authorization)).toEqual([undefined, undefined, undefined]);
+    expect(second.requests.map(({ url, authorization }) => [url, authorization])).toEqual([
+      ['/api/v1/loan', `Basic ${Buffer.from('ada:s@fe').toString('base64')}`],
+      ['/api/v1/loan', `Basic ${Buffer.from('bob:other').toString('base64')}`],
+    ]);
+  });
+
   it('an https server that accepts the connection but never does TLS is a connect timeout', async () => {
     const { port } = await silentServer();
     const started = Date.now();
