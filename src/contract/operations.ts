@@ -132,6 +132,8 @@ export function operation<K extends OperationKey>(key: K): Operation<K> {
 
 /** Fills a path's `:name` placeholders, URL-encoding each value. */
 export function fillPath(path: string, params: Record<string, string | number>): string {
+  // Most of a bulk run's paths have none (POST /user): no pattern run for them.
+  if (!path.includes(':')) return path;
   return path.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${path}`);
