@@ -69,29 +69,38 @@ export function limitConnect(
   });
 }
 
-export function readText(response: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const refuse = () => {
-      chunks = [];
-      reject(
-        Object.assign(new Error(`the reply is larger than ${maxBytes} bytes`), { code: REPLY_TOO_LARGE, maxBytes }),
-      );
-      response.destroy();
-    };
-    if (Number(response.headers['content-length']) > maxBytes) return refuse();
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) refuse();
-      else chunks.push(chunk);
-    });
-    response.on('end', () => {
-      // Most replies arrive in one chunk: no copy of it then.
-      const text = (chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    });
-    // The socket closed before the whole body arrived (ECONNRESET), or the timer fired.
-    response.on('error', reject);
+/**
+ * Reads the reply's body as text, at most `maxBytes`, into `resolve`, or an error into `reject`.
+ * Callbacks, not a promise: the exchange's own promise settles from them, one promise and two
+ * microtasks fewer on every row of a bulk run.
+ */
+export function readText(
+  response: IncomingMessage,
+  maxBytes: number,
+  resolve: (text: string) => void,
+  reject: (error: Error) => void,
+): void {
+  let chunks: Buffer[] = [];
+  let size = 0;
+  const refuse = () => {
+    chunks = [];
+    reject(Object.assign(new Error(`the reply is larger than ${maxBytes} bytes`), { code: REPLY_TOO_LARGE, maxBytes }));
+    response.destroy();
+  };
+  if (Number(response.headers['content-length']) > maxBytes) {
+    refuse();
+    return;
+  }
+  response.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) refuse();
+    else chunks.push(chunk);
   });
+  response.on('end', () => {
+    // Most replies arrive in one chunk: no copy of it then.
+    const text = (chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+    resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  });
+  // The socket closed before the whole body arrived (ECONNRESET), or the timer fired.
+  response.on('error', reject);
 }
