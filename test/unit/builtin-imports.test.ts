@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 
 // A build script in plain JavaScript, imported by a computed path so that TypeScript asks for no declarations.
 type ImportedNames = (source: string, specifier: string) => string[] | undefined;
-const { importedNames } = (await import(`${'../../scripts/builtin-imports.mjs'}`)) as { importedNames: ImportedNames };
+const { importedNames, moduleText } = (await import(`${'../../scripts/builtin-imports.mjs'}`)) as {
+  importedNames: ImportedNames;
+  moduleText: (builtin: string, names: string[]) => string;
+};
+
+/** The module the plugin writes for one file's imports of `builtin`, evaluated. */
+const importOf = (builtin: string, names: string[]) =>
+  import(`data:text/javascript,${encodeURIComponent(moduleText(builtin, names))}`);
 
 describe('the names a file imports from a builtin', () => {
   it('reads named imports, aliases, a default and imports spread over several statements and lines', () => {
@@ -41,5 +48,19 @@ describe('the names a file imports from a builtin', () => {
 
   it('does not take one builtin for another whose name it begins', () => {
     expect(importedNames("import { readFile } from 'node:fs/promises';", 'node:fs')).toBeUndefined();
+  });
+});
+
+describe('the module a file imports a builtin through', () => {
+  it('hands over the names it reads, and the default as the module itself', async () => {
+    const fs = process.getBuiltinModule('node:fs');
+    const module = await importOf('node:fs', ['default', 'readFileSync']);
+    expect(module.default).toBe(fs);
+    expect(module.readFileSync).toBe(fs.readFileSync);
+  });
+
+  it("commander's default import of node:child_process, loaded on use, reads through to the module (the e2e start-up test shows it is not loaded before)", async () => {
+    const module = await importOf('node:child_process', ['default']);
+    expect(module.default.spawn).toBe(process.getBuiltinModule('node:child_process').spawn);
   });
 });
