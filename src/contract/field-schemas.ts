@@ -104,7 +104,8 @@ const CHECKED_FOR = Symbol('checked for');
 
 /** `body`, frozen, as checked for operation `key` by its schema. */
 export function markChecked<T extends object>(key: BodyKey, body: T): T {
-  Object.defineProperty(body, CHECKED_FOR, { value: key });
+  // A body frozen already (none is today: zod makes each one new) stays unmarked, and is checked again.
+  if (Object.isExtensible(body)) Object.defineProperty(body, CHECKED_FOR, { value: key });
   return Object.freeze(body);
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rowFields } from '../../src/bulk/fields.js';
-import { checkedFor } from '../../src/contract/field-schemas.js';
+import { checkedFor, markChecked } from '../../src/contract/field-schemas.js';
 import { buildOperationBody } from '../../src/input/body.js';
 
 const row = {
@@ -34,5 +34,11 @@ describe('a checked body', () => {
     expect(checkedFor(row)).toBeUndefined();
     expect(checkedFor(null)).toBeUndefined();
     expect(checkedFor('createUser')).toBeUndefined();
+  });
+
+  it('a body frozen before it is marked stays unmarked, and marking it throws nothing', () => {
+    const frozen = Object.freeze({ ...row });
+    expect(markChecked('createUser', frozen)).toBe(frozen);
+    expect(checkedFor(frozen)).toBeUndefined();
   });
 });
