@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
-import { BIN, cliEnv, NODE, startServer, tempDir, which } from './lib.mjs';
+import { BIN, cliEnv, median, NODE, startServer, tempDir, which } from './lib.mjs';
 import { newUserRequests, slice } from './throughput.mjs';
 
 const CONNECTIONS = 8;
@@ -33,18 +33,7 @@ export async function bulkShare({ quick }) {
     };
     const files = Array.from({ length: rounds }, (_, round) => usersFile(`share${round}`));
     const piped = usersFile('piped');
-    const capacity = (tag) =>
-      slice(
-        `POST user ${tag}`,
-        {
-          url: `${server.url}/api/v1/user`,
-          method: 'POST',
-          headers: { authorization: `Bearer ${server.api_key}`, 'content-type': 'application/json' },
-          requests: newUserRequests(tag),
-        },
-        CONNECTIONS,
-        seconds,
-      );
+    const capacity = (tag) => postCapacity(server, tag, seconds);
     const slices = [await capacity('slice0')];
     const runs = [];
     for (const [round, file] of files.entries()) {
@@ -113,9 +102,19 @@ function clientCpu(server, file, home) {
   return match ? Number(match[1]) + Number(match[2]) : undefined;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+/** The sandbox's POST /api/v1/user capacity: autocannon at CONNECTIONS connections, each body a new borrower. */
+export function postCapacity(server, tag, seconds) {
+  return slice(
+    `POST user ${tag}`,
+    {
+      url: `${server.url}/api/v1/user`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.api_key}`, 'content-type': 'application/json' },
+      requests: newUserRequests(tag),
+    },
+    CONNECTIONS,
+    seconds,
+  );
 }
 
 function loadAverage() {
