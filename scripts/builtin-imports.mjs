@@ -41,21 +41,9 @@ export function importedNames(source, specifier) {
   return names.size > 0 ? [...names].sort() : undefined;
 }
 
-/**
- * Builtins whose default import is loaded on first use, not when the importing module runs.
- * Commander imports `node:child_process` for executable subcommands, which loanctl has none of:
- * loading it (and `dgram`, which it requires) cost 2.7 ms of every command, and ~10 ms of a bulk
- * run, whose Node runs without the code cache built into it for its own modules (bin/long-run.js).
- */
-export const LOADED_ON_USE = new Set(['node:child_process']);
-
 /** The module one file imports `node:<name>` through: the module's object and the names it reads. */
 export function moduleText(builtin, names) {
-  const load = `process.getBuiltinModule(${JSON.stringify(builtin)})`;
-  if (LOADED_ON_USE.has(builtin) && names.length === 1 && names[0] === 'default') {
-    return `let builtin;\nexport default new Proxy({}, { get: (_, name) => (builtin ??= ${load})[name] });`;
-  }
-  const lines = [`const builtin = ${load};`];
+  const lines = [`const builtin = process.getBuiltinModule(${JSON.stringify(builtin)});`];
   for (const name of names) {
     lines.push(name === 'default' ? 'export default builtin;' : `export const ${name} = builtin.${name};`);
   }
