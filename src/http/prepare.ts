@@ -86,7 +86,7 @@ export async function prepareCall<K extends OperationKey>(
   let body: unknown;
   if (carriesBody(key)) {
     // zod loads here, for the operations that send a body, with that body's schema only (bench/README.md).
-    const schemas = bodySchemas ?? (await bodySchemasModule());
+    const schemas = await bodySchemasModule();
     const given = callOptions.body ?? {};
     if (schemas.checkedFor(given) === key) {
       // Built by buildOperationBody with this schema, and frozen since: checking it again changes nothing.
@@ -134,14 +134,9 @@ let endpointsLoaded: Promise<typeof import('../contract/endpoints.js')> | undefi
  * loaded module still resolves it again (~20 µs a row of a bulk run).
  */
 function bodySchemasModule() {
-  bodiesLoaded ??= import('../contract/field-schemas.js').then((loaded) => {
-    bodySchemas = loaded;
-    return loaded;
-  });
+  bodiesLoaded ??= import('../contract/field-schemas.js');
   return bodiesLoaded;
 }
-/** The module once loaded: awaiting even a settled promise costs every row of a bulk run a microtask. */
-let bodySchemas: typeof import('../contract/field-schemas.js') | undefined;
 export function contractSchemas() {
   endpointsLoaded ??= import('../contract/endpoints.js');
   return endpointsLoaded;

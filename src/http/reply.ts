@@ -207,8 +207,9 @@ function parseEnvelope(
     const looksJson = body.startsWith('{') || body.startsWith('[');
     return { ok: false, what: looksJson ? 'JSON that is cut off or malformed' : 'a body that is not JSON' };
   }
-  const clean = redact ?? ((text: string) => text);
-  const cleaned = nothingToClean(body) ? { ok: true, value: json, changed: false } : cleanParsed(json, clean);
+  const cleaned = nothingToClean(body)
+    ? { ok: true, value: json, changed: false }
+    : cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
   const inexact = inexactNumberIn(body);
