@@ -23,18 +23,16 @@ if (major === 22) {
 
 // A run that walks or sends a list of any length (./long-run.js says which, and why) replaces this
 // process (same pid, stdio, signals and exit status) with Node started with a bounded young
-// generation (a bulk create also without V8's top tier: ./long-run.js). Where Node cannot
-// (Windows; Node before 22.15, which has no process.execve), it runs here on V8's defaults.
-const { compilerFlags, youngGenerationFlag, sizeGiven } = await import('./long-run.js');
+// generation. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs
+// here on V8's defaults.
+const { youngGenerationFlag, sizeGiven } = await import('./long-run.js');
 const argv = process.argv.slice(2);
 const youngGeneration = youngGenerationFlag(argv);
 if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
   const { fileURLToPath } = process.getBuiltinModule('node:url');
   const script = fileURLToPath(import.meta.url);
   try {
-    // The compiler's flags first: one the user gave Node (later) wins.
-    const node = [process.execPath, ...compilerFlags(argv), ...process.execArgv, youngGeneration];
-    process.execve(process.execPath, [...node, script, ...argv]);
+    process.execve(process.execPath, [process.execPath, ...process.execArgv, youngGeneration, script, ...argv]);
   } catch {
     // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
   }

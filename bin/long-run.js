@@ -23,22 +23,10 @@ export function youngGenerationFlag(argv) {
 }
 
 /**
- * The V8 flags a run is also started with by bin/loanctl.js: a bulk `create --from` runs without
- * V8's top tier (TurboFan), whose compiling, on a helper thread, took ~10 % of the run's CPU and a
- * core from the server it feeds, for code no faster here than Maglev's: 10,000 rows ~10 % faster
- * (bench/README.md, "Bulk share", round five). Set after start it changes nothing (measured).
- * NODE_OPTIONS refuses it, so the single executable runs on V8's tiers.
- */
-export function compilerFlags(argv) {
-  return bulkCreate(argv) ? ['--max-opt=2'] : [];
-}
-
-/**
  * A bulk file worth a second start of Node: stdin or a pipe (any length), or a file of at least
- * LARGE_FILE_BYTES. Below that the relaunch (~15 ms) and `--max-opt` (~25 ms more: Node's own
- * modules lose the code cache built into Node, which holds only for V8's default flags) cost more
- * than they save (bench/README.md, "Bulk share", round six); an operator's file of a few hundred
- * rows runs at once. A file that cannot be read runs at once too, and says why.
+ * LARGE_FILE_BYTES. Below that the relaunch (~15 ms) costs more than it saves (bench/README.md,
+ * "Bulk share", round six); an operator's file of a few hundred rows runs at once. A file that
+ * cannot be read runs at once too, and says why.
  */
 function bulkCreate(argv) {
   const from = argv.includes('create') ? flagValue(argv, '--from') : undefined;

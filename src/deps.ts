@@ -60,6 +60,8 @@ export interface Deps {
   now: () => Date;
   /** The global flags of this run. */
   globals: GlobalOptions;
+  /** The run has the process to itself (loanctl's own start, not a test's or an importer's): it may set V8's flags. */
+  ownsProcess: boolean;
   /** The profile store, opened (read) on first use. */
   config(): Promise<ProfileStore>;
   /**
@@ -101,6 +103,7 @@ export interface DepsOptions {
   /** Jitter source for retries; tests pin it. */
   random?: () => number;
   prompter?: Prompter;
+  ownsProcess?: boolean;
 }
 
 /** A wait that ends early, without failing, when `signal` aborts; its timer never outlives it. */
@@ -129,6 +132,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
     env,
     now: options.now ?? (() => new Date()),
     globals: options.globals ?? {},
+    ownsProcess: options.ownsProcess ?? false,
     config() {
       store ??= import('./config/store.js').then(({ openProfileStore }) =>
         openProfileStore({ env, warn: (line) => io.stderr.write(`loanctl: warning: ${line}\n`) }),
@@ -198,7 +202,7 @@ function processIo(): Io {
 }
 
 export function productionDeps(): Deps {
-  return createDeps();
+  return createDeps({ ownsProcess: true });
 }
 
 /** The inquirer-backed prompter, imported only when a prompt is actually shown. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compilerFlags, LARGE_FILE_BYTES, sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
+import { LARGE_FILE_BYTES, sizeGiven, youngGenerationFlag } from '../../bin/long-run.js';
 
 // Bulk files on either side of the size worth a second start of Node.
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-long-run-'));
@@ -46,14 +46,6 @@ describe('the runs started with a bounded young generation', () => {
     ['sandbox', 'start'],
   ])("V8's defaults: %s", (...argv) => {
     expect(youngGenerationFlag(argv)).toBeUndefined();
-  });
-
-  it("starts a large bulk create without V8's top tier, and nothing else", () => {
-    expect(compilerFlags(['user', 'create', '--from', large])).toEqual(['--max-opt=2']);
-    expect(compilerFlags(['loan', 'create', '--from', '-'])).toEqual(['--max-opt=2']);
-    expect(compilerFlags(['user', 'create', '--from', small])).toEqual([]);
-    expect(compilerFlags(['loan', 'list', '--all'])).toEqual([]);
-    expect(compilerFlags(['user', 'create', '--email', 'a@example.com'])).toEqual([]);
   });
 
   it('keeps a size the user gave, on the command line or in NODE_OPTIONS', () => {
