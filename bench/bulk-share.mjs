@@ -6,16 +6,21 @@
 // is the median of the three: one 10,000-row run moves ±5 % from run to run. The bulk runs write
 // their results to a file, as an operator keeps a large run's (`> results.ndjson`); a run whose
 // results the bench reads from a pipe line by line as they come (a third process on the two cores)
-// is reported beside it. The goal: ≥ 70 %. What each change bought is in bench/README.md ("Bulk share").
+// is reported beside it, and so is the floor of any Node client process (./bare-client.mjs: node:http
+// and JSON.parse, nothing else) on the same rows in the same sandbox, run after the last slice and
+// followed by one more. The goal: ≥ 70 %. What each
+// change bought is in bench/README.md ("Bulk share").
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
 import { BIN, cliEnv, median, NODE, startServer, tempDir, which } from './lib.mjs';
 import { newUserRequests, slice } from './throughput.mjs';
 
 const CONNECTIONS = 8;
+const BARE_CLIENT = fileURLToPath(new URL('./bare-client.mjs', import.meta.url));
 
 export async function bulkShare({ quick }) {
   const total = quick ? 3_000 : 10_000;
@@ -40,9 +45,15 @@ export async function bulkShare({ quick }) {
       runs.push(await loanctlFrom(server, file, home.dir, { resultsFile: join(home.dir, `results${round}.ndjson`) }));
       slices.push(await capacity(`slice${round + 1}`));
     }
+    // The floor, between the last slice and one more.
+    const bareRun = await loanctlFrom(server, usersFile('bare'), home.dir, {
+      resultsFile: join(home.dir, 'results-bare.ndjson'),
+      bin: BARE_CLIENT,
+    });
+    slices.push(await capacity('slice-bare'));
     // After the figure's runs, so the pipe's reader never runs beside them.
     const pipedRun = await loanctlFrom(server, piped, home.dir);
-    for (const { counts, summary } of [...runs, pipedRun]) {
+    for (const { counts, summary } of [...runs, pipedRun, bareRun]) {
       if (counts.success !== total) {
         throw new Error(`expected ${total} users created, got ${JSON.stringify(counts)}: ${summary}`);
       }
@@ -58,11 +69,13 @@ export async function bulkShare({ quick }) {
     const share = median(shares);
     const meanCapacity = slices.reduce((sum, { rps }) => sum + rps, 0) / slices.length;
     const pipedRate = rateOf(pipedRun);
+    const bareShare = (200 * rateOf(bareRun)) / (slices.at(-2).rps + slices.at(-1).rps);
     return {
       lines: [
         `  sandbox's own POST /api/v1/user capacity, autocannon at ${CONNECTIONS} connections, slices between the runs: ${slices.map(({ rps }) => Math.round(rps)).join(', ')} req/s`,
         `  loanctl user create --from (${total} rows, --concurrency ${CONNECTIONS}) > results file: ${runs.map((run) => Math.round(rateOf(run))).join(', ')} rows/s = ${shares.map((value) => `${value.toFixed(0)} %`).join(', ')} of the slices beside each; median ${share.toFixed(0)} %`,
         `  the same, its results read by the bench from a pipe as they come: ${Math.round(pipedRate)} rows/s = ${((100 * pipedRate) / meanCapacity).toFixed(0)} % of the slices' mean`,
+        `  a bare node:http client process on the same rows (bench/bare-client.mjs: no checks, no journal): ${Math.round(rateOf(bareRun))} rows/s = ${bareShare.toFixed(0)} % of the slices beside it; loanctl reaches ${((100 * share) / bareShare).toFixed(0)} % of that`,
         cpu === undefined
           ? '  (no /usr/bin/time: client CPU not measured)'
           : `  client CPU (user + system) of loanctl creating ${cpuRows} more: ${Math.round((cpu * 1e6) / cpuRows)} µs a row`,
@@ -78,6 +91,12 @@ export async function bulkShare({ quick }) {
         {
           figure: '  the same, its results read from a pipe line by line as they come',
           measured: `${((100 * pipedRate) / meanCapacity).toFixed(0)} %`,
+          goalText: '— (reported)',
+          holds: null,
+        },
+        {
+          figure: '  the floor of any Node client: a bare node:http client process',
+          measured: `${bareShare.toFixed(0)} %`,
           goalText: '— (reported)',
           holds: null,
         },
