@@ -7,7 +7,8 @@
 //   npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows 10000]
 //
 // Each DIR is a checkout whose bundle is built (`npm run build`), e.g. a git worktree of the change
-// beside one of main. Prints each build's shares and median, and the median of the rounds' B/A ratios.
+// beside one of main, or a script run as loanctl's bin is, e.g. bench/bare-client.mjs (the floor of
+// a Node client). Prints each one's shares and median, and the median of the rounds' B/A ratios.
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,8 @@ if (positionals.length !== 2) {
   process.stderr.write('usage: npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows 10000]\n');
   process.exit(2);
 }
-const builds = positionals.map((dir) => ({ dir, bin: join(resolve(dir), 'bin', 'loanctl.js'), shares: [] }));
+const binOf = (dir) => (/\.m?js$/.test(dir) ? resolve(dir) : join(resolve(dir), 'bin', 'loanctl.js'));
+const builds = positionals.map((dir) => ({ dir, bin: binOf(dir), shares: [] }));
 const rounds = Number(values.rounds);
 const rows = Number(values.rows);
 const SLICE_SECONDS = 4;
