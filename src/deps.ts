@@ -103,6 +103,7 @@ export interface DepsOptions {
   /** Jitter source for retries; tests pin it. */
   random?: () => number;
   prompter?: Prompter;
+  /** Default false: only productionDeps (loanctl's own start) owns the process. */
   ownsProcess?: boolean;
 }
 
