@@ -19,7 +19,7 @@ export function isOpen(db: DatabaseSync): boolean {
     db.exec('');
     return true;
   } catch (error) {
-    if (hasCode(error, 'ERR_INVALID_STATE')) return false;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_INVALID_STATE') return false;
     throw error;
   }
 }
@@ -37,8 +37,4 @@ export function isTransaction(db: DatabaseSync): boolean {
   }
   db.exec('ROLLBACK');
   return false;
-}
-
-function hasCode(error: unknown, code: string): boolean {
-  return error instanceof Error && 'code' in error && error.code === code;
 }
