@@ -8,8 +8,7 @@
 // results the bench reads from a pipe line by line as they come (a third process on the two cores)
 // is reported beside it, and so is the floor of any Node client process (./bare-client.mjs: node:http
 // and JSON.parse, nothing else) on the same rows in the same sandbox, run after the last slice and
-// followed by one more. The goal: ≥ 70 %. What each
-// change bought is in bench/README.md ("Bulk share").
+// followed by one more. The goal: ≥ 70 %. What each change bought is in bench/README.md ("Bulk share").
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -65,11 +64,11 @@ export async function bulkShare({ quick }) {
     writeFileSync(fresh, ndjson(Array.from({ length: cpuRows }, (_, i) => user('cpu', i + 1))));
     const cpu = clientCpu(server, fresh, home.dir);
     const rateOf = (run) => total / (run.elapsed / 1000);
-    const shares = runs.map((run, round) => (200 * rateOf(run)) / (slices[round].rps + slices[round + 1].rps));
+    const shares = runs.map((run, round) => shareBetween(rateOf(run), slices[round].rps, slices[round + 1].rps));
     const share = median(shares);
     const meanCapacity = slices.reduce((sum, { rps }) => sum + rps, 0) / slices.length;
     const pipedRate = rateOf(pipedRun);
-    const bareShare = (200 * rateOf(bareRun)) / (slices.at(-2).rps + slices.at(-1).rps);
+    const bareShare = shareBetween(rateOf(bareRun), slices.at(-2).rps, slices.at(-1).rps);
     return {
       lines: [
         `  sandbox's own POST /api/v1/user capacity, autocannon at ${CONNECTIONS} connections, slices between the runs: ${slices.map(({ rps }) => Math.round(rps)).join(', ')} req/s`,
@@ -119,6 +118,11 @@ function clientCpu(server, file, home) {
   });
   const match = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr ?? '');
   return match ? Number(match[1]) + Number(match[2]) : undefined;
+}
+
+/** A run's rate as a share (%) of the mean of the capacity slices before and after it. */
+export function shareBetween(rate, before, after) {
+  return (200 * rate) / (before + after);
 }
 
 /** The sandbox's POST /api/v1/user capacity: autocannon at CONNECTIONS connections, each body a new borrower. */

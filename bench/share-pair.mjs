@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
-import { postCapacity } from './bulk-share.mjs';
+import { postCapacity, shareBetween } from './bulk-share.mjs';
 import { median, startServer, tempDir } from './lib.mjs';
 
 const { values, positionals } = parseArgs({
@@ -42,7 +42,7 @@ try {
       const run = await loanctlFrom(server, file, home.dir, { resultsFile: join(home.dir, 'results'), bin: build.bin });
       if (run.counts.success !== rows) throw new Error(`${build.dir}: ${run.summary}`);
       const after = (await postCapacity(server, `slice${round}-${index}`, SLICE_SECONDS)).rps;
-      build.shares.push((200 * rows) / (run.elapsed / 1000) / (before + after));
+      build.shares.push(shareBetween(rows / (run.elapsed / 1000), before, after));
       before = after;
     }
   }
