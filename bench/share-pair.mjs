@@ -3,8 +3,9 @@
 // builds alternating (A B, then B A, …). Each run's share is its rows/s over the mean of the two
 // slices beside it. One 10,000-row run moves ±8 % on a shared machine; a pair of builds compared
 // this way, ±2 % (bench/README.md, "Bulk share", round seven). For a change to the client's cost a row.
+// The rows default to the goal's (SHARE_ROWS); `--rows 10000` is a quicker look.
 //
-//   npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows 10000]
+//   npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows N]
 //
 // Each DIR is a checkout whose bundle is built (`npm run build`), e.g. a git worktree of the change
 // beside one of main, or a script run as loanctl's bin is, e.g. bench/bare-client.mjs (the floor of
@@ -13,15 +14,15 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
-import { postCapacity, shareBetween } from './bulk-share.mjs';
+import { postCapacity, SHARE_ROWS, shareBetween } from './bulk-share.mjs';
 import { median, startServer, tempDir } from './lib.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '6' }, rows: { type: 'string', default: '10000' } },
+  options: { rounds: { type: 'string', default: '6' }, rows: { type: 'string', default: String(SHARE_ROWS) } },
 });
 if (positionals.length !== 2) {
-  process.stderr.write('usage: npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows 10000]\n');
+  process.stderr.write('usage: npx node bench/share-pair.mjs DIR_A DIR_B [--rounds 6] [--rows N]\n');
   process.exit(2);
 }
 const binOf = (dir) => (/\.m?js$/.test(dir) ? resolve(dir) : join(resolve(dir), 'bin', 'loanctl.js'));
