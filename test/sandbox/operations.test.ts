@@ -593,6 +593,51 @@ describe('supporting information (4.9, 4.11–4.13, 4.15–4.18) and progress (4
     }
   });
 
+  it('replaces every field of business information added again, as a first add of the new body stores it', async () => {
+    const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
+    const other = await seedLoanRequest(sandbox.app, org);
+    const before = await call(
+      sandbox.app,
+      'addBusinessInfo',
+      on(loanRequestId, sampleBody('addBusinessInfo', org.org_id)),
+    );
+    // Every field unlike the sample's (`sampleBody`).
+    const body = {
+      name: 'Bola Foods',
+      org_id: org.org_id,
+      role: 'manager',
+      industry: 'food',
+      description: 'a bakery',
+      registered: false,
+      registration_number: 'RC654321',
+      established_on: '2020-04-02',
+      physical_location: 'no',
+      number_of_locations: 3,
+      location_status: 'rented',
+      average_monthly_income: 50_000,
+      last_twelve_months_income: 600_000,
+      primary_payments_collection_method: 'transfer',
+      number_of_employees: '4',
+      monthly_salary_cost: 9_000,
+      annual_rent_cost: 120_000,
+      monthly_electricity_cost: 700,
+      monthly_ads_cost: 300,
+      monthly_marketing_cost: 200,
+    };
+    const replaced = await call(sandbox.app, 'addBusinessInfo', on(loanRequestId, body));
+    const added = await call(sandbox.app, 'addBusinessInfo', on(other.loanRequestId, body));
+    const fields = (reply: { json: Json }) => {
+      const { id, loan_request_id, user_id, created_at, updated_at, ...rest } = reply.json.data as Json;
+      return rest;
+    };
+    expect(fields(replaced)).toEqual(fields(added));
+    for (const name of Object.keys(body).filter((key) => key !== 'org_id')) {
+      expect(fields(replaced)[name], name).not.toEqual(fields(before)[name]);
+    }
+    expect((replaced.json.data as Json).id).toBe((before.json.data as Json).id);
+    expect((replaced.json.data as Json).created_at).toBe((before.json.data as Json).created_at);
+  });
+
   it("answers 400 for business information whose org_id is not the caller's, or with employees not a number", async () => {
     const { loanRequestId } = await seedLoanRequest(sandbox.app, org);
     const reply = await call(

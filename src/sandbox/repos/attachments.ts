@@ -4,8 +4,8 @@
  * is scoped by the loan request that the caller was already found to own.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { RECORDS, RowOf } from '../../contract/records.js';
-import { prepareRows, type RowStatement } from './rows.js';
+import { RECORDS, type RecordSpec, type RowOf, storedColumns } from '../../contract/records.js';
+import { insertInto, prepareRows, type RowStatement } from './rows.js';
 
 /** The columns that tie an attached record to its loan request, borrower and organisation. */
 export interface Owned {
@@ -23,6 +23,14 @@ export type DocumentRow = RowOf<typeof RECORDS.document>;
 
 type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'> & { now: string };
 
+/** The columns of `Owned`: a record's ties, kept when a second add replaces its fields. */
+const OWNER_COLUMNS: ReadonlySet<string> = new Set(['org_id', 'user_id', 'loan_request_id'] satisfies (keyof Owned)[]);
+
+/** A new record's columns: every stored one but its id (SQLite's) and those set later (`omit`). */
+function insertedColumns(record: RecordSpec, ...omit: string[]): string[] {
+  return storedColumns(record).filter((column) => column !== 'id' && !omit.includes(column));
+}
+
 export class AttachmentsRepo {
   private readonly insertBank: StatementSync;
   private readonly bankByLr: RowStatement<BankDetailsRow>;
@@ -38,57 +46,23 @@ export class AttachmentsRepo {
   private readonly supportCount: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.insertBank = db.prepare(
-      `INSERT INTO bank_details (org_id, user_id, loan_request_id, code, account_number, account_name, bank_name,
-                                 created_at, updated_at)
-       VALUES (:org_id, :user_id, :loan_request_id, :code, :account_number, :account_name, :bank_name, :now, :now)`,
-    );
+    this.insertBank = db.prepare(insertInto('bank_details', insertedColumns(RECORDS.bankDetails, 'linker_id')));
     this.bankByLr = prepareRows(db, 'SELECT * FROM bank_details WHERE loan_request_id = ? ORDER BY id');
     this.setLinker = db.prepare('UPDATE bank_details SET linker_id = :linker_id, updated_at = :now WHERE id = :id');
+    const businessColumns = insertedColumns(RECORDS.business);
+    const replaced = businessColumns.filter((column) => !OWNER_COLUMNS.has(column) && column !== 'created_at');
     this.upsertBusiness = db.prepare(
-      `INSERT INTO business_info (org_id, user_id, loan_request_id, name, role, industry, description, registered,
-          registration_number, established_on, physical_location, number_of_locations, location_status,
-          average_monthly_income, last_twelve_months_income, primary_payments_collection_method, number_of_employees,
-          monthly_salary_cost, annual_rent_cost, monthly_electricity_cost, monthly_ads_cost, monthly_marketing_cost,
-          created_at, updated_at)
-       VALUES (:org_id, :user_id, :loan_request_id, :name, :role, :industry, :description, :registered,
-          :registration_number, :established_on, :physical_location, :number_of_locations, :location_status,
-          :average_monthly_income, :last_twelve_months_income, :primary_payments_collection_method,
-          :number_of_employees, :monthly_salary_cost, :annual_rent_cost, :monthly_electricity_cost, :monthly_ads_cost,
-          :monthly_marketing_cost, :now, :now)
-       ON CONFLICT (loan_request_id) DO UPDATE SET
-          name = excluded.name, role = excluded.role, industry = excluded.industry,
-          description = excluded.description, registered = excluded.registered,
-          registration_number = excluded.registration_number, established_on = excluded.established_on,
-          physical_location = excluded.physical_location, number_of_locations = excluded.number_of_locations,
-          location_status = excluded.location_status, average_monthly_income = excluded.average_monthly_income,
-          last_twelve_months_income = excluded.last_twelve_months_income,
-          primary_payments_collection_method = excluded.primary_payments_collection_method,
-          number_of_employees = excluded.number_of_employees, monthly_salary_cost = excluded.monthly_salary_cost,
-          annual_rent_cost = excluded.annual_rent_cost, monthly_electricity_cost = excluded.monthly_electricity_cost,
-          monthly_ads_cost = excluded.monthly_ads_cost, monthly_marketing_cost = excluded.monthly_marketing_cost,
-          updated_at = excluded.updated_at`,
+      `${insertInto('business_info', businessColumns)}
+       ON CONFLICT (loan_request_id) DO UPDATE SET ${replaced.map((column) => `${column} = excluded.${column}`).join(', ')}`,
     );
     this.businessByLr = prepareRows(db, 'SELECT * FROM business_info WHERE loan_request_id = ?');
     this.insertEmployment = db.prepare(
-      `INSERT INTO employment (org_id, user_id, loan_request_id, status, company_name, company_address, position, salary,
-                               manager, manager_phone, manager_email, created_at, updated_at)
-       VALUES (:org_id, :user_id, :loan_request_id, :status, :company_name, :company_address, :position, :salary,
-               :manager, :manager_phone, :manager_email, :now, :now)
-       ON CONFLICT (loan_request_id) DO NOTHING`,
+      `${insertInto('employment', insertedColumns(RECORDS.employment))} ON CONFLICT (loan_request_id) DO NOTHING`,
     );
     this.employmentByLr = prepareRows(db, 'SELECT * FROM employment WHERE loan_request_id = ?');
-    this.insertGuarantor = db.prepare(
-      `INSERT INTO guarantors (org_id, user_id, loan_request_id, firstname, lastname, gender, relationship, email, phone,
-                               created_at, updated_at)
-       VALUES (:org_id, :user_id, :loan_request_id, :firstname, :lastname, :gender, :relationship, :email, :phone,
-               :now, :now)`,
-    );
+    this.insertGuarantor = db.prepare(insertInto('guarantors', insertedColumns(RECORDS.guarantor)));
     this.guarantorsByLr = prepareRows(db, 'SELECT * FROM guarantors WHERE loan_request_id = ? ORDER BY id');
-    this.insertDocument = db.prepare(
-      `INSERT INTO documents (org_id, user_id, loan_request_id, type, title, reference, number, document_url, created_at)
-       VALUES (:org_id, :user_id, :loan_request_id, :type, :title, :reference, :number, :document_url, :now)`,
-    );
+    this.insertDocument = db.prepare(insertInto('documents', insertedColumns(RECORDS.document)));
     this.documentsByLr = prepareRows(db, 'SELECT * FROM documents WHERE loan_request_id = ? ORDER BY id');
     this.supportCount = db.prepare(
       `SELECT (SELECT count(*) FROM bank_details WHERE loan_request_id = :id)

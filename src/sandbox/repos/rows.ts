@@ -54,3 +54,15 @@ function objectBuilder(names: readonly string[]): (values: unknown) => unknown {
   const properties = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
   return new Function('values', `return { ${properties.join(', ')} };`) as (values: unknown) => unknown;
 }
+
+/** The time stamps an INSERT sets to the request's time, bound as `:now`. */
+const STAMPS: ReadonlySet<string> = new Set(['created_at', 'updated_at']);
+
+/**
+ * `INSERT INTO table (…) VALUES (…)` of these columns, each bound by its name (`:code`) and the time
+ * stamps to `:now`: written from a record's column list (`storedColumns`), never typed out again.
+ */
+export function insertInto(table: string, columns: readonly string[]): string {
+  const values = columns.map((column) => (STAMPS.has(column) ? ':now' : `:${column}`));
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values.join(', ')})`;
+}
