@@ -20,27 +20,22 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
   return {
     prepare(fields) {
       const password = fields.password;
-      // A good row is checked once; a row refused is checked again below, for its message.
-      if (typeof password === 'string' && password !== '') {
-        const good = tryBuild(fields);
-        if (good) return good;
-      }
       const missingPassword = password === undefined || password === null || password === '';
+      // The password is sent exactly as given (spaces kept), like `user create` does.
+      if (!missingPassword && (typeof password === 'string' || typeof password === 'number')) {
+        return buildOperationBody('createUser', rowFields('createUser', { ...fields, password: String(password) }))
+          .body;
+      }
+      // The other fields first, so that a row missing some of them and its password is told all at once.
       try {
         buildBody(bodySchemaWithout('createUser', 'password'), rowFields('createUser', fields, ['password']));
       } catch (error) {
-        // One message for everything missing, the password included.
         if (missingPassword && error instanceof UsageError && error.message.startsWith('Missing ')) {
           throw new UsageError(error.message.replace(/\.$/, ', password.'));
         }
         throw error;
       }
-      if (missingPassword) throw new UsageError('Missing password.');
-      // The password is sent exactly as given (spaces kept), like `user create` does.
-      if (typeof password !== 'string' && typeof password !== 'number') {
-        throw new UsageError('password must be text.');
-      }
-      return buildOperationBody('createUser', rowFields('createUser', { ...fields, password: String(password) })).body;
+      throw new UsageError(missingPassword ? 'Missing password.' : 'password must be text.');
     },
     async execute(request) {
       const result = await api().call('createUser', { body: request });
@@ -54,13 +49,4 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
       };
     },
   };
-}
-
-/** The row's body when every field is good, else undefined (the row's message is then made as above). */
-function tryBuild(fields: Record<string, unknown>): BodyOf<'createUser'> | undefined {
-  try {
-    return buildOperationBody('createUser', rowFields('createUser', fields)).body;
-  } catch {
-    return undefined;
-  }
 }

@@ -274,6 +274,12 @@ describe('rows of users and loan requests', () => {
     expect(() =>
       task.prepare({ firstname: 'A', lastname: 'O', email: 'a@x.io', password: 'p', phone: '123', gender: 'f' }, 1),
     ).toThrow(/^phone must be a Nigerian phone number/);
+    const good = { firstname: 'A', lastname: 'O', email: 'a@x.io', phone: '08012345678', gender: 'female' };
+    expect(() => task.prepare(good, 1)).toThrow(/^Missing password\.$/);
+    expect(() => task.prepare({ ...good, password: true }, 1)).toThrow(/^password must be text\.$/);
+    // The other fields are told first: the password's type is the last thing wrong with the row.
+    expect(() => task.prepare({ ...good, email: '', password: true }, 1)).toThrow(/^Missing email\.$/);
+    expect(task.prepare({ ...good, password: 1234 }, 1)).toMatchObject({ password: '1234' });
   });
 
   it('checks a loan row: user or user_id, amount, purpose, product', () => {
