@@ -5,7 +5,7 @@ export const SHELL_TESTS = ['test/e2e/completion.test.ts'];
 
 /**
  * Tests whose point is a process (or other real outside parts) and that take seconds each: `loan
- * new` and confirmations in a real pseudo-terminal, bulk runs killed half-way or traced by V8, keys in a real
+ * new` and confirmations in a real pseudo-terminal, bulk runs killed half-way, keys in a real
  * Secret Service, the dashboard in a real browser, the real bin's exit codes under faults and private CAs (NODE_EXTRA_CA_CERTS is
  * read at start-up), `sandbox start` and `--detach` as processes, the demo, several processes
  * writing profiles at once, Prism's validating proxy, and the borrower search at 101,000
@@ -16,7 +16,6 @@ export const PROCESS_TESTS = [
   'test/e2e/loan-new-pty.test.ts',
   'test/e2e/confirm-pty.test.ts',
   'test/e2e/bulk-crash.test.ts',
-  'test/e2e/bulk-top-tier.test.ts',
   'test/e2e/keyring.test.ts',
   'test/e2e/network-paths.test.ts',
   'test/e2e/sandbox-cli.test.ts',

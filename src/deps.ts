@@ -60,8 +60,6 @@ export interface Deps {
   now: () => Date;
   /** The global flags of this run. */
   globals: GlobalOptions;
-  /** The run has the process to itself (loanctl's own start, not a test's or an importer's): it may set V8's flags. */
-  ownsProcess: boolean;
   /** The profile store, opened (read) on first use. */
   config(): Promise<ProfileStore>;
   /**
@@ -103,8 +101,6 @@ export interface DepsOptions {
   /** Jitter source for retries; tests pin it. */
   random?: () => number;
   prompter?: Prompter;
-  /** Default false: only productionDeps (loanctl's own start) owns the process. */
-  ownsProcess?: boolean;
 }
 
 /** A wait that ends early, without failing, when `signal` aborts; its timer never outlives it. */
@@ -133,7 +129,6 @@ export function createDeps(options: DepsOptions = {}): Deps {
     env,
     now: options.now ?? (() => new Date()),
     globals: options.globals ?? {},
-    ownsProcess: options.ownsProcess ?? false,
     config() {
       store ??= import('./config/store.js').then(({ openProfileStore }) =>
         openProfileStore({ env, warn: (line) => io.stderr.write(`loanctl: warning: ${line}\n`) }),
@@ -203,7 +198,7 @@ function processIo(): Io {
 }
 
 export function productionDeps(): Deps {
-  return createDeps({ ownsProcess: true });
+  return createDeps();
 }
 
 /** The inquirer-backed prompter, imported only when a prompt is actually shown. */

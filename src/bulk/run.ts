@@ -37,7 +37,6 @@ import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { remembered, type ServerChecks } from './remembered.js';
 import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
-import { leaveTopTier } from './top-tier.js';
 import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -149,13 +148,9 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       return inner.prepare(fields, row);
     },
     async execute(prepared, row) {
-      try {
-        const outcome = await inner.execute(prepared, row);
-        serverDown = false;
-        return outcome;
-      } finally {
-        if (deps.ownsProcess) leaveTopTier();
-      }
+      const outcome = await inner.execute(prepared, row);
+      serverDown = false;
+      return outcome;
     },
     describeFailure(error, prepared, row) {
       const outcome = describe(error, prepared);
