@@ -19,7 +19,7 @@ import { html } from './html.js';
 import { BASE, page, STYLE } from './layout.js';
 import type { RequestLogSource } from './lists.js';
 import { registerPages } from './pages.js';
-import { csrfMatches, type Session, SessionStore, SignInTokens } from './session.js';
+import { COOKIE, csrfMatches, type Session, SessionStore, SignInTokens } from './session.js';
 
 export type { RequestLogEntry, RequestLogSource } from './lists.js';
 
@@ -45,8 +45,6 @@ export interface DashboardOptions {
   /** The sandbox's request log, where it keeps one; the log page says when it does not. */
   requestLog?: RequestLogSource;
 }
-
-export const COOKIE = 'loanctl_dashboard';
 
 /** What a page handler knows of the request once it is signed in. */
 export interface SignedIn {
