@@ -8,6 +8,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { distance } from 'fastest-levenshtein';
+import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './basics.js';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
@@ -16,7 +17,7 @@ import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
 import { registerUserCommands } from './commands/user/index.js';
-import { type Deps, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './deps.js';
+import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
 import { versionLine } from './version.js';
 

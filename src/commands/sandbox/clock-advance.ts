@@ -3,8 +3,8 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { advanceClock } from '../../sandbox/control/clock.js';
 import { parseDuration } from '../../sandbox/control/duration.js';
+import { printClock } from './common.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
-import { printClock } from './shared.js';
 
 export async function runSandboxClockAdvance(duration: string, options: DataDirOptions, deps: Deps): Promise<void> {
   const ms = parseDuration(duration);

@@ -7,7 +7,7 @@ import { describeFault } from '../../sandbox/faults/describe.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import { FAULT_FIELDS, type NewFault } from '../../sandbox/faults/store.js';
 import { parseDuration } from '../common/duration.js';
-import { parseWholeNumber, resolveDataDir } from './shared.js';
+import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxFaultsAddOptions {
   dataDir?: string;

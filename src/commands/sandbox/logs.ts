@@ -15,7 +15,7 @@ import {
 } from '../../sandbox/log/query.js';
 import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
 import { parseDuration } from '../common/duration.js';
-import { parseWholeNumber, resolveDataDir } from './shared.js';
+import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxLogsOptions {
   dataDir?: string;

@@ -4,8 +4,8 @@ import { ExitCode, LoanctlError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { formatDuration } from '../../sandbox/control/duration.js';
 import { readRunning } from '../../sandbox/control/run-file.js';
+import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
-import { resolveDataDir } from './shared.js';
 
 const STATUS_FIELDS = ['running', 'url', 'pid', 'data_dir', 'started_at', 'uptime_s', 'log_file'];
 
