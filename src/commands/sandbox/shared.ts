@@ -1,8 +1,8 @@
 /** Small helpers the sandbox verbs share (kept free of Fastify and node:sqlite). */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { formatDuration } from '../../input/duration.js';
 import { openOutcome } from '../../output/render.js';
-import { formatDuration } from '../../sandbox/control/duration.js';
 import { dataDirFrom } from '../../sandbox/paths.js';
 
 export function resolveDataDir(dataDir: string | undefined, deps: Deps): string {
