@@ -94,6 +94,8 @@ describe('--failed FILE', () => {
     const result = await run(['loan', 'create', '--from', path, '--failed', failed]);
     expect(result.exitCode).toBe(1);
     expect(readFileSync(failed, 'utf8')).toBe(`not json\n${bad}\n`);
+    // A created loan request's line names its borrower as the file did, like an `exists` line.
+    expect(results(result.stdout)[0]).toMatchObject({ status: 'success', email: 'f1@bulk.example' });
   });
 
   it('needs --from', async () => {
