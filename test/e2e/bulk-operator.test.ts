@@ -197,6 +197,14 @@ describe('CSV headers', () => {
     expect(result.stdout).toBe('');
   });
 
+  it("a loans file's E-mail column is suggested as its borrower, user", async () => {
+    const path = file('email-borrower.csv', 'E-mail,amount,purpose\nada@bulk.example,900,Stock\n');
+    const result = await run(['loan', 'create', '--from', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no column gives user or user_id; unknown column "E-mail" (did you mean "user"?)');
+    expect(result.stdout).toBe('');
+  });
+
   it('understands the names spreadsheets give columns: Given Name, Surname, Email Address, Mobile Number, Sex', async () => {
     const path = file(
       'spreadsheet.csv',
