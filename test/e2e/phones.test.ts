@@ -33,7 +33,10 @@ function usersFile(name: string, phones: string[]): string {
 
 describe('phone numbers', () => {
   it('user create and user find refuse a number that lost its 0, naming the number it likely was', async () => {
-    const created = await run(['user', 'create', ...borrower('lost@phones.example', '8031535642'), '--password-stdin'], 'pw');
+    const created = await run(
+      ['user', 'create', ...borrower('lost@phones.example', '8031535642'), '--password-stdin'],
+      'pw',
+    );
     expect(created.exitCode).toBe(2);
     expect(created.stderr).toContain('did you mean 08031535642?');
     const found = await run(['user', 'find', '--phone', '8031535642']);
@@ -43,7 +46,10 @@ describe('phone numbers', () => {
   });
 
   it('user find reads every form create accepts', async () => {
-    const created = await run(['user', 'create', ...borrower('forms@phones.example', '0803 153 5642'), '--password-stdin'], 'pw');
+    const created = await run(
+      ['user', 'create', ...borrower('forms@phones.example', '0803 153 5642'), '--password-stdin'],
+      'pw',
+    );
     expect(created.exitCode, created.stderr).toBe(0);
     for (const form of ['08031535642', '2348031535642', '+234 803 153 5642']) {
       const found = await run(['user', 'find', '--phone', form, '-o', 'json']);
@@ -53,7 +59,12 @@ describe('phone numbers', () => {
   });
 
   it('an import restores the 0 a spreadsheet dropped, with one warning counting those rows', async () => {
-    const result = await run(['user', 'create', '--from', usersFile('excel.csv', ['8031535640', '08031535641', '9031535642'])]);
+    const result = await run([
+      'user',
+      'create',
+      '--from',
+      usersFile('excel.csv', ['8031535640', '08031535641', '9031535642']),
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.includes('without its leading 0'));
     expect(warnings).toEqual([expect.stringContaining('2 rows had a 10-digit phone without its leading 0')]);
