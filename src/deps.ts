@@ -1,5 +1,5 @@
 /**
- * The dependencies every command receives (design.md, "Injected dependencies"). Production wires
+ * The dependencies every command receives (docs/architecture.md#layers). Production wires
  * the real ones in `productionDeps`; tests pass their own through `createDeps({...})`. Anything
  * heavy is reached lazily, so `--help`, `--version`, `profile` and `completion` load neither the
  * HTTP stack nor inquirer, and need no API key.
