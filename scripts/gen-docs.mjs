@@ -8,13 +8,13 @@ import { importTs } from './import-ts.mjs';
 
 const entry = `
 import { completionSpec } from './src/completion/spec.ts';
-import { REFERENCE_DIR, referenceFiles } from './src/docs/commands-markdown.ts';
+import { helpExamples, REFERENCE_DIR, referenceFiles } from './src/docs/commands-markdown.ts';
 import { createDeps } from './src/deps.ts';
 import { buildProgram } from './src/program.ts';
 export { REFERENCE_DIR };
 export function render() {
   const program = buildProgram(createDeps({ io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {} }));
-  return referenceFiles(completionSpec(program));
+  return referenceFiles(completionSpec(program), helpExamples(program));
 }`;
 const root = new URL('..', import.meta.url);
 const { render, REFERENCE_DIR } = await importTs(

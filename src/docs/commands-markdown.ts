@@ -41,15 +41,44 @@ function optionsTable(options: readonly OptionSpec[]): string[] {
   ];
 }
 
-function section(spec: CompletionSpec, command: CommandSpec): string[] {
-  const own = command.options.filter((option) => option.long !== '--help');
-  return ['', `## \`${usage(spec, command)}\``, '', cell(command.description), ...optionsTable(own)];
+function examplesBlock(lines: readonly string[] | undefined): string[] {
+  return lines === undefined ? [] : ['', '```sh', ...lines, '```'];
 }
 
-/** The commands under `top` (itself included) that run: not the groups that only hold verbs. */
+function section(spec: CompletionSpec, command: CommandSpec, examples: Examples): string[] {
+  const own = command.options.filter((option) => option.long !== '--help');
+  return [
+    '',
+    `## \`${usage(spec, command)}\``,
+    '',
+    cell(command.description),
+    ...optionsTable(own),
+    ...examplesBlock(examples.get(command.path.join(' '))),
+  ];
+}
+
+/**
+ * The examples of every command of `program`, read from its help: what commander's
+ * `addHelpText('after', …)` writes (src/commands/common/help.ts), its `$ …` lines.
+ */
+export function helpExamples(program: Command): Examples {
+  const found = new Map<string, string[]>();
+  const visit = (command: Command, path: readonly string[]) => {
+    let text = '';
+    command.emit('afterHelp', { error: false, command, write: (chunk: string) => (text += chunk) });
+    const lines = [...text.matchAll(/^ {2}\$ (.*)$/gm)].map((match) => match[1] ?? '');
+    if (lines.length > 0) found.set(path.join(' '), lines);
+    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+  return found;
+}
+
+/** The commands under `top` (itself included) that run: not the groups that only hold verbs, nor `help`. */
 function runnable(top: CommandSpec): CommandSpec[] {
   const out: CommandSpec[] = [];
   const visit = (command: CommandSpec) => {
+    if (command.name === 'help') return;
     if (command.runs) out.push(command);
     for (const sub of command.commands) visit(sub);
   };
@@ -62,7 +91,7 @@ function topCommands(spec: CompletionSpec): CommandSpec[] {
   return spec.root.commands.filter((command) => command.name !== 'help');
 }
 
-function nounFile(spec: CompletionSpec, top: CommandSpec): string {
+function nounFile(spec: CompletionSpec, top: CommandSpec, examples: Examples): string {
   return [
     GENERATED,
     '',
@@ -71,7 +100,7 @@ function nounFile(spec: CompletionSpec, top: CommandSpec): string {
     cell(top.description),
     '',
     'Every command also takes the [global options](index.md#global-options).',
-    ...runnable(top).flatMap((command) => section(spec, command)),
+    ...runnable(top).flatMap((command) => section(spec, command, examples)),
     '',
   ].join('\n');
 }
@@ -102,10 +131,11 @@ function indexFile(spec: CompletionSpec): string {
 /**
  * The reference: file name (in REFERENCE_DIR) → Markdown. `index.md` lists the top-level commands
  * and the global options; each top-level command's file lists every command under it that runs
- * (a group with an action of its own, such as `sandbox snapshot [name]`, runs), in help order.
+ * (a group with an action of its own, such as `sandbox snapshot [name]`, runs), in help order,
+ * each with its flags and the examples its help shows.
  */
-export function referenceFiles(spec: CompletionSpec): Map<string, string> {
+export function referenceFiles(spec: CompletionSpec, examples: Examples): Map<string, string> {
   const files = new Map<string, string>([['index.md', indexFile(spec)]]);
-  for (const top of topCommands(spec)) files.set(`${top.name}.md`, nounFile(spec, top));
+  for (const top of topCommands(spec)) files.set(`${top.name}.md`, nounFile(spec, top, examples));
   return files;
 }

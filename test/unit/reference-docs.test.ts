@@ -9,12 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { BODY_FIELDS, flagName } from '../../src/contract/fields.js';
 import { createDeps } from '../../src/deps.js';
-import { REFERENCE_DIR, referenceFiles } from '../../src/docs/commands-markdown.js';
+import { helpExamples, REFERENCE_DIR, referenceFiles } from '../../src/docs/commands-markdown.js';
 import { buildProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const DIR = resolve(import.meta.dirname, '../..', REFERENCE_DIR);
-const reference = () => referenceFiles(completionSpec(buildProgram(createDeps({ io: fakeIo(), env: {} }))));
+const reference = () => {
+  const program = buildProgram(createDeps({ io: fakeIo(), env: {} }));
+  return referenceFiles(completionSpec(program), helpExamples(program));
+};
 
 describe('the command reference in docs/reference/', () => {
   it('is the one generated from the commands, file for file (run `npm run docs` when this fails)', () => {
@@ -37,6 +40,13 @@ describe('the command reference in docs/reference/', () => {
     expect(sandbox).toContain('## `loanctl sandbox snapshot <name>`');
     expect(sandbox).toContain('## `loanctl sandbox clock`\n');
     expect(reference().get('loan.md')).not.toContain('## `loanctl loan`\n');
+    expect([...reference().values()].join('\n')).not.toMatch(/## `loanctl [a-z ]*help/);
+  });
+
+  it("shows each command's examples as its --help does", () => {
+    const loan = reference().get('loan.md') ?? '';
+    const approve = loan.slice(loan.indexOf('## `loanctl loan approve'), loan.indexOf('\n## ', loan.indexOf('## `loanctl loan approve') + 1));
+    expect(approve).toMatch(/```sh\nloanctl loan approve \d+ /);
   });
 
   it('lists every body field of every operation as a flag with its help', () => {
