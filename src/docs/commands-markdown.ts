@@ -5,7 +5,11 @@
  * `loan.md`, …) and an index. `npm run docs` writes them; test/unit/reference-docs.test.ts fails
  * when a file there is stale, missing or not generated.
  */
+import type { Command } from 'commander';
 import type { CommandSpec, CompletionSpec, OptionSpec } from '../completion/spec.js';
+
+/** Each command's examples (the `$ …` lines its help shows after the options), by its path (`loan approve`). */
+export type Examples = ReadonlyMap<string, readonly string[]>;
 
 /** Where the reference lives, from the repository's root. */
 export const REFERENCE_DIR = 'docs/reference';
@@ -58,14 +62,17 @@ function section(spec: CompletionSpec, command: CommandSpec, examples: Examples)
 }
 
 /**
- * The examples of every command of `program`, read from its help: what commander's
- * `addHelpText('after', …)` writes (src/commands/common/help.ts), its `$ …` lines.
+ * The examples of every command of `program`, read from its help: the `$ …` lines that commander's
+ * `addHelpText('after', …)` adds (src/commands/common/help.ts).
  */
 export function helpExamples(program: Command): Examples {
   const found = new Map<string, string[]>();
   const visit = (command: Command, path: readonly string[]) => {
     let text = '';
-    command.emit('afterHelp', { error: false, command, write: (chunk: string) => (text += chunk) });
+    const output = command.configureOutput();
+    command.configureOutput({ ...output, writeOut: (chunk) => (text += chunk) });
+    command.outputHelp();
+    command.configureOutput(output);
     const lines = [...text.matchAll(/^ {2}\$ (.*)$/gm)].map((match) => match[1] ?? '');
     if (lines.length > 0) found.set(path.join(' '), lines);
     for (const sub of command.commands) visit(sub, [...path, sub.name()]);

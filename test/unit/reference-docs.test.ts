@@ -45,7 +45,10 @@ describe('the command reference in docs/reference/', () => {
 
   it("shows each command's examples as its --help does", () => {
     const loan = reference().get('loan.md') ?? '';
-    const approve = loan.slice(loan.indexOf('## `loanctl loan approve'), loan.indexOf('\n## ', loan.indexOf('## `loanctl loan approve') + 1));
+    const approve = loan.slice(
+      loan.indexOf('## `loanctl loan approve'),
+      loan.indexOf('\n## ', loan.indexOf('## `loanctl loan approve') + 1),
+    );
     expect(approve).toMatch(/```sh\nloanctl loan approve \d+ /);
   });
 
