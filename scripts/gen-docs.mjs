@@ -1,5 +1,5 @@
 // Writes the command reference, docs/reference/ (one file per top-level command and an index), from
-// the commander tree, whose flags for API fields come from the contract (src/docs/commands-markdown.ts).
+// the commander tree, whose flags for API fields come from the contract (src/reference/commands-markdown.ts).
 // Run it after adding or changing a command, flag or help text; test/unit/reference-docs.test.ts
 // fails until then. A file there that the tree no longer gives is removed.
 
@@ -8,7 +8,7 @@ import { importTs } from './import-ts.mjs';
 
 const entry = `
 import { completionSpec } from './src/completion/spec.ts';
-import { helpExamples, REFERENCE_DIR, referenceFiles } from './src/docs/commands-markdown.ts';
+import { helpExamples, REFERENCE_DIR, referenceFiles } from './src/reference/commands-markdown.ts';
 import { createDeps } from './src/deps.ts';
 import { buildProgram } from './src/program.ts';
 export { REFERENCE_DIR };

@@ -1,6 +1,6 @@
 /**
  * The command reference, docs/reference/, is generated from the commander tree
- * (src/docs/commands-markdown.ts), whose API flags come from the contract's field table: it must
+ * (src/reference/commands-markdown.ts), whose API flags come from the contract's field table: it must
  * say what `--help` says, one file per top-level command and an index, and nothing else there.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { BODY_FIELDS, flagName } from '../../src/contract/fields.js';
 import { createDeps } from '../../src/deps.js';
-import { helpExamples, REFERENCE_DIR, referenceFiles } from '../../src/docs/commands-markdown.js';
 import { buildProgram } from '../../src/program.js';
+import { helpExamples, REFERENCE_DIR, referenceFiles } from '../../src/reference/commands-markdown.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const DIR = resolve(import.meta.dirname, '../..', REFERENCE_DIR);
