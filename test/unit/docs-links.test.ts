@@ -158,6 +158,25 @@ describe('comments in the code', () => {
     expect(broken).toEqual([]);
   });
 
+  it('cite sections of docs/ and CONTRIBUTING.md that exist, by name (docs/guide.md, "Durations")', () => {
+    const citation = /((?:docs\/[\w/-]+|CONTRIBUTING)\.md),? "([^"]+)"/g;
+    const broken = sources()
+      .filter((file) => file !== import.meta.filename)
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(citation)].flatMap((match) => {
+          const [, doc = '', section = ''] = match;
+          const path = join(ROOT, doc);
+          const headings = existsSync(path)
+            ? readFileSync(path, 'utf8')
+                .split('\n')
+                .flatMap((line) => /^#{1,6}\s+(.*)$/.exec(line)?.[1]?.replaceAll('`', '') ?? [])
+            : [];
+          return headings.includes(section) ? [] : [`${file.slice(ROOT.length + 1)}: ${doc}, "${section}"`];
+        }),
+      );
+    expect(broken).toEqual([]);
+  });
+
   it('cite sections that exist (`docs/guide.md#exit-codes`)', () => {
     const broken = sources().flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/((?:docs\/[\w/-]+|CONTRIBUTING|README)\.md)#([\w-]+)/g)].flatMap(
