@@ -84,7 +84,8 @@ function codeSpans(markdown: string): { line: number; text: string }[] {
   const text = withoutCodeBlocks(markdown);
   return [...text.matchAll(/(`+)((?:(?!\1)[^\n]|\n(?!\s*\n))+?)\1/g)].map((match) => ({
     line: text.slice(0, match.index).split('\n').length,
-    text: (match[2] ?? '').replace(/\s+/g, ' ').trim(),
+    // A table escapes `|` in a cell as `\|`.
+    text: (match[2] ?? '').replace(/\s+/g, ' ').replaceAll('\\|', '|').trim(),
   }));
 }
 
@@ -126,6 +127,14 @@ function commandProblems(world: DocWorld, words: readonly string[], absent: Set<
     const word = words[i] ?? '';
     if (/^(\||\|\||&&|;|>|>>|<|2>|&|#.*|\)|\$\(.*)$/.test(word) || /^[<>]/.test(word)) break;
     if (word === '--') break;
+    if (/^--?[a-z][\w-]*\|/.test(word)) {
+      // Alternatives, as a table writes them: `--registered|--no-registered`.
+      for (const name of word.split('|')) {
+        if (name.startsWith('-') && !flags.has(name) && !absent.has(name))
+          problems.push(`${shown(command)} has no flag ${name}`);
+      }
+      continue;
+    }
     if (word.startsWith('-') && word.length > 1 && !/^-\d/.test(word)) {
       const name = word.replace(/=.*$/, '');
       if (/[A-Z]$|[<…[]/.test(name) || name === '--X-since' || name === '--X-until') continue;
@@ -134,7 +143,7 @@ function commandProblems(world: DocWorld, words: readonly string[], absent: Set<
         if (!absent.has(name)) problems.push(`${shown(command)} has no flag ${name}`);
         continue;
       }
-      if (option.takesValue && !word.includes('=')) i++;
+      if (option.takesValue && !word.includes('=') && !(words[i + 1] ?? '-').startsWith('-')) i++;
       continue;
     }
     const sub =
@@ -198,6 +207,20 @@ function bareVerbProblems(world: DocWorld, span: string, absent: Set<string>): s
   return problems;
 }
 
+/**
+ * A command line written without `loanctl` (`loan list --fields id,status`): when the first word
+ * is a top-level command and the span goes on, its verbs and flags are checked as `loanctl …`'s.
+ * A span of alternatives (`profile add|use`) is left to bareVerbProblems.
+ */
+function bareCommandProblems(world: DocWorld, span: string, absent: Set<string>): string[] {
+  const all = words(span);
+  const [first, second] = all;
+  if (second === undefined || second.includes('|') || !world.spec.root.commands.some((c) => c.name === first))
+    return [];
+  if (!/^[a-z-]+$/.test(second) && !second.startsWith('-')) return [];
+  return commandProblems(world, all, absent).filter((problem) => problem.includes(' has no flag '));
+}
+
 /** Every long flag of the command tree. */
 function allFlags(spec: CompletionSpec): Set<string> {
   const flags = new Set<string>(['--help', '--version']);
@@ -258,6 +281,7 @@ export function checkDocument(
     }
     for (const run of loanctlRuns(text)) for (const problem of commandProblems(world, run, absent)) say(line, problem);
     for (const problem of bareVerbProblems(world, text, absent)) say(line, problem);
+    for (const problem of bareCommandProblems(world, text, absent)) say(line, problem);
     const lone = /^(--[a-z][a-z0-9-]*)(?:[ =].*)?$/.exec(text);
     if (options.loneFlags && lone?.[1] && !flags.has(lone[1]) && !absent.has(lone[1])) {
       say(line, `names the flag ${lone[1]}, which no loanctl command has`);

@@ -87,6 +87,10 @@ describe('the check itself finds', () => {
     expect(sample('```sh\nloanctl loan approve 3 --approved-amount 5 \\\n  --yes --sure\n```\n')).toEqual([
       'docs/sample.md:2: `loanctl loan approve` has no flag --sure',
     ]);
+    expect(sample('| `loan list --colour red` | `loan add-business ID --registered\\|--unregistered` |\n')).toEqual([
+      'docs/sample.md:1: `loanctl loan list` has no flag --colour',
+      'docs/sample.md:1: `loanctl loan add-business` has no flag --unregistered',
+    ]);
     expect(sample('Then `loan decline ID`, `profile add|rename`, or `--frobnicate`.\n')).toEqual([
       'docs/sample.md:1: `loan` has no command decline',
       'docs/sample.md:1: `profile` has no command rename',
