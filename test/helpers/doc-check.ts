@@ -273,6 +273,19 @@ export function checkDocument(
       }
     });
 
+  // Plain text: a path of the repository written without backticks (`test/x.test.ts "its name"` in a table).
+  withoutCodeBlocks(markdown)
+    .split('\n')
+    .forEach((text, index) => {
+      const prose = text.replace(/(`+).*?\1/g, '').replace(/\]\([^)]*\)/g, ']');
+      for (const match of prose.matchAll(
+        /(?:^|[\s(|,;"])((?:src|test|bin|scripts|bench|docs|examples|fixtures|completions|\.ci)\/[\w./<>*-]*)/g,
+      )) {
+        const problem = pathProblem(world, match[1] ?? '');
+        if (problem) say(index + 1, problem);
+      }
+    });
+
   // Code spans: a path, a `loanctl` command line, a bare verb, a lone flag.
   for (const { line, text } of codeSpans(markdown)) {
     for (const word of words(text)) {

@@ -74,6 +74,9 @@ describe('the check itself finds', () => {
     expect(sample('The table is in `src/contract/no-such-file.ts`.\n')).toEqual([
       'docs/sample.md:1: names src/contract/no-such-file.ts, which does not exist',
     ]);
+    expect(sample('| a guarantee | test/unit/no-such.test.ts "its case" |\n')).toEqual([
+      'docs/sample.md:1: names test/unit/no-such.test.ts, which does not exist',
+    ]);
     expect(sample('```sh\nloanctl sandbox seed fixtures/missing.yaml\n```\n')).toEqual([
       'docs/sample.md:2: names fixtures/missing.yaml, which does not exist',
     ]);
