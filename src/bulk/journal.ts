@@ -32,6 +32,7 @@ import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
+import { isId } from '../http/payload.js';
 import { makeDir } from '../make-dir.js';
 import {
   checkJournal,
@@ -210,10 +211,13 @@ export class Journal {
     row: number,
     outcome: { id?: number | undefined; reference?: string | undefined; user_id?: number | undefined },
   ): Promise<void> {
-    if (outcome.id !== undefined) this.ids.add(outcome.id);
-    // A reference is the API's own token (letters and digits); anything else is not kept.
+    // Only what reads back as it was written is kept: an id that is not one (the client refuses
+    // such replies, src/http/payload.ts) or a reference that is not the API's token (letters and
+    // digits) is written as `-`, never as a line that would stop every later run of the file.
+    const id = isId(outcome.id) ? outcome.id : undefined;
+    if (id !== undefined) this.ids.add(id);
     const ref = outcome.reference && /^[\w.-]+$/.test(outcome.reference) ? outcome.reference : '-';
-    return this.append(`A ${row} ${outcome.id ?? '-'} ${ref} ${outcome.user_id ?? '-'}`);
+    return this.append(`A ${row} ${id ?? '-'} ${ref} ${isId(outcome.user_id) ? outcome.user_id : '-'}`);
   }
 
   refused(row: number): Promise<void> {
@@ -229,6 +233,8 @@ export class Journal {
    */
   private append(line: string): Promise<void> {
     if (!this.handle) return Promise.resolve();
+    // The same check as reading it back (./journal-file.ts): a line it would refuse is not written.
+    if (!JOURNAL_LINE.test(line)) throw new Error(`not a journal line: ${line}`);
     this.queued.push(line);
     this.turn ??= new Promise<void>((resolve, reject) => {
       setImmediate(() => {

@@ -7,6 +7,8 @@
  * - An NDJSON line or a CSV record over the documented limit (docs/guide.md, "Limits of a bulk
  *   file") stops the run at once with its line number, without reading the rest into memory.
  * - A CSV header of 100,000 unknown columns draws one warning of a readable size.
+ * - A reply whose id is not one (a server answering -5) is refused, and the journal records
+ *   nothing it could not read back: the next run of the file goes on.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ROW_CHARACTERS } from '../../src/bulk/limits.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+import { sandboxFront } from '../helpers/sandbox-front.js';
 
 let sandbox: CliSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-input-'));
@@ -124,5 +127,34 @@ describe('a CSV of 100,000 unknown columns', () => {
     expect(warning).toContain('"c0"');
     expect(warning).toContain('and 99,990 more');
     expect(warning.length).toBeLessThan(1_500);
+  });
+});
+
+describe('a reply with an id that is not one', () => {
+  it('is refused, and the journal never records it: the next run of the file goes on, with no duplicate', async () => {
+    expect(
+      (await sandbox.run(['user', 'create', '--from', file('owner.ndjson', `${userLine('owner@bulk.example')}\n`)]))
+        .exitCode,
+    ).toBe(0);
+    const path = file('negative.csv', 'user,amount,purpose\nowner@bulk.example,5000,negative id\n');
+    const env = { LOANCTL_STATE_DIR: join(dir, 'state') };
+    const front = await sandboxFront(sandbox.url);
+    try {
+      front.rewrite('createLoanRequest', (reply) => ({ ...reply, data: { ...(reply.data as object), id: -5 } }));
+      const first = await sandbox.run(['loan', 'create', '--from', path], {
+        env: { ...env, LOANCTL_BASE_URL: front.url },
+      });
+      expect(first.exitCode).not.toBe(0);
+      const [row] = results(first.stdout);
+      expect(row?.status).toBe('error');
+      expect(row?.message).toMatch(/id -5 is not an id/);
+    } finally {
+      await front.close();
+    }
+    const again = await sandbox.run(['loan', 'create', '--from', path], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/cannot be trusted|not a journal line/);
+    const list = await sandbox.run(['loan', 'list', '--all', '-o', 'ndjson', '--fields', 'purpose']);
+    expect(list.stdout.split('\n').filter((line) => line.includes('negative id'))).toHaveLength(1);
   });
 });
