@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { constants, readFileSync } from 'node:fs';
 import { open, unlink, writeFile } from 'node:fs/promises';
+import { localFileError } from '../errors.js';
 import { JournalUntrusted } from './journal-file.js';
 
 /** Another run holds the journal: nothing was sent. */
@@ -28,7 +29,10 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
       await writeFile(lockPath, lockText(process.pid), { flag: 'wx', mode: 0o600 });
       return () => unlink(lockPath).catch(() => {});
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        await unlink(lockPath).catch(() => {});
+        throw localFileError(error, lockPath, 'the lock of the bulk journal');
+      }
     }
     const holder = await holderOf(lockPath);
     if (holder !== undefined) {

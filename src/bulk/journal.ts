@@ -32,6 +32,7 @@ import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../deps.js';
+import { localFileError } from '../errors.js';
 import { isId } from '../http/payload.js';
 import { makeDir } from '../make-dir.js';
 import {
@@ -267,8 +268,12 @@ export class Journal {
   private writeAt(position: number, text: string): number {
     const fd = (this.handle as FileHandle).fd;
     const body = Buffer.from(text);
-    for (let offset = 0; offset < body.length; ) {
-      offset += writeSync(fd, body, offset, body.length - offset, position + offset);
+    try {
+      for (let offset = 0; offset < body.length; ) {
+        offset += writeSync(fd, body, offset, body.length - offset, position + offset);
+      }
+    } catch (error) {
+      throw localFileError(error, this.path, 'the bulk journal');
     }
     return body.length;
   }

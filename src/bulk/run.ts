@@ -21,6 +21,7 @@ import {
   CancelledError,
   DryRunComplete,
   LoanctlError,
+  LocalFileError,
   NetworkError,
   PartialFailureError,
   UsageError,
@@ -158,7 +159,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       else journal?.refused(row).catch(() => {});
       return outcome.result;
     },
-    isFatal: (error) => error instanceof AuthError || error instanceof UsageError,
+    // Every row would fail the same way: a key refused, a usage error, a journal it cannot write.
+    isFatal: (error) => error instanceof AuthError || error instanceof UsageError || error instanceof LocalFileError,
   };
 
   /** A failed row's result, and whether its outcome is unknown (sent, no answer). */
@@ -262,7 +264,7 @@ async function openJournal(deps: Deps, key: JournalKey, ignore: boolean): Promis
   } catch (error) {
     if (error instanceof JournalUntrusted) throw error;
     deps.io.stderr.write(
-      `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
+      `loanctl: warning: no journal for this run: ${sentence((error as Error).message)} Running the file again will send every row again.\n`,
     );
     return undefined;
   }

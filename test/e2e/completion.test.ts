@@ -275,6 +275,7 @@ describe.skipIf(!HAS_FISH)(
  * Names a stranger could choose (a snapshot copied in, a profile in a shared config file): each is
  * offered as it is, and Tab runs none of them. A name that cannot be one line is not offered.
  */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a name holding the shell's ${…} is the point
 const HOSTILE = ['$(touch PWN1)', 'a:b', '`touch PWN2`', '${HOME}', 'x;touch PWN3', '*', 'two words', "it's"];
 const UNOFFERABLE = 'line\n$(touch PWN4)';
 let hostileEnv: Record<string, string>;
