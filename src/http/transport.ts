@@ -215,9 +215,33 @@ function tracked(pool: Pool): Pool {
     const socket = create.apply(this, args);
     pool.opened.set(socket, opening);
     socket.once('close', () => pool.opened.delete(socket));
+    // The proxy's first bytes come after the whole CONNECT was written: what was written by then.
+    if (pool.proxy) {
+      socket.once('data', () => connectBytes.set(socket, socket.bytesWritten));
+      // Node's own proxy support adds a 'readable' listener for each piece of the proxy's answer
+      // to CONNECT it has not read whole: a proxy that trickles its answer drew a
+      // MaxListenersExceededWarning on stderr. The connect timeout bounds how many it adds (that
+      // timeout then says the proxy did not answer): no warning for them.
+      socket.setMaxListeners(0);
+    }
     return socket;
   };
   return pool;
+}
+
+/** How many bytes a socket to the proxy had written when the proxy first answered: its CONNECT. */
+const connectBytes = new WeakMap<Socket, number>();
+
+/**
+ * Where the opening of a tunnel is, on the socket to the proxy (Node's own proxy support): the
+ * TLS handshake has begun once the client wrote more than its CONNECT (its hello, through the
+ * tunnel); before, the proxy has not answered — whatever bytes it sent, a reply trickled and
+ * never finished is no tunnel.
+ */
+function tunnelPhase(toProxy: Socket): Phase {
+  if (toProxy.connecting) return 'connect';
+  const connect = connectBytes.get(toProxy);
+  return connect !== undefined && toProxy.bytesWritten > connect ? 'tls' : 'proxy';
 }
 
 function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions) {
@@ -269,7 +293,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
       if (tunnelOpen) return 'tls';
       const toProxy = [...pool.opened].find(([, owner]) => owner === token)?.[0];
       if (!toProxy) return 'proxy';
-      return toProxy.connecting ? 'connect' : toProxy.bytesRead === 0 ? 'proxy' : 'tls';
+      return tunnelPhase(toProxy);
     };
     // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
     // pool) reports a destroy only when the socket comes, if ever; the connection opened for it
