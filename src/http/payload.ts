@@ -61,9 +61,11 @@ function listProblem(record: RecordSpec, value: unknown): string | undefined {
 
 function recordProblem(record: RecordSpec, value: unknown): string | undefined {
   if (!isObject(value)) return `${kindOf(value)} instead of a record`;
-  for (const field of idFields(record)) {
+  for (const [field, optional] of idFields(record)) {
     const id = value[field];
-    if (id === null || id === undefined || isId(id)) continue;
+    // An optional id (approved_by_id) may come as 0, the API's zero value for "not set", as an
+    // unset timestamp comes as 0001-01-01.
+    if (id === null || id === undefined || isId(id) || (optional && id === 0)) continue;
     return `${field} ${JSON.stringify(id)} is not an id (a whole number from 1)`;
   }
   for (const [field, spec] of nestedFields(record)) {
@@ -81,13 +83,16 @@ export function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
-const idsOf = new Map<RecordSpec, string[]>();
+const idsOf = new Map<RecordSpec, Array<[name: string, optional: boolean]>>();
 
-/** A record's fields of kind `id`, found once per record. */
-function idFields(record: RecordSpec): string[] {
+/** A record's fields of kind `id`, and whether each is optional, found once per record. */
+function idFields(record: RecordSpec): Array<[name: string, optional: boolean]> {
   let fields = idsOf.get(record);
   if (!fields) {
-    fields = Object.entries(record.fields).flatMap(([name, spec]) => (spec.kind === 'id' ? [name] : []));
+    fields = Object.entries(record.fields).flatMap(
+      ([name, spec]): Array<[string, boolean]> =>
+        spec.kind === 'id' ? [[name, 'optional' in spec && spec.optional === true]] : [],
+    );
     idsOf.set(record, fields);
   }
   return fields;
