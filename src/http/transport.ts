@@ -41,6 +41,7 @@ import {
 } from './bounds.js';
 import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
+import { tunnelPhase, watchTunnel } from './tunnel-phase.js';
 import { partsOf } from './url-parts.js';
 
 export interface Exchange {
@@ -205,8 +206,7 @@ let opening: object | undefined;
 
 /**
  * Records every socket the agent opens in `pool.opened`, with the exchange it is opened for (see
- * Pool). For Node's own proxy support it is the socket to the proxy, before CONNECT: how much it
- * has read tells a proxy that never answered from a TLS handshake that never ended in the tunnel.
+ * Pool). For Node's own proxy support it is the socket to the proxy (./tunnel-phase.ts).
  */
 function tracked(pool: Pool): Pool {
   const agent = pool.agent as Agent & { createConnection: (...args: unknown[]) => Socket };
@@ -215,33 +215,10 @@ function tracked(pool: Pool): Pool {
     const socket = create.apply(this, args);
     pool.opened.set(socket, opening);
     socket.once('close', () => pool.opened.delete(socket));
-    // The proxy's first bytes come after the whole CONNECT was written: what was written by then.
-    if (pool.proxy) {
-      socket.once('data', () => connectBytes.set(socket, socket.bytesWritten));
-      // Node's own proxy support adds a 'readable' listener for each piece of the proxy's answer
-      // to CONNECT it has not read whole: a proxy that trickles its answer drew a
-      // MaxListenersExceededWarning on stderr. The connect timeout bounds how many it adds (that
-      // timeout then says the proxy did not answer): no warning for them.
-      socket.setMaxListeners(0);
-    }
+    if (pool.proxy) watchTunnel(socket);
     return socket;
   };
   return pool;
-}
-
-/** How many bytes a socket to the proxy had written when the proxy first answered: its CONNECT. */
-const connectBytes = new WeakMap<Socket, number>();
-
-/**
- * Where the opening of a tunnel is, on the socket to the proxy (Node's own proxy support): the
- * TLS handshake has begun once the client wrote more than its CONNECT (its hello, through the
- * tunnel); before, the proxy has not answered — whatever bytes it sent, a reply trickled and
- * never finished is no tunnel.
- */
-function tunnelPhase(toProxy: Socket): Phase {
-  if (toProxy.connecting) return 'connect';
-  const connect = connectBytes.get(toProxy);
-  return connect !== undefined && toProxy.bytesWritten > connect ? 'tls' : 'proxy';
 }
 
 function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions) {
@@ -292,8 +269,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
       // Before the socket is handed over: the tunnel is being opened.
       if (tunnelOpen) return 'tls';
       const toProxy = [...pool.opened].find(([, owner]) => owner === token)?.[0];
-      if (!toProxy) return 'proxy';
-      return tunnelPhase(toProxy);
+      return toProxy ? tunnelPhase(toProxy) : 'proxy';
     };
     // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
     // pool) reports a destroy only when the socket comes, if ever; the connection opened for it
