@@ -51,12 +51,15 @@ export function keyringFromAsset(env: Env = process.env as Env): Keyring {
 /** Loads `addon` (a native module's bytes) through a private copy under `root`/native. */
 export function loadAddon(addon: Buffer, root: string): unknown {
   const dir = join(root, 'native');
-  try {
-    makeDir(dir, 0o700);
-  } catch (error) {
-    throw refused(root, error);
+  // Each checked before anything is made or written in it.
+  for (const path of [root, dir]) {
+    try {
+      makeDir(path, 0o700);
+    } catch (error) {
+      throw refused(path, error);
+    }
+    checkPrivateDir(path);
   }
-  for (const path of [root, dir]) checkPrivateDir(path);
   const hash = sha256(addon);
   const file = join(dir, `keyring-${hash.slice(0, 16)}.node`);
   let fd = openChecked(file, hash);
