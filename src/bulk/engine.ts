@@ -206,6 +206,7 @@ function messageOf(error: unknown): string {
   return sentence(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function sentence(text: string): string {
+/** `text` ending as a sentence does (a full stop added where it has no end mark). */
+export function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

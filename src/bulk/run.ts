@@ -4,7 +4,7 @@
  *
  * - One keep-alive pool (src/http/transport.ts, the client's own settings) with as many connections as
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
- * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
+ * - Retries follow docs/guide.md#network: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
  *   applied, and that running the file again is safe (the journal, ./journal.ts, and the server's
  *   checks, ./remembered.ts). Rows read from stdin have no journal: loan rows' messages say so.
@@ -30,11 +30,12 @@ import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
-import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
+import { type BulkTask, type RowOutcome, type RowResult, runBulk, sentence } from './engine.js';
 import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
+import { phoneRepair } from './phones.js';
 import { remembered, type ServerChecks } from './remembered.js';
 import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
@@ -95,6 +96,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
   const checkFields = unknownFieldCheck(source, { known: fields, strict, noun }, warn);
+  const phones = phoneRepair(strict);
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
@@ -146,6 +148,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     keyOf: rowKey,
     prepare(fields, row) {
       checkFields(fields);
+      phones.repair(fields);
       return inner.prepare(fields, row);
     },
     async execute(prepared, row) {
@@ -229,6 +232,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     await failedRows?.close();
   }
 
+  const phoneWarning = phones.warning();
+  if (phoneWarning) warn(phoneWarning);
   if (settings.dryRun) {
     deps.io.stderr.write(
       `${summary.rows} rows checked: ${summary.rows - summary.error} valid, ${summary.error} invalid (dry run: nothing was sent)\n`,
@@ -291,8 +296,4 @@ function rowKey(fields: Record<string, unknown>): Partial<RowOutcome> {
   if (email) return { email };
   const id = Number(text(fields.user_id) || text(fields.user));
   return Number.isSafeInteger(id) && id > 0 ? { user_id: id } : {};
-}
-
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

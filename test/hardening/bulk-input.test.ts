@@ -4,8 +4,8 @@
  * an operator.
  * - An NDJSON key `__proto__` is a key like any other (and an unknown one): its object never
  *   supplies the row's fields.
- * - An NDJSON line or a CSV record over the documented limit (docs/guide.md, "Limits of a bulk
- *   file") stops the run at once with its line number, without reading the rest into memory.
+ * - An NDJSON line or a CSV record over the documented limit stops the run at once with its
+ *   line number, without reading the rest into memory (docs/guide.md, "Limits of a bulk file").
  * - A CSV header of 100,000 unknown columns draws one warning of a readable size.
  * - A reply whose id is not one (a server answering -5) is refused, and the journal records
  *   nothing it could not read back: the next run of the file goes on.
