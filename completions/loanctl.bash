@@ -373,7 +373,7 @@ _loanctl_option_values() {
     ('loan guarantors|--product') REPLY='@none' ;;
     (*'|--profile') REPLY='@profiles' ;;
     (*'|--base-url') REPLY='@none' ;;
-    (*'|-o'|*'|--output') REPLY='table json ndjson csv' ;;
+    (*'|-o'|*'|--output') REPLY='table json ndjson csv xlsx' ;;
     (*'|--fields') REPLY='@none' ;;
     (*'|--timeout') REPLY='@none' ;;
     (*) return 1 ;;

@@ -1187,7 +1187,7 @@ function __loanctl_option_values
         case '*''|--base-url'
             echo '@none'
         case '*''|-o' '*''|--output'
-            echo 'table json ndjson csv'
+            echo 'table json ndjson csv xlsx'
         case '*''|--fields'
             echo '@none'
         case '*''|--timeout'
