@@ -7,6 +7,7 @@
  * only dependency is fflate) once the last row is in: a spreadsheet is one zip file, and it holds at
  * most XLSX_MAX_ROWS rows, a limit a walk is stopped at before anything is written.
  */
+import type { CellObject, SheetData } from 'write-excel-file/node';
 import { isSetTimestamp, parseTimestamp } from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { COLUMNS, type Column } from '../columns.js';
@@ -16,7 +17,7 @@ import type { Formatter, View } from './formatter.js';
 /** The rows a sheet holds below its header (Excel's 1,048,576 in all). */
 export const XLSX_MAX_ROWS = 1_048_575;
 
-type Cell = { value: string | number | boolean | Date; type?: unknown; format?: string } | null;
+type Cell = CellObject | null;
 
 /** A value as its column's kind puts it in a cell; null for an empty cell. */
 function cellOf(value: unknown, column: Column): Cell {
@@ -37,20 +38,21 @@ function cellOf(value: unknown, column: Column): Cell {
       return { value: date, type: Date, format: column.format === 'date' ? 'yyyy-mm-dd' : 'yyyy-mm-dd hh:mm:ss' };
     }
     default:
-      if (typeof value === 'number' && column.key === 'id') return { value, type: Number };
-      if (typeof value === 'number' || typeof value === 'boolean') return { value, type: value.constructor };
+      if (typeof value === 'number') return { value, type: Number };
+      if (typeof value === 'boolean') return { value, type: Boolean };
       return { value: typeof value === 'object' ? JSON.stringify(value) : String(value), type: String };
   }
 }
 
 async function writeSheet(view: View, columns: readonly Column[], records: readonly Record<string, unknown>[]) {
   const { default: writeExcelFile } = await import('write-excel-file/node');
-  const header = columns.map((column) => ({ value: column.key, type: String, fontWeight: 'bold' as const }));
+  const header: CellObject[] = columns.map((column) => ({ value: column.key, type: String, fontWeight: 'bold' }));
   const rows = records.map((record) => columns.map((column) => cellOf(getPath(record, column.key), column)));
-  const buffer = await writeExcelFile([header, ...rows] as never, {
+  const sheet: SheetData = [header, ...rows];
+  const buffer = await writeExcelFile(sheet, {
     columns: columns.map((column) => ({ width: column.format === 'timestamp' ? 20 : 16 })),
   }).toBuffer();
-  view.io.stdout.write(buffer as unknown as string);
+  view.io.stdout.write(buffer);
 }
 
 function tooMany(): never {
