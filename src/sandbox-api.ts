@@ -131,7 +131,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         const verdict = readFreshLog(running.app.flushRequestLog, dataDir, (db) =>
           verifyRequests(db, matchOf(query), count),
         );
-        if (verdict ? !verdict.ok : count !== 0) throw new Error(verdict?.message ?? 'The sandbox has logged no request.');
+        if (verdict ? !verdict.ok : count !== 0)
+          throw new Error(verdict?.message ?? 'The sandbox has logged no request.');
       },
       reset: async () => void withDb(dataDir, (db) => resetData(db)),
       snapshot: async (name) => void withDb(dataDir, (db) => takeSnapshot(db, dataDir, name, true)),

@@ -69,8 +69,11 @@ export class Observers {
     return limitOptions(this.limits, (raw) => this.log?.push(rawEntry(raw)));
   }
 
-  /** Hooks on the built app: limits, faults, logging; the log is written out when the app closes. */
-  install(app: FastifyInstance, db: SandboxDb): void {
+  /**
+   * Hooks on the built app: limits, faults (with the data's database; `sandbox proxy` has none),
+   * logging; the log is written out when the app closes.
+   */
+  install(app: FastifyInstance, db: SandboxDb | undefined): void {
     installLimits(app, this.limits, (raw) => this.log?.push(rawEntry(raw)));
     app.decorateRequest('orgId', undefined);
     app.decorateRequest('faultId', undefined);
@@ -79,6 +82,11 @@ export class Observers {
     app.decorateRequest('dropped', false);
     app.decorateRequest('violations', undefined);
 
+    if (db) this.installFaults(app, db);
+    this.installLog(app);
+  }
+
+  private installFaults(app: FastifyInstance, db: SandboxDb): void {
     const faults = new FaultInjector(db);
     app.addHook('preHandler', (request, reply, done) => {
       const fault = faults.pick(request.method, request.url.split('?', 1)[0] as string);
@@ -88,7 +96,9 @@ export class Observers {
       if (fault.latency_ms > 0) setTimeout(answer, fault.latency_ms);
       else answer();
     });
+  }
 
+  private installLog(app: FastifyInstance): void {
     const log = this.log;
     if (!log) return;
     app.decorateRequest('logged', false);

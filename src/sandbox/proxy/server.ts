@@ -1,0 +1,154 @@
+/**
+ * `loanctl sandbox proxy`: listens like the sandbox (the same limits, the same request log), sends
+ * each request on to the upstream server with the caller's own key, and checks the request and the
+ * reply against the contract (./check.ts). Each break goes into the request log beside the request;
+ * `strict` answers a reply that breaks the contract with a 502 envelope naming the break. A request
+ * the upstream gives no usable reply to gets the proxy's own envelope (./forward.ts).
+ */
+import { join } from 'node:path';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { BODY_LIMIT } from '../app.js';
+import { ensureControlKey } from '../control/control-key.js';
+import { registerControlRoutes } from '../control-routes.js';
+import { envelope } from '../envelope.js';
+import { guardHost, hostNames } from '../hosts.js';
+import { Observers } from '../observe.js';
+import { urlHost } from '../server.js';
+import { checkReply, checkRequest, operationFor, unknownOperation } from './check.js';
+import { forward, isFailure, type UpstreamReply } from './forward.js';
+import { describeViolation, type Violation, ViolationTally } from './violations.js';
+
+export interface ProxyOptions {
+  upstream: URL;
+  host: string;
+  port: number;
+  /** Where its request log goes (the file `sandbox logs --data-dir` reads). */
+  dataDir: string;
+  strict: boolean;
+  timeoutMs: number;
+  onError: (error: unknown) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  tally: ViolationTally;
+  close(): Promise<void>;
+}
+
+/** The largest reply the proxy holds to check (bytes). */
+export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const observers = new Observers(join(options.dataDir, 'proxy.db'), {}, options.onError);
+  const app = Fastify({
+    ...observers.serverOptions(),
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false,
+  });
+  observers.install(app, undefined);
+  const flush = () => observers.flushLog();
+  app.decorate('flushRequestLog', flush);
+  registerControlRoutes(app, {
+    dataDir: options.dataDir,
+    controlKey: ensureControlKey(options.dataDir),
+    flush,
+    now: () => new Date(),
+  });
+  const tally = new ViolationTally();
+  // The body travels as it came; it is read as JSON only to be checked and logged.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    const http = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (http === 500) options.onError(error);
+    reply
+      .code(http)
+      .type(JSON_TYPE)
+      .send(envelope({ status: 'error', message: error.message }));
+  });
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '*',
+    handler: async (request, reply) => {
+      const violations: Violation[] = [];
+      const path = request.url.split('?', 1)[0] as string;
+      const def = operationFor(request.method, path);
+      const raw = request.body as Buffer | undefined;
+      const body = jsonOf(raw);
+      request.body = body.json ?? (raw === undefined ? undefined : raw.toString('utf8'));
+      if (def) violations.push(...checkRequest(def, new URLSearchParams(request.url.slice(path.length)), body.json));
+      else violations.push(unknownOperation(request.method, path));
+
+      const result = await forward(
+        { method: request.method, url: request.url, headers: request.headers, body: raw },
+        { upstream: options.upstream, timeoutMs: options.timeoutMs, maxReplyBytes: MAX_REPLY_BYTES },
+      );
+      if (isFailure(result)) {
+        record(request, violations, tally);
+        return reply
+          .code(result.http)
+          .type(JSON_TYPE)
+          .send(envelope({ status: 'error', message: result.message }));
+      }
+      const breaks = def ? checkReply(def, jsonOf(result.body).json, whatCame(result)) : [];
+      violations.push(...breaks);
+      record(request, violations, tally);
+      if (options.strict && breaks[0]) {
+        const more = breaks.length > 1 ? ` (and ${breaks.length - 1} more)` : '';
+        const message = `The upstream's reply breaks the contract: ${describeViolation(breaks[0])}${more}; see loanctl sandbox logs --violations`;
+        return reply
+          .code(502)
+          .type(JSON_TYPE)
+          .send(envelope({ status: 'error', message }));
+      }
+      return passOn(reply, result);
+    },
+  });
+
+  let port = options.port;
+  guardHost(app, hostNames(options.host, []), () => port);
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : options.port;
+  return { url: `http://${urlHost(options.host)}:${port}`, tally, close: () => app.close() };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The headers of the upstream's reply that the client gets too. */
+const PASSED_ON = ['content-type', 'retry-after', 'date', 'preference-applied'];
+
+function passOn(reply: FastifyReply, result: UpstreamReply) {
+  reply.code(result.http);
+  for (const name of PASSED_ON) {
+    const value = result.headers[name];
+    if (value !== undefined) reply.header(name, value);
+  }
+  return reply.send(result.body);
+}
+
+function record(request: FastifyRequest, violations: Violation[], tally: ViolationTally): void {
+  tally.count(violations);
+  if (violations.length > 0) request.violations = JSON.stringify(violations);
+}
+
+function jsonOf(body: Buffer | undefined): { json?: unknown } {
+  if (body === undefined || body.length === 0) return {};
+  try {
+    return { json: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return {};
+  }
+}
+
+/** What a reply that is not JSON was: its status, type and first characters. */
+function whatCame(result: UpstreamReply): string {
+  const text = result.body.toString('utf8', 0, 60).replace(/\s+/g, ' ').trim();
+  return `HTTP ${result.http} ${result.headers['content-type'] ?? 'without a Content-Type'}: ${JSON.stringify(text)}`;
+}
