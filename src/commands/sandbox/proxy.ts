@@ -1,15 +1,15 @@
 /** `loanctl sandbox proxy`: forward to an upstream server, checking against the contract, until SIGINT or SIGTERM. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../input/duration.js';
 import { makeDir } from '../../make-dir.js';
 import { openOutcome } from '../../output/render.js';
 import { claimRunFile, releaseRunFile, updateRunFile } from '../../sandbox/control/run-file.js';
 import { isLoopback } from '../../sandbox/hosts.js';
 import { dataDirFrom, defaultDataDir } from '../../sandbox/paths.js';
 import { startProxy } from '../../sandbox/proxy/server.js';
-import { parseDuration } from '../common/duration.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
-import { parseWholeNumber } from './shared.js';
+import { parseWholeNumber } from './common.js';
 
 export interface SandboxProxyOptions {
   upstream: string;

@@ -1,11 +1,11 @@
 /** `loanctl sandbox verify`: did the sandbox on this data dir receive what a test expects? Exit 1 with the difference when not. */
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';
+import { parseDuration } from '../../input/duration.js';
 import { flushRunningSandbox } from '../../sandbox/log/fresh.js';
 import { RequestMatchError, verifyRequests } from '../../sandbox/log/requests.js';
 import { openLogForReading } from '../../sandbox/log/store.js';
-import { parseDuration } from '../common/duration.js';
-import { parseWholeNumber, resolveDataDir } from './shared.js';
+import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxVerifyOptions {
   dataDir?: string;
