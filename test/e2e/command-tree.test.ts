@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadedBy } from '../helpers/module-probe.js';
 
-/** A file of src/commands that only declares commands: a noun's list, a verb's flags, what they share. */
-const DECLARES = /^src\/commands\/[^/]+\/(index|common|[a-z-]+-verb)\.ts$|^src\/commands\/common\//;
+/** A file of src/commands that only declares commands: a noun's list, a verb's flags (`-verb.ts`, a part's `flags.ts`), what they share. */
+const DECLARES =
+  /^src\/commands\/[^/]+\/(index|common|[a-z-]+-verb)\.ts$|^src\/commands\/[^/]+\/[^/]+\/flags\.ts$|^src\/commands\/common\//;
 
 describe('the command tree', () => {
   it.each([
