@@ -141,7 +141,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  const requestLog =
+    options.requestLog === false ? undefined : requestLogReader(options.dbPath, () => observers.flushLog());
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }

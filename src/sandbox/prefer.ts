@@ -36,7 +36,7 @@ export interface Preference {
 /** The longest latency a request may ask for: below the connection's idle limit (./limits.ts). */
 export const MAX_PREFERRED_LATENCY_MS = 30_000;
 
-export const PREFERENCES = ['code', 'envelope', 'latency', 'drop'] as const;
+const PREFERENCES = ['code', 'envelope', 'latency', 'drop'] as const;
 
 /** The preference of a request's `Prefer` header(s), or undefined when it asks for none of these. */
 export function parsePrefer(header: string | string[] | undefined): Preference | undefined {

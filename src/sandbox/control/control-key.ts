@@ -9,7 +9,7 @@ import { chmodSync, closeSync, openSync, readFileSync, writeSync } from 'node:fs
 import { join } from 'node:path';
 import { API_KEY_PREFIX, randomString } from '../secrets.js';
 
-export const CONTROL_KEY_FILE = 'control-key';
+const CONTROL_KEY_FILE = 'control-key';
 
 /**
  * `sk_sandbox_control_` and 32 base62 characters: the API keys' prefix, so the request log hides
@@ -17,7 +17,7 @@ export const CONTROL_KEY_FILE = 'control-key';
  */
 const CONTROL_KEY = new RegExp(`^${API_KEY_PREFIX}control_[0-9A-Za-z]{32}$`);
 
-export function controlKeyPath(dataDir: string): string {
+function controlKeyPath(dataDir: string): string {
   return join(dataDir, CONTROL_KEY_FILE);
 }
 

@@ -29,7 +29,7 @@ export class RequestMatchError extends Error {
   override name = 'RequestMatchError';
 }
 
-export function filterOf(match: RequestMatch): LogFilter {
+function filterOf(match: RequestMatch): LogFilter {
   const statuses = String(match.status ?? '')
     .split(',')
     .map((value) => value.trim())
@@ -89,7 +89,7 @@ export function verifyRequests(db: DatabaseSync, match: RequestMatch, count?: nu
 }
 
 /** `POST /api/v1/user (status 2xx, since …)`. */
-export function describeMatch(match: RequestMatch): string {
+function describeMatch(match: RequestMatch): string {
   const conditions = [
     match.status !== undefined && `status ${match.status}`,
     match.since !== undefined && `since ${match.since}`,

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { MAX_REPLY_BYTES } from '../../http/bounds.js';
 import { BODY_LIMIT } from '../app.js';
 import { ensureControlKey } from '../control/control-key.js';
 import { registerControlRoutes } from '../control-routes.js';
@@ -34,9 +35,6 @@ export interface RunningProxy {
   tally: ViolationTally;
   close(): Promise<void>;
 }
-
-/** The largest reply the proxy holds to check (bytes). */
-export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const observers = new Observers(join(options.dataDir, 'proxy.db'), {}, options.onError);
@@ -82,7 +80,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
       const result = await forward(
         { method: request.method, url: request.url, headers: request.headers, body: raw },
-        { upstream: options.upstream, timeoutMs: options.timeoutMs, maxReplyBytes: MAX_REPLY_BYTES },
+        {
+          upstream: options.upstream,
+          timeoutMs: options.timeoutMs,
+          maxReplyBytes: MAX_REPLY_BYTES /* the same bound as loanctl's own client */,
+        },
       );
       if (isFailure(result)) {
         record(request, violations, tally);
