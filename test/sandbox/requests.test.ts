@@ -5,7 +5,10 @@
  * its reply has been sent, though the log commits in batches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateRunFile } from '../../src/sandbox/control/run-file.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox-api.js';
+import { runCli } from '../helpers/run-cli.js';
+import { openSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -150,5 +153,36 @@ describe('Prefer: one-off outcomes for one request', () => {
     );
     // Preferences of other names are ignored (RFC 7240).
     expect((await api('GET', '/user', undefined, { prefer: 'return=minimal' })).http).toBe(200);
+  });
+});
+
+describe('another process reading a running sandbox (sandbox verify, sandbox logs)', () => {
+  // A batch that waits a minute: only the flush these readers ask for can show them the request.
+  let slow: TestSandbox;
+  beforeAll(async () => {
+    slow = await openSandbox({ listen: true, observe: { requestLog: { flushMs: 60_000 } } });
+    updateRunFile(slow.dataDir, { pid: process.pid, started_at: new Date().toISOString(), url: slow.url });
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+
+  it('sees a request answered a moment ago, though its batch is not yet committed', async () => {
+    const reply = await fetch(`${slow.url}/api/v1/user`, { headers: { authorization: `Bearer ${slow.org.api_key}` } });
+    expect(reply.status).toBe(200);
+    const verify = await runCli(['sandbox', 'verify', '--data-dir', slow.dataDir, '--method', 'GET', '--count', '1']);
+    expect(verify.exitCode, verify.stderr).toBe(0);
+    const logs = await runCli(['sandbox', 'logs', '--data-dir', slow.dataDir, '-o', 'json']);
+    expect(JSON.parse(logs.stdout)).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/api/v1/user', http: 200 }),
+    ]);
+  });
+
+  it('verify exits 1 with the difference, and 2 for a status that is not one', async () => {
+    const wrong = await runCli(['sandbox', 'verify', '--data-dir', slow.dataDir, '--method', 'DELETE']);
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toContain('Expected at least 1 request matching DELETE any path, found 0.');
+    const bad = await runCli(['sandbox', 'verify', '--data-dir', slow.dataDir, '--status', 'teapot']);
+    expect(bad.exitCode).toBe(2);
   });
 });
