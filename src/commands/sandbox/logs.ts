@@ -15,9 +15,9 @@ import {
   newestEntries,
   unknownStatus,
 } from '../../sandbox/log/query.js';
-import { publicRequest } from '../../sandbox/log/requests.js';
+import { publicRequest, violationsOf } from '../../sandbox/log/requests.js';
 import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
-import { describeViolations } from '../../sandbox/proxy/violations.js';
+import { describeViolations, type Violation } from '../../sandbox/proxy/violations.js';
 import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxLogsOptions {
@@ -84,7 +84,7 @@ function forTable(rows: LogRow[], fields: string[] | undefined): unknown[] {
   return rows.map((row) => ({
     ...row,
     time: `${row.time.replace('T', ' ').replace('Z', '')} UTC`,
-    violations: row.violations === null ? null : describeViolations(JSON.parse(row.violations)),
+    violations: row.violations === null ? null : describeViolations(violationsOf(row) as Array<Violation | string>),
   }));
 }
 

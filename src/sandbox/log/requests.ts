@@ -120,5 +120,18 @@ function nearMisses(db: DatabaseSync, match: RequestMatch, matched: LogRow[]): L
 export type PublicRequest = Omit<LogRow, 'violations'> & { violations: unknown[] | null };
 
 export function publicRequest(row: LogRow): PublicRequest {
-  return { ...row, violations: row.violations === null ? null : (JSON.parse(row.violations) as unknown[]) };
+  return { ...row, violations: violationsOf(row) };
+}
+
+/**
+ * An entry's breaks as a list. The text is JSON as the proxy wrote it, unless key-hiding withheld
+ * it whole (../log/entry.ts): then that text is the one item.
+ */
+export function violationsOf(row: LogRow): unknown[] | null {
+  if (row.violations === null) return null;
+  try {
+    return JSON.parse(row.violations) as unknown[];
+  } catch {
+    return [row.violations];
+  }
 }

@@ -22,10 +22,14 @@ export function describeViolation(violation: Violation): string {
   return `${violation.operation} ${violation.side} ${violation.path}: the contract says ${violation.expected}, came ${violation.received}`;
 }
 
-/** Breaks of one request, for a table cell (`; ` between them). */
-export function describeViolations(violations: readonly Violation[]): string {
+/** Breaks of one request, for a table cell (`; ` between them); a withheld entry's text as it is. */
+export function describeViolations(violations: ReadonlyArray<Violation | string>): string {
   return violations
-    .map((violation) => `${violation.side} ${violation.path}: ${violation.expected}, came ${violation.received}`)
+    .map((violation) =>
+      typeof violation === 'string'
+        ? violation
+        : `${violation.side} ${violation.path}: ${violation.expected}, came ${violation.received}`,
+    )
     .join('; ');
 }
 
