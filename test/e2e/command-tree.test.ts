@@ -1,5 +1,5 @@
 /**
- * Building the command tree loads no verb's run (README "Architecture", "A verb in one place"):
+ * Building the command tree loads no verb's run (docs/architecture.md#where-new-code-goes, "A verb in one place"):
  * `--help` of a verb builds the whole tree, every noun's verbs with their flags, and must load
  * only the nouns' index.ts, the verbs' `-verb.ts` files and what they share, never the file
  * that does a verb's work (and the HTTP client, Fastify or node:sqlite behind it).
