@@ -11,7 +11,7 @@ import { MAX_REPLY_BYTES } from '../../http/bounds.js';
 import { BODY_LIMIT } from '../app.js';
 import { ensureControlKey } from '../control/control-key.js';
 import { registerControlRoutes } from '../control-routes.js';
-import { envelope } from '../envelope.js';
+import { envelope, MESSAGES } from '../envelope.js';
 import { guardHost, hostNames } from '../hosts.js';
 import { Observers } from '../observe.js';
 import { urlHost } from '../server.js';
@@ -60,10 +60,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const http = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (http === 500) options.onError(error);
+    const message = http === 500 ? MESSAGES.somethingWentWrong : error.message;
     reply
       .code(http)
       .type(JSON_TYPE)
-      .send(envelope({ status: 'error', message: error.message }));
+      .send(envelope({ status: 'error', message }));
   });
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -83,7 +84,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         {
           upstream: options.upstream,
           timeoutMs: options.timeoutMs,
-          maxReplyBytes: MAX_REPLY_BYTES /* the same bound as loanctl's own client */,
+          // The same bound as loanctl's own client: what the CLI would refuse, the proxy does too.
+          maxReplyBytes: MAX_REPLY_BYTES,
         },
       );
       if (isFailure(result)) {
