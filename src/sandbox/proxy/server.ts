@@ -60,54 +60,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const http = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (http === 500) options.onError(error);
-    const message = http === 500 ? MESSAGES.somethingWentWrong : error.message;
-    reply
-      .code(http)
-      .type(JSON_TYPE)
-      .send(envelope({ status: 'error', message }));
+    sendEnvelope(reply, http, http === 500 ? MESSAGES.somethingWentWrong : error.message);
   });
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '*',
-    handler: async (request, reply) => {
-      const violations: Violation[] = [];
-      const path = request.url.split('?', 1)[0] as string;
-      const def = operationFor(request.method, path);
-      const raw = request.body as Buffer | undefined;
-      const body = jsonOf(raw);
-      request.body = body.json ?? (raw === undefined ? undefined : raw.toString('utf8'));
-      if (def) violations.push(...checkRequest(def, new URLSearchParams(request.url.slice(path.length)), body.json));
-      else violations.push(unknownOperation(request.method, path));
-
-      const result = await forward(
-        { method: request.method, url: request.url, headers: request.headers, body: raw },
-        {
-          upstream: options.upstream,
-          timeoutMs: options.timeoutMs,
-          // The same bound as loanctl's own client: what the CLI would refuse, the proxy does too.
-          maxReplyBytes: MAX_REPLY_BYTES,
-        },
-      );
-      if (isFailure(result)) {
-        record(request, violations, tally);
-        return reply
-          .code(result.http)
-          .type(JSON_TYPE)
-          .send(envelope({ status: 'error', message: result.message }));
-      }
-      const breaks = def ? checkReply(def, jsonOf(result.body).json, whatCame(result)) : [];
-      violations.push(...breaks);
-      record(request, violations, tally);
-      if (options.strict && breaks[0]) {
-        const more = breaks.length > 1 ? ` (and ${breaks.length - 1} more)` : '';
-        const message = `The upstream's reply breaks the contract: ${describeViolation(breaks[0])}${more}; see loanctl sandbox logs --violations`;
-        return reply
-          .code(502)
-          .type(JSON_TYPE)
-          .send(envelope({ status: 'error', message }));
-      }
-      return passOn(reply, result);
-    },
+    handler: (request, reply) => answerThrough(request, reply, options, tally),
   });
 
   let port = options.port;
@@ -124,6 +82,49 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** One request: checked, forwarded, its reply checked, then passed on (or the proxy's own envelope). */
+async function answerThrough(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: ProxyOptions,
+  tally: ViolationTally,
+) {
+  const path = request.url.split('?', 1)[0] as string;
+  const def = operationFor(request.method, path);
+  const raw = request.body as Buffer | undefined;
+  const body = jsonOf(raw);
+  // The log keeps the body as JSON, or as text when it is not.
+  request.body = body.json ?? raw?.toString('utf8');
+  const violations = def
+    ? checkRequest(def, new URLSearchParams(request.url.slice(path.length)), body.json)
+    : [unknownOperation(request.method, path)];
+
+  const result = await forward(
+    { method: request.method, url: request.url, headers: request.headers, body: raw },
+    // The same bound as loanctl's own client: what the CLI would refuse, the proxy does too.
+    { upstream: options.upstream, timeoutMs: options.timeoutMs, maxReplyBytes: MAX_REPLY_BYTES },
+  );
+  if (isFailure(result)) {
+    record(request, violations, tally);
+    return sendEnvelope(reply, result.http, result.message);
+  }
+  const breaks = def ? checkReply(def, jsonOf(result.body).json, whatCame(result)) : [];
+  record(request, [...violations, ...breaks], tally);
+  if (options.strict && breaks[0]) {
+    const more = breaks.length > 1 ? ` (and ${breaks.length - 1} more)` : '';
+    const message = `The upstream's reply breaks the contract: ${describeViolation(breaks[0])}${more}; see loanctl sandbox logs --violations`;
+    return sendEnvelope(reply, 502, message);
+  }
+  return passOn(reply, result);
+}
+
+function sendEnvelope(reply: FastifyReply, http: number, message: string) {
+  return reply
+    .code(http)
+    .type(JSON_TYPE)
+    .send(envelope({ status: 'error', message }));
+}
 
 /** The headers of the upstream's reply that the client gets too. */
 const PASSED_ON = ['content-type', 'retry-after', 'date', 'preference-applied'];
