@@ -15,7 +15,16 @@ import { databaseClock } from './control/clock.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
+import {
+  envelope,
+  fail,
+  LONGEST_AUTHORIZATION,
+  MESSAGES,
+  noAccess,
+  noAccessMessage,
+  type Outcome,
+  SandboxReply,
+} from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
@@ -69,6 +78,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     done(null, payload);
   });
   observers.install(app, db);
+  refuseOverlongCredentials(app);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
   app.removeContentTypeParser('application/json');
@@ -132,6 +142,18 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
+}
+
+/**
+ * A longer Authorization header is refused (401) before anything is done with the request: its
+ * body is not parsed, no key is looked up, and the request log keeps only its pieces hidden.
+ */
+function refuseOverlongCredentials(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header.length <= LONGEST_AUTHORIZATION) return done();
+    send(reply.header('connection', 'close'), { http: 401, status: 'error', message: MESSAGES.keyTooLong });
+  });
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
