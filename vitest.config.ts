@@ -29,6 +29,7 @@ export const PROCESS_TESTS = [
   'test/e2e/dashboard-browser.test.ts',
   'test/e2e/binary.test.ts',
   'test/e2e/package.test.ts',
+  'test/hardening/pipelining.test.ts',
 ];
 
 export default defineConfig({

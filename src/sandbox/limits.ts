@@ -14,6 +14,10 @@
  *   gets the 408 envelope); only when every one is being served is the newcomer's request
  *   answered with the 503 envelope (and `Retry-After`) and its connection closed. So idle and
  *   slow clients cannot starve others, and no client sees a reset.
+ * - At most `maxInFlightPerConnection` requests of one connection waiting for their replies: a
+ *   client that pipelines requests and never reads its replies makes node queue every reply in
+ *   memory. One more is answered 429 (the envelope, `Retry-After`) and the connection closed
+ *   after the replies before it.
  * - Header too large (431), malformed HTTP (400), an `Expect` other than `100-continue` (417),
  *   and a body whose Content-Type is not JSON (415) are answered with the envelope.
  */
@@ -29,6 +33,7 @@ export interface Limits {
   keepAliveTimeoutMs: number;
   idleTimeoutMs: number;
   maxConnections: number;
+  maxInFlightPerConnection: number;
   checkIntervalMs: number;
 }
 
@@ -50,6 +55,9 @@ export const DEFAULT_LIMITS: Limits = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
   maxConnections: 512,
+  // Clients that pipeline send a few requests ahead; 500 connections of 200 unread requests each
+  // had node hold 100,000 replies.
+  maxInFlightPerConnection: 32,
   checkIntervalMs: 1_000,
 };
 
@@ -73,6 +81,7 @@ export function limitOptions(limits: Limits, record: RecordRaw): Partial<Fastify
 export function installLimits(app: FastifyInstance, limits: Limits, record: RecordRaw): void {
   const sockets = openConnections(app);
   capConnections(app, sockets, limits, record);
+  boundInFlight(app, limits);
   // node answers an unknown expectation itself, with a bare 417, unless someone listens.
   app.server.on('checkExpectation', (request, response) => {
     const body = envelopeText(
@@ -97,7 +106,10 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
   cutSlowRequestsOnClose(app, sockets, limits, record);
 }
 
-type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [OVER_CAP]?: true };
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [OVER_CAP]?: true; [IN_FLIGHT]?: number };
+
+/** The requests of a connection that have not had their replies yet. */
+const IN_FLIGHT = Symbol('requests in flight');
 
 /** Marks a connection that came over the cap while every other was being served. */
 const OVER_CAP = Symbol('over the connection cap');
@@ -137,6 +149,29 @@ function capConnections(app: FastifyInstance, sockets: Set<ServerSocket>, limits
       .type('application/json; charset=utf-8')
       .send(
         envelopeText(`The sandbox is serving ${limits.maxConnections} connections, its most: try again in a moment`),
+      );
+  });
+}
+
+/** The cap on a connection's requests in flight (see the top of this file). */
+function boundInFlight(app: FastifyInstance, limits: Limits): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const socket = request.raw.socket as ServerSocket;
+    const inFlight = (socket[IN_FLIGHT] ?? 0) + 1;
+    socket[IN_FLIGHT] = inFlight;
+    reply.raw.once('close', () => {
+      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+    });
+    if (inFlight <= limits.maxInFlightPerConnection) return done();
+    reply
+      .code(429)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .type('application/json; charset=utf-8')
+      .send(
+        envelopeText(
+          `This connection has ${limits.maxInFlightPerConnection} requests waiting for their replies, its most: read the replies before sending more`,
+        ),
       );
   });
 }
