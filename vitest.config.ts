@@ -30,6 +30,7 @@ export const PROCESS_TESTS = [
   'test/e2e/binary.test.ts',
   'test/e2e/package.test.ts',
   'test/hardening/pipelining.test.ts',
+  'test/e2e/sandbox-api-exit.test.ts',
 ];
 
 export default defineConfig({
