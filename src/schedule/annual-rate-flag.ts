@@ -13,32 +13,49 @@ export interface RateFlags {
   rateType?: string | undefined;
 }
 
+/** What the operator calls each of the four values: flags on the command line, fields in the dashboard's form. */
+export interface RateNames {
+  rate: string;
+  annualRate: string;
+  tenuredIn: string;
+  rateType: string;
+}
+
+const FLAG_NAMES: RateNames = {
+  rate: '--rate',
+  annualRate: '--annual-rate',
+  tenuredIn: '--tenured-in',
+  rateType: '--rate-type',
+};
+
 /**
  * `--rate` as the API takes it: given, or worked out from `--annual-rate` and the tenure unit
  * (`--tenured-in`, else `unitElsewhere`, e.g. from `--data`). Both flags, an annual rate without a
  * unit, or with a fixed-amount rate type (an amount, not a percentage) are usage errors (exit 2).
+ * The one rule for every place a yearly rate is typed: the dashboard's approval form reads its
+ * fields through this too, under their own `names`.
  */
-export function rateFlag(flags: RateFlags, unitElsewhere?: unknown): string | undefined {
+export function rateFlag(flags: RateFlags, unitElsewhere?: unknown, names: RateNames = FLAG_NAMES): string | undefined {
   if (flags.annualRate === undefined) return flags.rate;
   if (flags.rate !== undefined) {
     throw new UsageError(
-      '--rate and --annual-rate cannot be used together.',
-      '--rate is % per --tenured-in unit, --annual-rate % a year: give one of them.',
+      `${names.rate} and ${names.annualRate} cannot be used together.`,
+      `${names.rate} is % per ${names.tenuredIn} unit, ${names.annualRate} % a year: give one of them.`,
     );
   }
-  const annual = parseNonNegativeNumber(flags.annualRate, '--annual-rate');
-  if (flags.rateType !== undefined && parseRateType(flags.rateType, '--rate-type') === 'fixed-amount') {
+  const annual = parseNonNegativeNumber(flags.annualRate, names.annualRate);
+  if (flags.rateType !== undefined && parseRateType(flags.rateType, names.rateType) === 'fixed-amount') {
     throw new UsageError(
-      '--annual-rate is a percentage a year; a fixed-amount rate is the interest in currency.',
-      'Give that amount with --rate.',
+      `${names.annualRate} is a percentage a year; a fixed-amount rate is the interest in currency.`,
+      `Give that amount with ${names.rate}.`,
     );
   }
   const unitText = flags.tenuredIn ?? (typeof unitElsewhere === 'string' ? unitElsewhere : undefined);
   if (unitText === undefined) {
     throw new UsageError(
-      '--annual-rate needs --tenured-in: the API takes the rate per tenure unit.',
-      'Pass --tenured-in months, weeks or days.',
+      `${names.annualRate} needs ${names.tenuredIn}: the API takes the rate per tenure unit.`,
+      `Pass ${names.tenuredIn} months, weeks or days.`,
     );
   }
-  return String(perUnitRate(annual, parseTenuredIn(unitText, '--tenured-in')));
+  return String(perUnitRate(annual, parseTenuredIn(unitText, names.tenuredIn)));
 }
