@@ -8,6 +8,7 @@
  *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
  *   3. query and body valid (400)             the next group commit (db.ts `write`)
  */
+import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
@@ -32,6 +33,7 @@ import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
+import { isOutOfStorage, reportingOnce, SandboxTrouble } from './trouble.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
@@ -52,9 +54,17 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
   const now = options.now ?? databaseClock(db);
-  const onError =
+  // Repeats of one failure are told as a count, a full disk as itself (trouble.ts).
+  const { report: onError, flush: flushErrors } = reportingOnce(
     options.onError ??
-    ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
+      ((error: unknown) =>
+        process.stderr.write(
+          error instanceof SandboxTrouble
+            ? `sandbox: ${error.message}\n`
+            : `sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`,
+        )),
+    dirname(options.dbPath),
+  );
 
   // Limits, faults and the request log (observe.ts).
   const observers = new Observers(options.dbPath, options, onError);
@@ -68,7 +78,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     // Errors the router meets before any route or error handler runs: still the envelope.
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    db.close();
+    flushErrors();
+  });
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
   // CLI takes ages and "today" from it, as it would from a real server's (conventions.md).
   // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
@@ -102,6 +115,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof SandboxReply) return send(reply, error.outcome);
+    if (isOutOfStorage(error)) {
+      onError(error);
+      return send(reply, { http: 507, status: 'error', message: MESSAGES.diskFull });
+    }
     const outcome = frameworkError(error);
     if (outcome.http === 500) onError(error);
     send(reply, outcome);

@@ -69,6 +69,8 @@ export const MESSAGES = {
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: SOMETHING_WENT_WRONG,
+  diskFull:
+    "The sandbox's disk is full: nothing of this request was saved. Free some space where the sandbox keeps its data (its operator sees where), then send it again.",
   bodyTooLarge: 'Request body is too large: the limit is 1 MiB',
   unsupportedContentType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
 } as const;
