@@ -51,6 +51,31 @@ describe('one connection that pipelines and reads', () => {
   });
 });
 
+describe('one connection that sends a request after each reply', () => {
+  it(`is never refused, however many requests it sends (${IN_FLIGHT * 2} here)`, async () => {
+    const sandbox = await openSandbox({ listen: true });
+    try {
+      const port = Number(new URL(sandbox.url).port);
+      const socket = await opened(port);
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+      });
+      for (let i = 0; i < IN_FLIGHT * 2; i++) {
+        const before = (received.match(/HTTP\/1\.1 /g) ?? []).length;
+        socket.write(
+          `GET /api/v1/user HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${sandbox.org.api_key}\r\n\r\n`,
+        );
+        await expect.poll(() => (received.match(/HTTP\/1\.1 /g) ?? []).length, { timeout: 10_000 }).toBe(before + 1);
+      }
+      socket.destroy();
+      expect(received.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(IN_FLIGHT * 2);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('many connections that pipeline and never read (a real sandbox process)', () => {
   let dataDir: string;
   let running: SandboxProcess;
