@@ -80,12 +80,12 @@ it('answers each refused write with a disk-full envelope, and says so on stderr 
   expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(Math.min(saved, 100));
 
   child.kill('SIGTERM');
-  const result = await child;
-  const told = result.stderr.split('\n').filter((text) => text.startsWith('sandbox:'));
-  expect(told.length, result.stderr).toBeGreaterThan(0);
-  expect(told.length, result.stderr).toBeLessThanOrEqual(4);
+  const stderr = String((await child).stderr);
+  const told = stderr.split('\n').filter((text) => text.startsWith('sandbox:'));
+  expect(told.length, stderr).toBeGreaterThan(0);
+  expect(told.length, stderr).toBeLessThanOrEqual(4);
   expect(told[0]).toContain(
     `the disk is full (or a file size limit was reached) where the sandbox keeps its data, ${dataDir}`,
   );
-  expect(result.stderr).not.toContain('unexpected error');
+  expect(stderr).not.toContain('unexpected error');
 });
