@@ -16,16 +16,7 @@ import { databaseClock } from './control/clock.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
-import {
-  envelope,
-  fail,
-  LONGEST_AUTHORIZATION,
-  MESSAGES,
-  noAccess,
-  noAccessMessage,
-  type Outcome,
-  SandboxReply,
-} from './envelope.js';
+import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
@@ -33,7 +24,7 @@ import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
-import { isOutOfStorage, reportingOnce, SandboxTrouble } from './trouble.js';
+import { isOutOfStorage, reportingOnce, toStderr } from './trouble.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
@@ -55,16 +46,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const repos = createRepos(db);
   const now = options.now ?? databaseClock(db);
   // Repeats of one failure are told as a count, a full disk as itself (trouble.ts).
-  const { report: onError, flush: flushErrors } = reportingOnce(
-    options.onError ??
-      ((error: unknown) =>
-        process.stderr.write(
-          error instanceof SandboxTrouble
-            ? `sandbox: ${error.message}\n`
-            : `sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`,
-        )),
-    dirname(options.dbPath),
-  );
+  const { report: onError, flush: flushErrors } = reportingOnce(options.onError ?? toStderr, dirname(options.dbPath));
 
   // Limits, faults and the request log (observe.ts).
   const observers = new Observers(options.dbPath, options, onError);
@@ -91,7 +73,6 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     done(null, payload);
   });
   observers.install(app, db);
-  refuseOverlongCredentials(app);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
   app.removeContentTypeParser('application/json');
@@ -159,18 +140,6 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
-}
-
-/**
- * A longer Authorization header is refused (401) before anything is done with the request: its
- * body is not parsed, no key is looked up, and the request log keeps only its pieces hidden.
- */
-function refuseOverlongCredentials(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const header = request.headers.authorization;
-    if (header === undefined || header.length <= LONGEST_AUTHORIZATION) return done();
-    send(reply.header('connection', 'close'), { http: 401, status: 'error', message: MESSAGES.keyTooLong });
-  });
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */

@@ -18,6 +18,8 @@
  *   client that pipelines requests and never reads its replies makes node queue every reply in
  *   memory. One more is answered 429 (the envelope, `Retry-After`) and the connection closed
  *   after the replies before it.
+ * - An Authorization header longer than LONGEST_AUTHORIZATION is answered 401 before anything
+ *   else is done with the request: no body parsed, no key looked up.
  * - Header too large (431), malformed HTTP (400), an `Expect` other than `100-continue` (417),
  *   and a body whose Content-Type is not JSON (415) are answered with the envelope.
  */
@@ -25,7 +27,7 @@ import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } 
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import { BASE as DASHBOARD } from './dashboard/layout.js';
-import { envelope, MESSAGES } from './envelope.js';
+import { envelope, LONGEST_AUTHORIZATION, MESSAGES } from './envelope.js';
 
 export interface Limits {
   requestTimeoutMs: number;
@@ -82,6 +84,7 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
   const sockets = openConnections(app);
   capConnections(app, sockets, limits, record);
   boundInFlight(app, limits);
+  refuseOverlongCredentials(app);
   // node answers an unknown expectation itself, with a bare 417, unless someone listens.
   app.server.on('checkExpectation', (request, response) => {
     const body = envelopeText(
@@ -173,6 +176,18 @@ function boundInFlight(app: FastifyInstance, limits: Limits): void {
           `This connection has ${limits.maxInFlightPerConnection} requests waiting for their replies, its most: read the replies before sending more`,
         ),
       );
+  });
+}
+
+function refuseOverlongCredentials(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header.length <= LONGEST_AUTHORIZATION) return done();
+    reply
+      .code(401)
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
+      .send(envelopeText(MESSAGES.keyTooLong));
   });
 }
 

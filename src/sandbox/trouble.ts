@@ -9,6 +9,15 @@ export class SandboxTrouble extends Error {
   override name = 'SandboxTrouble';
 }
 
+/** The default `onError`: one line on stderr (an unexpected error with its stack). */
+export function toStderr(error: unknown): void {
+  process.stderr.write(
+    error instanceof SandboxTrouble
+      ? `sandbox: ${error.message}\n`
+      : `sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`,
+  );
+}
+
 /** Node's and SQLite's ways of saying a write found no room: ENOSPC, a file size limit, SQLITE_FULL, a failed write. */
 export function isOutOfStorage(error: unknown): boolean {
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };

@@ -190,7 +190,7 @@ describe('approving', () => {
     expect((await loanRow(loan.loanId))?.lender_status).not.toBe('approved');
   });
 
-  describe("a yearly rate is checked by the CLI's own rule (src/schedule/annual-rate-flag.ts)", () => {
+  describe("a yearly rate is checked by the CLI's own rule (src/input/annual-rate.ts)", () => {
     const YEARLY = { ...TERMS, rate: '', annual_rate: '24', rate_type: 'fixed-amount' };
 
     it('annual_rate with rate_type fixed-amount is refused, as `loan schedule --annual-rate` refuses it', async () => {

@@ -1,6 +1,6 @@
 /**
- * A snapshot file is checked before it replaces anything (docs/sandbox.md, "What a snapshot must
- * be"): a snapshot is a file anyone may put in `snapshots/`, and restoring copies its rows as they
+ * A snapshot file is checked before it replaces anything
+ * (docs/sandbox.md, "What a snapshot must be"): a snapshot is a file anyone may put in `snapshots/`, and restoring copies its rows as they
  * are, page by page, past every check a request's write goes through. So before the live data is
  * touched, the file must be
  * - a regular file (a FIFO would block the open for ever, a directory is no database);

@@ -8,10 +8,10 @@ import { bodySchema } from '../../contract/field-schemas.js';
 import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
 import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
+import { type RateNames, rateFlag } from '../../input/annual-rate.js';
 import { formatMoney as money } from '../../output/values.js';
 import { ANNUAL_RATE_RULE } from '../../repayment/annual-rate.js';
 import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
-import { type RateNames, rateFlag } from '../../schedule/annual-rate-flag.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { describeIssues, invalidFieldsMessage } from '../validation.js';
 import { type Html, html } from './html.js';
@@ -53,7 +53,7 @@ const FORM_NAMES: RateNames = {
 
 /**
  * The rate the API takes, from the form's yearly rate by the CLI's own rule
- * (src/schedule/annual-rate-flag.ts: the yearly rate per tenure unit, never with a rate per unit,
+ * (src/input/annual-rate.ts: the yearly rate per tenure unit, never with a rate per unit,
  * never for a fixed amount); the form as it is when no yearly rate is given.
  */
 function withRateFromAnnual(form: Form): Form {
