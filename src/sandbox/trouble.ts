@@ -52,8 +52,13 @@ export function reportingOnce(
     clearTimeout(timer);
     timer = undefined;
     for (const { error, repeats } of counted.values()) {
-      if (repeats > 0)
+      if (repeats === 0) continue;
+      try {
         onError(new SandboxTrouble(`${repeats} more like it in ${windowMs / 1000} s: ${described(error)}`));
+      } catch {
+        // Told from a timer or while closing, where a throw would take the process down: the
+        // first of these errors already went through `onError` where it arose.
+      }
     }
     counted.clear();
   };

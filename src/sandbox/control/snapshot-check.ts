@@ -1,8 +1,8 @@
 /**
  * A snapshot file is checked before it replaces anything
- * (docs/sandbox.md, "What a snapshot must be"): a snapshot is a file anyone may put in `snapshots/`, and restoring copies its rows as they
- * are, page by page, past every check a request's write goes through. So before the live data is
- * touched, the file must be
+ * (docs/sandbox.md, "What a snapshot must be"): a snapshot is a file anyone may put in
+ * `snapshots/`, and restoring copies its rows as they are, page by page, past every check a
+ * request's write goes through. So before the live data is touched, the file must be
  * - a regular file (a FIFO would block the open for ever, a directory is no database);
  * - an SQLite database (its 16-byte header), at this sandbox's schema version;
  * - of exactly this sandbox's schema: the same tables, indexes and triggers, no view, no extra
@@ -106,18 +106,12 @@ function checkVersion(sqlite: DatabaseSync, name: string, version: number): void
   }
 }
 
-interface SchemaObject {
-  type: string;
-  name: string;
-  sql: string | null;
-}
-
 /** Everything the schema holds but SQLite's own objects, as `type name` → its SQL. */
 function schemaOf(sqlite: DatabaseSync): Map<string, string | null> {
   const rows = sqlite
     .prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-    .all() as unknown as SchemaObject[];
-  return new Map(rows.map((row) => [`${row.type} ${row.name}`, row.sql]));
+    .all();
+  return new Map(rows.map((row) => [`${row.type} ${row.name}`, row.sql === null ? null : String(row.sql)]));
 }
 
 function checkSchema(snapshot: DatabaseSync, name: string, live: DatabaseSync): void {
@@ -150,7 +144,15 @@ interface Column {
 }
 
 function columnsOf(sqlite: DatabaseSync, table: string): Column[] {
-  return sqlite.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(table) as unknown as Column[];
+  return sqlite
+    .prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`)
+    .all(table)
+    .map((row) => ({
+      name: String(row.name),
+      type: String(row.type),
+      notnull: Number(row.notnull),
+      pk: Number(row.pk),
+    }));
 }
 
 /** For a table, which columns differ; for an index or trigger, only that it does. */
@@ -202,10 +204,10 @@ function checkValues(snapshot: DatabaseSync, name: string, live: DatabaseSync, t
   const found = statement.get() as { row: bigint } | undefined;
   if (!found) return;
   const row = snapshot.prepare(
-    `SELECT ${conditions.map((condition) => `(${condition})`).join(', ')} FROM ${quoted(table)} WHERE rowid = ?`,
+    `SELECT ${conditions.map((condition, at) => `(${condition}) AS c${at}`).join(', ')} FROM ${quoted(table)} WHERE rowid = ?`,
   );
-  row.setReturnArrays(true);
-  const which = (row.get(found.row) as unknown as unknown[]).map((value) => Number(value) === 1);
+  const values = row.get(found.row) ?? {};
+  const which = conditions.map((_condition, at) => Number(values[`c${at}`]) === 1);
   if (hasId && which[0]) {
     throw new SnapshotError(
       `snapshot "${name}": ${table} has an id out of range (ids run from 1 to ${MAX_ID.toLocaleString('en-US')}); take a new snapshot`,

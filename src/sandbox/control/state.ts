@@ -16,6 +16,8 @@
  * Ids keep increasing: the tables are AUTOINCREMENT (repos/migration-ids.ts), and neither emptying
  * a table nor copying rows into it lowers its `sqlite_sequence`, so after a restore each table's
  * next id is above both what it held before and what the snapshot holds.
+ * A snapshot is checked first (./snapshot-check.ts): ids up to MAX_ID only, so the sequences stay
+ * far from SQLite's last id; one found above it is brought down by the next reset or restore.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
