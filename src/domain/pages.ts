@@ -54,6 +54,7 @@ export async function* userPages(
   const ahead = options.prefetch === true ? 1 : options.prefetch || 0;
   const asked = new Map<number, Promise<ApiResult>>();
   let previousFirst: number | undefined;
+  let firstSize: number | undefined;
   for (let page = options.firstPage ?? 1; ; page++) {
     const result = await (asked.get(page) ?? fetchPage(page));
     asked.delete(page);
@@ -61,7 +62,12 @@ export async function* userPages(
     const first = users[0]?.id;
     if (users.length === 0 || first === previousFirst) return;
     previousFirst = first;
-    for (let next = page + 1; next <= page + ahead; next++) {
+    // Ahead by as many pages as were read (1, 2, 4 … up to `ahead`), and none past a page shorter
+    // than the first (the last): a short list costs no request beyond its end.
+    const reach = Math.min(ahead, page - (options.firstPage ?? 1) + 1);
+    const last = firstSize !== undefined && users.length < firstSize;
+    firstSize ??= users.length;
+    for (let next = page + 1; !last && next <= page + reach; next++) {
       if (!asked.has(next)) asked.set(next, prefetched(fetchPage(next)));
     }
     yield { users, page, result };

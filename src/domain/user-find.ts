@@ -99,14 +99,3 @@ export function nameMatcher(name: string): (user: UserListItem) => boolean {
     return words.every((word) => full.includes(word));
   };
 }
-
-/** Whether the user list's items carry a `reference` (the spec's do not, 2.2; a server may add it). */
-export function listCarriesReference(users: readonly UserListItem[]): boolean {
-  return users.some((user) => 'reference' in user);
-}
-
-/** Matches a user by its reference, on a server whose list items carry one. */
-export function referenceMatcher(reference: string): (user: UserListItem) => boolean {
-  const wanted = reference.trim().toLowerCase();
-  return (user) => String((user as { reference?: unknown }).reference ?? '').toLowerCase() === wanted;
-}

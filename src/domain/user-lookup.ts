@@ -1,16 +1,18 @@
 /**
- * How a command looks a borrower up by e-mail: through the local index of the profile in use
- * (src/config/user-index.ts) and with the run's clock for the search's creation windows.
+ * How a command looks borrowers up: through the local index of the profile in use
+ * (src/config/user-index.ts, src/domain/borrower-index.ts). None under --dry-run or without a base
+ * URL: the look-up then walks the list each time.
  */
-import { fileUserIndex, userIndexPath } from '../config/user-index.js';
+import { indexPaths } from '../config/user-index.js';
 import type { Deps } from '../deps.js';
+import { notice } from '../output/notice.js';
+import { BorrowerIndex } from './borrower-index.js';
 import type { FindUserOptions } from './users.js';
 
 export async function userLookup(deps: Deps): Promise<FindUserOptions> {
   const settings = await deps.settings();
-  const index =
-    settings.baseUrl === undefined || settings.dryRun
-      ? undefined
-      : fileUserIndex(userIndexPath(deps.env, settings.profile?.name, settings.baseUrl));
-  return { index, today: deps.now() };
+  if (settings.baseUrl === undefined || settings.dryRun) return {};
+  const paths = indexPaths(deps.env, settings.profile?.name, settings.baseUrl);
+  const index = new BorrowerIndex(await deps.api(), paths, (line) => notice(deps, line));
+  return { index, paths };
 }

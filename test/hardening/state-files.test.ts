@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { userIndexPath } from '../../src/config/user-index.js';
+import { indexPaths } from '../../src/config/user-index.js';
 import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox, isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 
@@ -125,20 +125,20 @@ describe('the config file', () => {
   });
 });
 
-describe('the e-mail index cache', () => {
+describe('the borrower index', () => {
   it('a FIFO where the index file should be is refused at once, naming it', async () => {
     const api = await server();
     const created = await api.run(['user', 'create', ...borrower('fifo@example.com'), '--password-stdin'], {
       stdin: 'pw-12345678',
     });
     expect(created.exitCode).toBe(0);
-    const path = userIndexPath(api.env, undefined, api.url);
+    const path = indexPaths(api.env, undefined, api.url).index;
     mkdirSync(join(path, '..'), { recursive: true });
     mkfifo(path);
     // Before: the look-up blocked reading the FIFO.
     const shown = await api.run(['user', 'show', 'fifo@example.com']);
     expect(shown.exitCode).toBe(2);
-    expect(shown.stderr).toContain(`The e-mail index cache ${path} is a FIFO, not a file`);
+    expect(shown.stderr).toContain(`The borrower index ${path} is a FIFO, not a file`);
     rmSync(path);
   });
 });

@@ -108,11 +108,11 @@ describe('user find', () => {
     expect(JSON.parse(io.stdout.text())).toHaveLength(10);
   });
 
-  it('elsewhere, only the closing line', async () => {
+  it('elsewhere, only the closing line (the whole list is walked into the index, then --limit applies)', async () => {
     const { io, deps } = depsFor(false);
     await runUserFind({ phone: '08099999999', limit: '3' }, deps);
     await deps.dispose();
-    expect(io.stderr.text()).toBe('Scanned 300 users; 3 matched.\n');
+    expect(io.stderr.text()).toBe(`Scanned ${USERS} users; 3 matched.\n`);
   });
 });
 
