@@ -18,13 +18,13 @@
  * command with one line: a reference is never taken from a line loanctl did not write.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../basics.js';
 import { UsageError } from '../errors.js';
 import { makeDir } from '../make-dir.js';
-import { readRegularFile, withFileLock, writeFileAtomic } from './locked-write.js';
+import { readRegularFile, withFileLock } from './locked-write.js';
 
 /** The index file's format: a file of another format is rebuilt. */
 export const INDEX_FORMAT = 'loanctl-borrowers/1';
@@ -65,10 +65,14 @@ export interface IndexPaths {
   baseUrl: string;
 }
 
-/** The files of a profile (or of the environment's settings, `env`) at a base URL. */
+/**
+ * The files of a profile at a base URL. Without a profile (the key in LOANCTL_API_KEY), of that
+ * key: two organisations' keys on one sandbox are two lists. Only a hash of the key is in the name.
+ */
 export function indexPaths(env: Env, profile: string | undefined, baseUrl: string): IndexPaths {
-  const site = createHash('sha256').update(baseUrl).digest('hex').slice(0, 12);
-  const name = `${profile ?? 'env'}-${site}`;
+  const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+  const site = hash(baseUrl);
+  const name = `${profile ?? `env-${hash(env.LOANCTL_API_KEY ?? '')}`}-${site}`;
   return {
     index: join(cacheDir(env), `borrowers-${name}.idx`),
     references: join(cacheDir(env), `references-${name}.tsv`),
@@ -145,9 +149,25 @@ export function writeIndex(paths: IndexPaths, body: string, mark: WalkMark): voi
   };
   try {
     makeDir(join(paths.index, '..'));
-    withFileLock(paths.index, () => writeFileAtomic(paths.index, `${body}#${JSON.stringify(trailer)}\n`));
+    withFileLock(paths.index, () => replaceFile(paths.index, `${body}#${JSON.stringify(trailer)}\n`));
   } catch {
     // A cache that cannot be written (read-only home, full disk) only makes the next look-up slower.
+  }
+}
+
+/**
+ * A temp file renamed over `path`: a reader sees the old file or the new one, whole. Not flushed
+ * to disk first (a rebuilt index is tens of megabytes at a million borrowers): a file cut short by
+ * a crash fails its hash, and is rebuilt.
+ */
+function replaceFile(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { mode: 0o600 });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
   }
 }
 

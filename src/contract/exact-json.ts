@@ -17,12 +17,13 @@ export type ExactJson =
 
 /** Throws JSON.parse's SyntaxError for text that is not JSON. */
 export function parseExactJson(text: string): ExactJson {
-  // A reviver makes JSON.parse several times slower (a bulk run parses every row): only a text
-  // that may hold such a number pays for it.
-  if (!mayHoldInexactNumber(text)) return { ok: true, value: JSON.parse(text) };
+  const value = JSON.parse(text);
+  if (!holdsInexactNumber(value)) return { ok: true, value };
+  // Parsed again, with a reviver, only to name the number as written (a reviver makes JSON.parse
+  // several times slower, so a text without such a number never pays for it).
   let inexact: { key: string; source: string } | undefined;
   // `context.source` (the number as written) is there from Node 21; the value stands in before.
-  const value = JSON.parse(text, (key, parsed, context?: { source?: string }) => {
+  JSON.parse(text, (key, parsed, context?: { source?: string }) => {
     if (inexact === undefined && isInexactNumber(parsed)) inexact = { key, source: context?.source ?? String(parsed) };
     return parsed;
   });
@@ -30,22 +31,32 @@ export function parseExactJson(text: string): ExactJson {
   return { ok: false, number: `"${inexact.key}": ${inexact.source}`, source: inexact.source };
 }
 
-/** 16 digits in a row, or a digit's exponent (`1e999`): only a text with one can hold an inexact number. */
-const MAY_BE_INEXACT = /\d{16}|[\d.][eE][+-]?\d/;
-
 /**
  * The first number in `text` (valid JSON, nested no deeper than the caller allows: JSON.parse
- * with a reviver recurses) that JSON.parse cannot keep, as written; undefined when none. Text
- * without 16 digits in a row or a digit's exponent cannot hold one, and is not parsed again.
+ * with a reviver recurses) that JSON.parse cannot keep, as written; undefined when none. `parsed`
+ * is what JSON.parse made of `text`: its numbers are looked at, and the text is parsed again only
+ * when one of them is such a number.
  */
-export function inexactNumberIn(text: string): string | undefined {
-  if (!mayHoldInexactNumber(text)) return undefined;
-  const parsed = parseExactJson(text);
-  return parsed.ok ? undefined : parsed.source;
+export function inexactNumberIn(text: string, parsed: unknown): string | undefined {
+  if (!holdsInexactNumber(parsed)) return undefined;
+  const exact = parseExactJson(text);
+  return exact.ok ? undefined : exact.source;
 }
 
-function mayHoldInexactNumber(text: string): boolean {
-  return MAY_BE_INEXACT.test(text);
+/** Whether any number in a parsed JSON value is one JSON.parse could not keep (without recursion). */
+function holdsInexactNumber(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'number') {
+      if (isInexactNumber(value)) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const item of Array.isArray(value) ? value : Object.values(value)) {
+        if (typeof item === 'number' || (typeof item === 'object' && item !== null)) stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** What to tell the operator about such a number. */

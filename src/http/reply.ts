@@ -181,7 +181,7 @@ function parseEnvelope(
     : cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
-  const inexact = inexactNumberIn(body);
+  const inexact = inexactNumberIn(body, json);
   if (inexact !== undefined)
     return { ok: false, what: `JSON holding a number loanctl cannot show exactly (${inexact})` };
   json = cleaned.value;
