@@ -18,13 +18,13 @@
  * command with one line: a reference is never taken from a line loanctl did not write.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../basics.js';
 import { UsageError } from '../errors.js';
 import { makeDir } from '../make-dir.js';
-import { readRegularFile, withFileLock } from './locked-write.js';
+import { readRegularBytes, readRegularFile, withFileLock } from './locked-write.js';
 
 /** The index file's format: a file of another format is rebuilt. */
 export const INDEX_FORMAT = 'loanctl-borrowers/1';
@@ -49,6 +49,8 @@ export interface IndexTrailer extends WalkMark {
 /** The index as read: its lines' text (each ending in a newline) and where the walk stopped. */
 export interface IndexText {
   body: string;
+  /** How many borrowers it holds. */
+  lines: number;
   mark: WalkMark;
 }
 
@@ -113,43 +115,56 @@ export type IndexRead = { text: IndexText } | { missing: true } | { untrusted: s
 
 /** The index, checked: its trailer, its line count and its hash. */
 export function readIndex(paths: IndexPaths): IndexRead {
-  const text = readRegularFile(paths.index, 'the borrower index');
-  if (text === undefined) return { missing: true };
-  const cut = text.lastIndexOf('\n#', text.length - 2);
-  const trailerAt = text.startsWith('#') ? 0 : cut + 1;
-  if (!text.endsWith('\n') || (cut < 0 && !text.startsWith('#'))) return { untrusted: 'it has no closing line' };
+  const bytes = readRegularBytes(paths.index, 'the borrower index');
+  if (bytes === undefined) return { missing: true };
+  // The closing line: after the last newline but the final one.
+  const trailerAt = bytes.lastIndexOf('\n#', bytes.length - 2) + 1;
+  if (bytes.at(-1) !== NEWLINE || (trailerAt === 0 && bytes[0] !== HASH_SIGN)) {
+    return { untrusted: 'it has no closing line' };
+  }
   let trailer: IndexTrailer;
   try {
-    trailer = JSON.parse(text.slice(trailerAt + 1));
+    trailer = JSON.parse(bytes.toString('utf8', trailerAt + 1));
   } catch {
     return { untrusted: 'its closing line is not readable' };
   }
   if (trailer.format !== INDEX_FORMAT) return { untrusted: `it is not of format ${INDEX_FORMAT}` };
   if (trailer.baseUrl !== paths.baseUrl) return { untrusted: 'it was made for another base URL' };
-  const body = text.slice(0, trailerAt);
-  if (createHash('sha256').update(body).digest('hex') !== trailer.sha256)
+  const lines = bytes.subarray(0, trailerAt);
+  if (createHash('sha256').update(lines).digest('hex') !== trailer.sha256)
     return { untrusted: 'its hash does not match' };
-  const lines = body === '' ? 0 : countLines(body);
-  if (lines !== trailer.lines) return { untrusted: 'its line count does not match' };
+  if (countNewlines(lines) !== trailer.lines) return { untrusted: 'its line count does not match' };
   const { lastPage, lastPageFirstId, lastPageSize } = trailer;
   if (![lastPage, lastPageFirstId, lastPageSize].every(Number.isSafeInteger)) {
     return { untrusted: 'its walk mark is not whole numbers' };
   }
-  return { text: { body, mark: { lastPage, lastPageFirstId, lastPageSize } } };
+  const mark = { lastPage, lastPageFirstId, lastPageSize };
+  return { text: { body: lines.toString('utf8'), lines: trailer.lines, mark } };
+}
+
+const NEWLINE = 0x0a;
+const HASH_SIGN = 0x23;
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+  return count;
 }
 
 /** Replaces the index with these lines and mark (atomically, under the file's lock). */
 export function writeIndex(paths: IndexPaths, body: string, mark: WalkMark): void {
+  const bytes = Buffer.from(body);
   const trailer: IndexTrailer = {
     format: INDEX_FORMAT,
     baseUrl: paths.baseUrl,
-    lines: body === '' ? 0 : countLines(body),
-    sha256: createHash('sha256').update(body).digest('hex'),
+    lines: countNewlines(bytes),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
     ...mark,
   };
   try {
     makeDir(join(paths.index, '..'));
-    withFileLock(paths.index, () => replaceFile(paths.index, `${body}#${JSON.stringify(trailer)}\n`));
+    const closing = Buffer.from(`#${JSON.stringify(trailer)}\n`);
+    withFileLock(paths.index, () => replaceFile(paths.index, [bytes, closing]));
   } catch {
     // A cache that cannot be written (read-only home, full disk) only makes the next look-up slower.
   }
@@ -160,21 +175,20 @@ export function writeIndex(paths: IndexPaths, body: string, mark: WalkMark): voi
  * to disk first (a rebuilt index is tens of megabytes at a million borrowers): a file cut short by
  * a crash fails its hash, and is rebuilt.
  */
-function replaceFile(path: string, text: string): void {
+function replaceFile(path: string, parts: Buffer[]): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, text, { mode: 0o600 });
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      for (const part of parts) writeSync(fd, part);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
-}
-
-function countLines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
-  return count;
 }
 
 /** The e-mail loanctl saw with this reference (any case), or undefined when it never saw it. */

@@ -2,10 +2,11 @@
  * Looking borrowers up by e-mail, phone or name through the local index (src/config/user-index.ts).
  * The API has no search: only a user list paged by number. So:
  *
- * - the first look-up walks the whole list (eight pages asked for at once) and writes every
- *   borrower's id, page, e-mail, phone and name into the index;
- * - a later one first brings the index up to date by walking only the borrowers created since: the
- *   list is in id order, so they are on the last page walked and after it. That page is read again;
+ * - the first look-up walks the list from page 1 (up to eight pages asked for at once) and writes
+ *   every borrower's id, page, e-mail, phone and name into the index: an e-mail's walk stops at its
+ *   borrower, a phone's or a name's reads to the end;
+ * - a later one first brings the index up to date by walking only the borrowers after the last
+ *   page walked: the list is in id order, so those created since are there. That page is read again;
  *   when its first user is not the one it had, the list is not the one walked (a sandbox reset or
  *   restored), and the index is rebuilt. Nothing new costs one request;
  * - an entry found in the index is believed only once the server shows it: the page the index names
@@ -35,6 +36,8 @@ const WALK_AHEAD = 8;
 
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
 export interface Wanted {
+  /** One borrower at most (an e-mail): a walk that finds it stops there. */
+  one?: true;
   /** The lines of `body` that may be wanted (a superset is fine: each is checked again by `user`). */
   lines(body: string): string[];
   user(user: UserListItem): boolean;
@@ -42,8 +45,10 @@ export interface Wanted {
 
 export interface Lookup {
   users: UserListItem[];
-  /** Users the walk read to answer (0 when the index answered). */
+  /** Borrowers the walk added to the index (0 when it was up to date). */
   walked: number;
+  /** Borrowers in the index after the look-up. */
+  indexed: number;
 }
 
 export class BorrowerIndex {
@@ -70,6 +75,7 @@ export class BorrowerIndex {
         const hits = users.filter(wanted.user);
         seen.push(...hits);
         pageSeen(users.length, hits.length);
+        return wanted.one === true && seen.length > 0;
       });
     };
     if (fresh || this.load() === undefined) await walk(false);
@@ -81,9 +87,9 @@ export class BorrowerIndex {
       // The list changed under the index: walk it again, and answer from what the walk read.
       seen.length = 0;
       await walk(true);
-      return { users: seen.sort(byId), walked };
+      return { users: seen.sort(byId), walked, indexed: this.text?.lines ?? 0 };
     }
-    return { users: [...seen, ...confirmed].sort(byId), walked };
+    return { users: [...seen, ...confirmed].sort(byId), walked, indexed: this.text?.lines ?? 0 };
   }
 
   /** Whether the index (if any) has a line `wanted`. */
@@ -94,12 +100,13 @@ export class BorrowerIndex {
 
   /** Walks the whole list again into the index, unless this run did; the users `wanted` among those read. */
   async rebuildOnce(wanted: Wanted): Promise<Lookup> {
-    if (this.rebuilt) return { users: [], walked: 0 };
+    if (this.rebuilt) return { users: [], walked: 0, indexed: this.text?.lines ?? 0 };
     const seen: UserListItem[] = [];
     const walked = await this.update(true, (users) => {
       seen.push(...users.filter(wanted.user));
+      return wanted.one === true && seen.length > 0;
     });
-    return { users: seen.sort(byId), walked };
+    return { users: seen.sort(byId), walked, indexed: this.text?.lines ?? 0 };
   }
 
   /** The index as read (and checked) once this run; undefined when there is none to believe. */
@@ -137,8 +144,12 @@ export class BorrowerIndex {
     return moved ? undefined : found;
   }
 
-  /** Brings the index up to date (one walk at a time in this run); `each` sees every page's users added. */
-  private async update(rebuild: boolean, each: (users: UserListItem[]) => void): Promise<number> {
+  /**
+   * Brings the index up to date (one walk at a time in this run); `each` sees every page's users
+   * added, and ends the walk early by returning true: the index then holds the list up to that
+   * page, and the next walk goes on from there.
+   */
+  private async update(rebuild: boolean, each: (users: UserListItem[]) => boolean): Promise<number> {
     while (this.walking) await this.walking.catch(() => {});
     let walked = 0;
     const run = (async () => {
@@ -153,7 +164,7 @@ export class BorrowerIndex {
     return walked;
   }
 
-  private async walk(rebuild: boolean, each: (users: UserListItem[]) => void): Promise<number> {
+  private async walk(rebuild: boolean, each: (users: UserListItem[]) => boolean): Promise<number> {
     if (rebuild || !this.load()) this.rebuilt = true;
     const known = rebuild ? undefined : this.load();
     const fromPage = known?.mark.lastPage ?? 1;
@@ -171,15 +182,15 @@ export class BorrowerIndex {
         const { id, email, phone, firstname, lastname } = user;
         lines.push(indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname)));
       }
-      each(added);
-      walked += users.length;
+      walked += added.length;
       last = { lastPage: page, lastPageFirstId: users[0]?.id ?? 0, lastPageSize: users.length };
+      if (each(added)) break;
     }
     if (known && !last && known.mark.lastPageSize > 0) return this.walk(true, each); // its last page is gone
     const mark = last ?? known?.mark ?? { lastPage: 1, lastPageFirstId: 0, lastPageSize: 0 };
     if (known && lines.length === 0 && sameMark(mark, known.mark)) return walked;
     const body = (known?.body ?? '') + lines.join('');
-    this.text = { body, mark };
+    this.text = { body, lines: (known?.lines ?? 0) + lines.length, mark };
     writeIndex(this.paths, body, mark);
     return walked;
   }
@@ -221,6 +232,7 @@ function linesWith(body: string, value: string, column: 1 | 2): string[] {
 export function byEmail(email: string): Wanted {
   const wanted = email.trim().toLowerCase();
   return {
+    one: true,
     lines: (body) => linesWith(body, wanted, 1),
     user: (user) => typeof user.email === 'string' && user.email.toLowerCase() === wanted,
   };

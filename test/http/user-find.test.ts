@@ -60,7 +60,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(found.map((row: { id: number }) => row.id)).toEqual([100]);
     expect(found[0].phone).toBe('+2348099999999');
     expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
-    expect(io.stderr.text()).toContain('Scanned 150 users; 1 matched.');
+    expect(io.stderr.text()).toContain('Scanned 150 new users (150 in the index); 1 matched.');
   });
 
   it('goes past a borrower with no phone, where it used to stop with an internal error', async () => {
@@ -72,7 +72,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     const { code, io } = await findPhone(server);
     expect(code, io.stderr.text()).toBe(0);
     expect(io.stdout.text()).toContain('"id":2');
-    expect(io.stderr.text()).toBe('Scanned 2 users; 1 matched.\n');
+    expect(io.stderr.text()).toBe('Scanned 2 new users (2 in the index); 1 matched.\n');
   });
 
   it("refuses a page without the envelope's message, as every other reply, where it used to end the walk quietly", async () => {
@@ -109,7 +109,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     });
     const { code, io } = await findPhone(server, ['--debug']);
     expect(code, io.stderr.text()).toBe(0);
-    expect(io.stderr.text()).toContain('Scanned 4 users; 0 matched.');
+    expect(io.stderr.text()).toContain('Scanned 4 new users (4 in the index); 0 matched.');
     expect(io.stderr.text()).not.toContain('does not match the contract');
   });
 });

@@ -104,7 +104,7 @@ describe('user find', () => {
     await deps.dispose();
     const stderr = io.stderr.text();
     expect(stderr.startsWith('\r\x1b[KScanned 50 users (1 page); 0 matched')).toBe(true);
-    expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} users; 10 matched.\n`)).toBe(true);
+    expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} new users (${USERS} in the index); 10 matched.\n`)).toBe(true);
     expect(JSON.parse(io.stdout.text())).toHaveLength(10);
   });
 
@@ -112,7 +112,7 @@ describe('user find', () => {
     const { io, deps } = depsFor(false);
     await runUserFind({ phone: '08099999999', limit: '3' }, deps);
     await deps.dispose();
-    expect(io.stderr.text()).toBe(`Scanned ${USERS} users; 3 matched.\n`);
+    expect(io.stderr.text()).toBe(`Scanned ${USERS} new users (${USERS} in the index); 3 matched.\n`);
   });
 });
 

@@ -36,11 +36,14 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
   if (index) {
     const wanted = options.phone !== undefined ? byPhone(options.phone, matches) : byTest(matches);
     const progress = startWalkProgress(deps, 'users');
-    const { users, walked } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
+    const { users, walked, indexed } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
     const rows = limit === undefined ? users : users.slice(0, limit);
     if (rows.length > 0) await stream.page(rows, { rawBody: '' });
     await stream.end();
-    notice(deps, `Scanned ${walked} user${walked === 1 ? '' : 's'}; ${rows.length} matched.`);
+    notice(
+      deps,
+      `Scanned ${walked} new user${walked === 1 ? '' : 's'} (${indexed} in the index); ${rows.length} matched.`,
+    );
     return;
   }
   let matched = 0;

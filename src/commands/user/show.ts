@@ -51,7 +51,7 @@ async function findUserByReference(api: ApiClient, reference: string, deps: Deps
   const email = lookup.paths && referencedEmail(lookup.paths, reference);
   if (email === undefined) {
     throw new NoAccessError(
-      `loanctl has not seen reference ${reference} on this profile, and the API cannot look a borrower up by reference.`,
+      `Reference ${reference} was never seen by loanctl on this profile, and the API cannot look a borrower up by reference.`,
       'Use the e-mail or the id instead: loanctl user show EMAIL|ID (references are remembered from user create, its --from, show and find).',
     );
   }
