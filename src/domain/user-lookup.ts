@@ -3,7 +3,8 @@
  * (src/config/user-index.ts, src/domain/borrower-index.ts). None under --dry-run or without a base
  * URL: the look-up then walks the list each time.
  */
-import { indexPaths } from '../config/user-index.js';
+import { indexPaths, rememberReferences } from '../config/user-index.js';
+import type { UserListItem } from '../contract/schemas.js';
 import type { Deps } from '../deps.js';
 import { notice } from '../output/notice.js';
 import { BorrowerIndex } from './borrower-index.js';
@@ -15,4 +16,19 @@ export async function userLookup(deps: Deps): Promise<FindUserOptions> {
   const paths = indexPaths(deps.env, settings.profile?.name, settings.baseUrl);
   const index = new BorrowerIndex(await deps.api(), paths, (line) => notice(deps, line));
   return { index, paths };
+}
+
+/**
+ * Remembers the references of users a server listed with one (the spec's list carries none; a
+ * server may add it), for `user show REFERENCE`.
+ */
+export function rememberListed(lookup: FindUserOptions, users: readonly UserListItem[]): void {
+  if (!lookup.paths) return;
+  const pairs = users.flatMap((user) => {
+    const reference = (user as { reference?: unknown }).reference;
+    return typeof reference === 'string' && reference !== '' && typeof user.email === 'string'
+      ? [{ reference, email: user.email }]
+      : [];
+  });
+  rememberReferences(lookup.paths, pairs);
 }

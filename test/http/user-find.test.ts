@@ -114,6 +114,37 @@ describe('user find --phone against a server on 127.0.0.1', () => {
   });
 });
 
+describe('a server whose user list carries references', () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await scriptedServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('user find remembers the references it prints, and user show REFERENCE answers from them', async () => {
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      const users = [{ ...user(1, '+2348099999999'), reference: 'USR-LISTED-1' }, user(2, '+2348012345678')];
+      return json(res, 200, page(n === 1 ? users : []));
+    });
+    const env = {
+      LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-listed-')), 'cfg'),
+      LOANCTL_BASE_URL: server.url,
+      LOANCTL_API_KEY: KEY,
+    };
+    const found = fakeIo({});
+    expect(await main(['user', 'find', '--phone', '08099999999', '-o', 'ndjson'], createDeps({ io: found, env }))).toBe(
+      0,
+    );
+    const shown = fakeIo({});
+    const code = await main(['user', 'show', 'usr-listed-1', '-o', 'json'], createDeps({ io: shown, env }));
+    expect(code, shown.stderr.text()).toBe(0);
+    expect(JSON.parse(shown.stdout.text()).id).toBe(1);
+  });
+});
+
 async function findPhone(server: ScriptedServer, flags: string[] = []) {
   const io = fakeIo({});
   const env = {

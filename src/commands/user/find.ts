@@ -8,7 +8,7 @@
 import type { Deps } from '../../deps.js';
 import { byPhone, byTest } from '../../domain/borrower-index.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
-import { userLookup } from '../../domain/user-lookup.js';
+import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
@@ -32,12 +32,14 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
   const matches = options.phone !== undefined ? phoneMatcher(options.phone) : nameMatcher(options.name ?? '');
   const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
-  const { index } = await userLookup(deps);
+  const lookup = await userLookup(deps);
+  const { index } = lookup;
   if (index) {
     const wanted = options.phone !== undefined ? byPhone(options.phone, matches) : byTest(matches);
     const progress = startWalkProgress(deps, 'users');
     const { users, walked, indexed } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
     const rows = limit === undefined ? users : users.slice(0, limit);
+    rememberListed(lookup, rows);
     if (rows.length > 0) await stream.page(rows, { rawBody: '' });
     await stream.end();
     notice(

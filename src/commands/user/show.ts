@@ -9,7 +9,7 @@ import { referencedEmail } from '../../config/user-index.js';
 import type { UserListItem } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { findUserById } from '../../domain/user-find.js';
-import { userLookup } from '../../domain/user-lookup.js';
+import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { NoAccessError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
@@ -28,7 +28,9 @@ export async function runUserShow(options: UserShowOptions, deps: Deps): Promise
   if (/^\d+$/.test(text)) {
     user = await findUserById(api, parseId(text, 'ID'));
   } else if (text.includes('@')) {
-    user = await findUserByEmail(api, parseEmail(text, 'EMAIL'), await userLookup(deps));
+    const lookup = await userLookup(deps);
+    user = await findUserByEmail(api, parseEmail(text, 'EMAIL'), lookup);
+    rememberListed(lookup, [user]);
   } else {
     user = await findUserByReference(api, text, deps);
   }
