@@ -27,7 +27,7 @@ import { makeDir } from '../make-dir.js';
 import { readRegularBytes, readRegularFile, withFileLock } from './locked-write.js';
 
 /** The index file's format: a file of another format is rebuilt. */
-export const INDEX_FORMAT = 'loanctl-borrowers/1';
+const INDEX_FORMAT = 'loanctl-borrowers/1';
 const PREFIXES = ['borrowers-', 'references-', 'users-'];
 
 /** Where the last walk of the user list (in page order, without a window) stopped. */
@@ -39,7 +39,7 @@ export interface WalkMark {
   lastPageSize: number;
 }
 
-export interface IndexTrailer extends WalkMark {
+interface IndexTrailer extends WalkMark {
   format: string;
   baseUrl: string;
   lines: number;
@@ -111,7 +111,7 @@ export function parseIndexLine(line: string): IndexEntry {
 }
 
 /** Why the index at `path` is not believed (undefined: no file, or read whole). */
-export type IndexRead = { text: IndexText } | { missing: true } | { untrusted: string };
+type IndexRead = { text: IndexText } | { missing: true } | { untrusted: string };
 
 /** The index, checked: its trailer, its line count and its hash. */
 export function readIndex(paths: IndexPaths): IndexRead {

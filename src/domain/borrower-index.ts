@@ -43,7 +43,7 @@ export interface Wanted {
   user(user: UserListItem): boolean;
 }
 
-export interface Lookup {
+interface Lookup {
   users: UserListItem[];
   /** Borrowers the walk added to the index (0 when it was up to date). */
   walked: number;

@@ -52,7 +52,12 @@ describe('the borrower index', () => {
     // By phone: the borrowers created since are walked (none: the last page, and the one after), then the match confirmed.
     const phone = await sandbox.run(['user', 'find', '--phone', '08010000000', '-o', 'ndjson', '--debug']);
     expect(phone.exitCode, phone.stderr).toBe(0);
-    expect(phone.stdout.trim().split('\n').map((line) => JSON.parse(line).email)).toEqual(['b1@index.example']);
+    expect(
+      phone.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).email),
+    ).toEqual(['b1@index.example']);
     expect(gets(phone.stderr).length).toBeLessThanOrEqual(3);
   });
 
