@@ -14,10 +14,8 @@
  * - Exit 0 when every row is `success` or `exists`; 1 when any failed (PartialFailureError);
  *   3 when the API rejected the key (the run stops there: every row would fail the same way).
  */
-
-import { indexPaths, referenceBatch } from '../config/user-index.js';
 import type { Deps } from '../deps.js';
-import { userLookup } from '../domain/user-lookup.js';
+import { referencesSeen, userLookup } from '../domain/user-lookup.js';
 import {
   AuthError,
   CancelledError,
@@ -135,12 +133,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           lookup: await userLookup(deps),
         })
       : undefined;
-  // The references of the borrowers created (or found existing), for `user show REFERENCE`.
-  const references =
-    kind === 'user' && !settings.dryRun
-      ? referenceBatch(indexPaths(deps.env, settings.profile?.name, settings.baseUrl))
-      : undefined;
-  const base = (loans ?? userTask(api, references?.add)) as BulkTask<unknown>;
+  const base = (loans ?? userTask(api, await referencesSeen(deps))) as BulkTask<unknown>;
   const inner = journal ? remembered(base, journal, identify, (loans ?? {}) as ServerChecks<unknown>) : base;
   // Whether running the input again is safe: a file has its journal; users exist by e-mail.
   const again =
@@ -232,7 +225,6 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     process.off('SIGINT', interrupt);
     progress.stop();
     await results.flush();
-    references?.flush();
     await pool.close();
     await journal?.close();
     await failedRows?.close();

@@ -228,19 +228,20 @@ export function rememberReferences(paths: IndexPaths, pairs: readonly { referenc
   }
 }
 
-/** References gathered as a bulk run sees them, written a thousand at a time and at its end. */
-export function referenceBatch(paths: IndexPaths) {
+/**
+ * A bulk run's way to remember references as it sees them: written a thousand at a time, and the
+ * rest as the process exits (a synchronous append, so nothing is left pending).
+ */
+export function referenceBatch(paths: IndexPaths): (reference: string, email: string) => void {
   let pending: { reference: string; email: string }[] = [];
   const flush = () => {
     rememberReferences(paths, pending);
     pending = [];
   };
-  return {
-    add: (reference: string, email: string) => {
-      pending.push({ reference, email });
-      if (pending.length >= 1000) flush();
-    },
-    flush,
+  process.once('exit', flush);
+  return (reference, email) => {
+    pending.push({ reference, email });
+    if (pending.length >= 1000) flush();
   };
 }
 

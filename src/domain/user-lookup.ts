@@ -3,10 +3,9 @@
  * (src/config/user-index.ts, src/domain/borrower-index.ts). None under --dry-run or without a base
  * URL: the look-up then walks the list each time.
  */
-import { indexPaths, rememberReferences } from '../config/user-index.js';
+import { indexPaths, referenceBatch, rememberReferences } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import type { Deps } from '../deps.js';
-import { notice } from '../output/notice.js';
 import { BorrowerIndex } from './borrower-index.js';
 import type { FindUserOptions } from './users.js';
 
@@ -14,7 +13,7 @@ export async function userLookup(deps: Deps): Promise<FindUserOptions> {
   const settings = await deps.settings();
   if (settings.baseUrl === undefined || settings.dryRun) return {};
   const paths = indexPaths(deps.env, settings.profile?.name, settings.baseUrl);
-  const index = new BorrowerIndex(await deps.api(), paths, (line) => notice(deps, line));
+  const index = new BorrowerIndex(await deps.api(), paths, (line) => deps.io.stderr.write(`${line}\n`));
   return { index, paths };
 }
 
@@ -31,4 +30,11 @@ export function rememberListed(lookup: FindUserOptions, users: readonly UserList
       : [];
   });
   rememberReferences(lookup.paths, pairs);
+}
+
+/** How a bulk run remembers the references it sees (none under --dry-run or without a base URL). */
+export async function referencesSeen(deps: Deps): Promise<((reference: string, email: string) => void) | undefined> {
+  const settings = await deps.settings();
+  if (settings.baseUrl === undefined || settings.dryRun) return undefined;
+  return referenceBatch(indexPaths(deps.env, settings.profile?.name, settings.baseUrl));
 }
