@@ -228,21 +228,18 @@ export function rememberReferences(paths: IndexPaths, pairs: readonly { referenc
   }
 }
 
-/**
- * A bulk run's way to remember references as it sees them: written a thousand at a time, and the
- * rest as the process exits (a synchronous append, so nothing is left pending).
- */
-export function referenceBatch(paths: IndexPaths): (reference: string, email: string) => void {
+/** A bulk run's way to remember references as it sees them: written a thousand at a time, and at its end. */
+export function referenceBatch(paths: IndexPaths) {
   let pending: { reference: string; email: string }[] = [];
   const flush = () => {
     rememberReferences(paths, pending);
     pending = [];
   };
-  process.once('exit', flush);
-  return (reference, email) => {
+  const add = (reference: string, email: string) => {
     pending.push({ reference, email });
     if (pending.length >= 1000) flush();
   };
+  return { add, flush };
 }
 
 function referenceCheck(quotedRef: string, quotedEmail: string): string {

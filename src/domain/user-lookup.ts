@@ -33,7 +33,7 @@ export function rememberListed(lookup: FindUserOptions, users: readonly UserList
 }
 
 /** How a bulk run remembers the references it sees (none under --dry-run or without a base URL). */
-export async function referencesSeen(deps: Deps): Promise<((reference: string, email: string) => void) | undefined> {
+export async function referencesSeen(deps: Deps): Promise<ReturnType<typeof referenceBatch> | undefined> {
   const settings = await deps.settings();
   if (settings.baseUrl === undefined || settings.dryRun) return undefined;
   return referenceBatch(indexPaths(deps.env, settings.profile?.name, settings.baseUrl));
