@@ -43,8 +43,6 @@ export class SandboxDb {
   readonly sqlite: DatabaseSync;
   private depth = 0;
   private queued: QueuedWrite[] = [];
-  /** A read transaction is open for this turn's reads (`read`). */
-  private sharedRead = false;
 
   private constructor(sqlite: DatabaseSync) {
     this.sqlite = sqlite;
@@ -105,7 +103,6 @@ export class SandboxDb {
    */
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
-    this.endSharedRead();
     this.sqlite.exec('BEGIN IMMEDIATE');
     this.depth++;
     try {
@@ -166,33 +163,23 @@ export class SandboxDb {
   }
 
   /**
-   * Runs read-only `work` in a read transaction shared by every `read` of this turn of the event
-   * loop: they see one snapshot (requests handled in one turn are concurrent anyway) and take the
-   * WAL's read lock once. Taking and dropping that lock is two system calls, ~20 µs of a list
-   * GET's ~230 under load on a small VM (bench/README); a turn handles several GETs. A write
-   * (`transaction`) ends the shared read first; so does the end of the turn. Joins an open
-   * transaction.
+   * Runs read-only `work` in a read transaction of its own, so that every statement of one request
+   * sees the same state. Joins an open transaction.
    */
   read<T>(work: () => T): T {
-    if (!isTransaction(this.sqlite)) {
-      this.sqlite.exec('BEGIN');
-      this.sharedRead = true;
-      setImmediate(() => this.endSharedRead());
+    if (isTransaction(this.sqlite)) return work();
+    this.sqlite.exec('BEGIN');
+    try {
+      const result = work();
+      if (result instanceof Promise) throw new Error('read work must be synchronous');
+      return result;
+    } finally {
+      if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
     }
-    const result = work();
-    if (result instanceof Promise) throw new Error('read work must be synchronous');
-    return result;
-  }
-
-  private endSharedRead(): void {
-    if (!this.sharedRead) return;
-    this.sharedRead = false;
-    if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
   }
 
   close(): void {
     if (!isOpen(this.sqlite)) return;
-    this.endSharedRead();
     this.sqlite.close();
   }
 }

@@ -5,8 +5,10 @@
  * Every list is read by keyset (design.md): a page starts after the last row of the one before
  * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 7):
  * the first page and the last cost the same at a thousand rows and at a million.
- * - borrowers: newest first (id descending);
- * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts);
+ * - borrowers: newest first (id descending); searched by the start of their e-mail (any case), in
+ *   the e-mail's order, on the index of (organisation, lower-case e-mail) that keeps e-mails unique;
+ * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts), each
+ *   combination of fields with its own index (migration 9);
  * - the queue: the loan requests waiting for approval, oldest submission first — the one order
  *   of the queue everywhere (`loan queue` too).
  */
@@ -37,6 +39,7 @@ const FROM_THE_START = Number.MAX_SAFE_INTEGER;
 export class DashboardQueries {
   private readonly borrowers: RowStatement<UserRow>;
   private readonly borrowersByEmail: RowStatement<UserRow>;
+  private readonly borrowersByEmailAfter: RowStatement<UserRow>;
   private readonly queue: RowStatement<LoanRequestRow>;
   /** One statement per set of filters given, so that each can use its index (made when first asked). */
   private readonly loans = new Map<string, RowStatement<LoanRequestRow>>();
@@ -44,9 +47,13 @@ export class DashboardQueries {
   constructor(private readonly db: DatabaseSync) {
     const borrowers = `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND id < :after`;
     this.borrowers = prepareRows(db, `${borrowers} ORDER BY id DESC ${LIMIT_PARAM}`);
-    this.borrowersByEmail = prepareRows(
+    // lower(email) as the index users_org_email writes it; the page after `after` starts past its e-mail.
+    const byEmail = `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND lower(email) < :below`;
+    const inEmailOrder = `ORDER BY lower(email) ${LIMIT_PARAM}`;
+    this.borrowersByEmail = prepareRows(db, `${byEmail} AND lower(email) >= :from ${inEmailOrder}`);
+    this.borrowersByEmailAfter = prepareRows(
       db,
-      `${borrowers} AND instr(lower(email), lower(:email)) > 0 ORDER BY id DESC ${LIMIT_PARAM}`,
+      `${byEmail} AND lower(email) > (SELECT lower(email) FROM users WHERE org_id = :org_id AND id = :after) ${inEmailOrder}`,
     );
     // After the row `after` in (submitted_at, id) order; the first page starts before every row.
     this.queue = prepareRows(
@@ -58,11 +65,16 @@ export class DashboardQueries {
     );
   }
 
-  /** Borrowers whose e-mail contains `email` (any case; all when empty), newest first. */
+  /**
+   * Borrowers whose e-mail starts with `email` (any case), in the e-mail's order; all when `email`
+   * is empty, newest first.
+   */
   borrowerPage(orgId: number, email: string, after: number | undefined): Page<UserRow> {
-    const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
-    const rows = email === '' ? this.borrowers.all(window) : this.borrowersByEmail.all({ ...window, email });
-    return paged(rows);
+    const limit = PAGE_SIZE + 1;
+    if (email === '') return paged(this.borrowers.all({ org_id: orgId, after: after ?? FROM_THE_START, limit }));
+    const { from, below } = prefixRange(email);
+    if (after === undefined) return paged(this.borrowersByEmail.all({ org_id: orgId, from, below, limit }));
+    return paged(this.borrowersByEmailAfter.all({ org_id: orgId, after, below, limit }));
   }
 
   /** Loan requests matching the filters (each a state field's value), newest first. */
@@ -94,6 +106,20 @@ export class DashboardQueries {
     }
     return statement;
   }
+}
+
+/**
+ * The texts that start with `prefix` once lower-cased as SQLite's lower() does (ASCII letters
+ * only): those from `from` and below `below`, in SQLite's order of texts (their code points).
+ */
+export function prefixRange(prefix: string): { from: string; below: string } {
+  const from = prefix.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  const points = [...from];
+  const last = (points.pop() as string).codePointAt(0) as number;
+  // The next code point, past the surrogates (never a character of their own); the last one has no next.
+  const next = last === 0xd7ff ? 0xe000 : last + 1;
+  const below = next > 0x10ffff ? `${from}\u{10ffff}` : points.join('') + String.fromCodePoint(next);
+  return { from, below };
 }
 
 /** One more row than a page was read, to know whether another page follows. */
