@@ -23,8 +23,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 /**
  * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: Node 24's SQLite
  * (3.53) reads a bare bound LIMIT while it plans, and then compiles the statement again every time
- * `:limit` is bound, which is every call: the page of loan requests cost 40–60 µs more than with
- * this form (bench/README, "The sandbox against Prism"). An expression is evaluated at run time instead.
+ * `:limit` is bound, which is every call. An expression is evaluated at run time instead.
  */
 export const LIMIT_PARAM = 'LIMIT :limit + 0';
 
@@ -125,9 +124,9 @@ export class SandboxDb {
    * back only its own savepoint; when the transaction cannot start (SQLITE_BUSY: another process
    * holds the lock) or commit, every write queued with it fails with that error, nothing done.
    *
-   * Why: one commit costs ~100 µs of writes and lock calls on a small VM, about what the rest of a
-   * POST costs; under load several writes arrive in one turn (6 on average in the bench) and share
-   * it (bench/README, "The sandbox against Prism").
+   * Why: a commit writes every page the write changed to the write-ahead log, and the pages of one
+   * table and its indexes are shared by the writes of a turn; without it the POST user goal of
+   * docs/performance.md is barely held (docs/decisions/group-commit.md).
    */
   write<T>(work: () => T): Promise<T> {
     return new Promise((resolve, reject) => {
