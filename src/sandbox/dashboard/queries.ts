@@ -7,8 +7,9 @@
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending); searched by the start of their e-mail (any case), in
  *   the e-mail's order, on the index of (organisation, lower-case e-mail) that keeps e-mails unique;
- * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts), each
- *   combination of fields with its own index (migration 9);
+ * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts): one
+ *   seek of the index of all three fields (migration 9) per combination of their values that agrees
+ *   with the filters, the seeks merged in id order;
  * - the queue: the loan requests waiting for approval, oldest submission first — the one order
  *   of the queue everywhere (`loan queue` too).
  */
@@ -79,10 +80,9 @@ export class DashboardQueries {
 
   /** Loan requests matching the filters (each a state field's value), newest first. */
   loanPage(orgId: number, filters: LoanFilters, after: number | undefined): Page<LoanRequestRow> {
-    const given = STATE_FIELDS.filter((field) => filters[field] !== undefined);
-    const params: Record<string, string | number> = { org_id: orgId, after: after ?? FROM_THE_START };
-    for (const field of given) params[field] = filters[field] as string;
-    return paged(this.loansFiltered(given).all({ ...params, limit: PAGE_SIZE + 1 }));
+    const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
+    const statement = this.loansFiltered(matchingStates(filters));
+    return paged(statement?.all(window) ?? []);
   }
 
   /** The loan requests waiting for approval, oldest submission first. */
@@ -90,22 +90,49 @@ export class DashboardQueries {
     return paged(this.queue.all({ org_id: orgId, after: after ?? 0, limit: PAGE_SIZE + 1 }));
   }
 
-  private loansFiltered(fields: readonly StateField[]): RowStatement<LoanRequestRow> {
-    const key = fields.join(',');
+  /** The page's statement for these combinations of state values (none: no filter); undefined when none can match. */
+  private loansFiltered(states: StateValues[] | undefined): RowStatement<LoanRequestRow> | undefined {
+    if (states?.length === 0) return undefined;
+    const key = JSON.stringify(states ?? null);
     let statement = this.loans.get(key);
     if (statement === undefined) {
-      // Field names come from the state table, never from the request; values are parameters.
-      const conditions = fields.map((field) => ` AND lr.${field} = :${field}`).join('');
-      statement = prepareRows(
-        this.db,
-        `${LOAN_REQUEST_VIEW}
-          WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL AND lr.id < :after${conditions}
-          ORDER BY lr.id DESC ${LIMIT_PARAM}`,
-      );
+      statement = prepareRows(this.db, loanPageSql(states));
       this.loans.set(key, statement);
     }
     return statement;
   }
+}
+
+type StateValues = Record<StateField, string>;
+
+/**
+ * Every combination of the state fields' values that agrees with the filters (undefined when none
+ * is given). A filter value the state table does not know agrees with none.
+ */
+function matchingStates(filters: LoanFilters): StateValues[] | undefined {
+  if (STATE_FIELDS.every((field) => filters[field] === undefined)) return undefined;
+  let states: Partial<StateValues>[] = [{}];
+  for (const field of STATE_FIELDS) {
+    const given = filters[field];
+    const values = FILTER_VALUES[field].filter((value) => given === undefined || value === given);
+    states = states.flatMap((state) => values.map((value) => ({ ...state, [field]: value })));
+  }
+  return states as StateValues[];
+}
+
+/**
+ * A page of loan requests before `after`, newest first: of the organisation (no states), or of
+ * these combinations of state values, each read by a seek of loan_requests_org_states in id order
+ * and merged (a compound SELECT's ORDER BY). The values are the state table's, never a request's.
+ */
+function loanPageSql(states: StateValues[] | undefined): string {
+  const listed = 'org_id = :org_id AND deleted_at IS NULL AND id < :after';
+  const arms = (states ?? [undefined]).map((state) => {
+    const equal = state ? STATE_FIELDS.map((field) => ` AND ${field} = '${state[field]}'`).join('') : '';
+    return `SELECT id FROM loan_requests WHERE ${listed}${equal}`;
+  });
+  return `WITH page AS (${arms.join(' UNION ALL ')} ORDER BY id DESC ${LIMIT_PARAM})
+    ${LOAN_REQUEST_VIEW} JOIN page ON page.id = lr.id ORDER BY lr.id DESC`;
 }
 
 /**
