@@ -37,7 +37,7 @@ function __loanctl_commands
                 'reset' 'Remove every borrower and loan request (keeps organisations, keys, products); asks first' \
                 'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
                 'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first' \
-                'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
+                'seed' 'Create data from a fixture file of named steps (JSON or YAML; docs/sandbox.md, "Seed files")' \
                 'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
@@ -284,7 +284,7 @@ function __loanctl_options
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
                 '--no-input' 'never prompt; a missing value is an error naming its flag' \
-                '--timeout' 'give up on a request after this many seconds' \
+                '--timeout' 'give up on a request after this long: 30, 30s, 2m' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
                 '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
@@ -808,7 +808,7 @@ function __loanctl_options
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \
-        '--timeout' 'give up on a request after this many seconds' \
+        '--timeout' 'give up on a request after this long: 30, 30s, 2m' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
         '--debug' 'log each request and response to stderr (API key redacted)' \
         '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'

@@ -13,7 +13,7 @@
 // 4. The build runs it once (`--version`), then prints and writes its size and sha256.
 //
 // Linux only, the platform it is built and tested on here: macOS needs its own Node binary and a
-// code signature, Windows its own Node binary (README, "The single executable").
+// code signature, Windows its own Node binary (docs/guide.md#installing-in-detail).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,7 +37,7 @@ function fail(message) {
 }
 
 if (process.platform !== 'linux') {
-  fail(`builds the linux binary only; this is ${process.platform} (README, "The single executable", says why).`);
+  fail(`builds the linux binary only; this is ${process.platform} (docs/guide.md, "The single executable", says why).`);
 }
 if (Number(process.versions.node.split('.')[0]) < 24) {
   fail(`needs the pinned Node 24 to embed; this is ${process.version}. Run it as \`npm run package\`.`);
@@ -94,7 +94,9 @@ copyFileSync(process.execPath, binary);
 if (spawnSync('strip', [binary], { stdio: 'ignore' }).status !== 0) {
   process.stderr.write('package: `strip` (binutils) failed or is missing: the binary keeps its debug symbols.\n');
 }
-await inject(binary, 'NODE_SEA_BLOB', readFileSync(seaConfig.output), { sentinelFuse: SEA_FUSE });
+await withoutSectionNameWarnings(() =>
+  inject(binary, 'NODE_SEA_BLOB', readFileSync(seaConfig.output), { sentinelFuse: SEA_FUSE }),
+);
 
 const said = execFileSync(binary, ['--version'], { encoding: 'utf8', env: { PATH: '/nonexistent' } }).trim();
 if (!said.startsWith('loanctl ') || !said.includes('(binary,')) fail(`the binary built but says: ${said}`);
@@ -104,3 +106,21 @@ const sha256 = createHash('sha256').update(bytes).digest('hex');
 writeFileSync(`${binary}.sha256`, `${sha256}  ${basename(binary)}\n`);
 const megabytes = (statSync(binary).size / 1024 / 1024).toFixed(1);
 process.stdout.write(`${binary}\n  ${said}\n  size:   ${megabytes} MiB\n  sha256: ${sha256}\n`);
+
+/**
+ * postject's ELF library warns once per note section of the stripped Node whose name it cannot
+ * find ("Can't find string offset for section name '.note.100'"): harmless (the binary is checked
+ * right after), but a dozen warning lines read as a failed build. Those lines alone are dropped;
+ * anything else it says still shows.
+ */
+async function withoutSectionNameWarnings(run) {
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (!/Can't find string offset for section name/.test(args.join(' '))) warn(...args);
+  };
+  try {
+    return await run();
+  } finally {
+    console.warn = warn;
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * The API client: one keep-alive pool (./transport.ts, node:http) reused across every call of a
  * run, the contract's endpoint table for paths and validation, retries only where repeating is
- * safe, and the reply mapping of ./reply.ts (conventions.md, "Network").
+ * safe, and the reply mapping of ./reply.ts (docs/guide.md#network).
  *
  * - Timeouts: `--timeout` bounds each request whole — connect, proxy, TLS, headers, body, and every
  *   retry with the waits between them; a connection gets at most 10 s of it.
@@ -18,11 +18,11 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { abortableSleep, type Io } from '../basics.js';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { ReplyData } from '../contract/endpoints.js';
 import { type HttpMethod, operation } from '../contract/operations.js';
-import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, LoanctlError } from '../errors.js';
 import type { ApiClient } from './api-client.js';
 import { toCurl } from './curl.js';

@@ -1,6 +1,6 @@
 /**
  * `loanctl loan schedule` run in-process through main() (the real commander tree and parsers) with
- * captured io and no API key or network, checked against the README's worked example:
+ * captured io and no API key or network, checked against the worked example of docs/guide.md#repayment-schedules:
  * 100,000 at 5% a month for 3 months, monthly, from 1 January 2025. Also the preview that
  * `loan approve --preview` shows (runCli against the in-process sandbox: the real client).
  */
@@ -9,12 +9,12 @@ import type { BodyOf } from '../../src/contract/fields.js';
 
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
+import { scheduleTerms } from '../../src/commands/loan/schedule/run.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
+import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/output/schedule.js';
+import { previewApproval } from '../../src/output/schedule-preview.js';
 import { buildSchedule } from '../../src/repayment/index.js';
-import { previewApproval } from '../../src/schedule/preview.js';
-import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/schedule/render.js';
-import { scheduleTerms } from '../../src/schedule/run.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { type CliSandbox, cliSandbox, isolatedCliEnv, type RunCliOptions, runCli } from '../helpers/run-cli.js';
 import { call, seedLoanRequest } from '../helpers/sandbox.js';
@@ -100,7 +100,7 @@ describe('loan schedule: the worked example', () => {
     );
   });
 
-  it('compound-interest as NDJSON: one instalment a line; the totals match the README (110,162.57)', async () => {
+  it('compound-interest as NDJSON: one instalment a line; the totals match the guide (110,162.57)', async () => {
     const result = await schedule([...TERMS, '--rate-type', 'compound', '-o', 'ndjson']);
     const rows = result.stdout
       .trim()

@@ -1,12 +1,12 @@
-/** `loanctl sandbox seed FILE`: create data from a fixture file (control/seed-file.ts, README "Seed files"). */
+/** `loanctl sandbox seed FILE`: create data from a fixture file (control/seed-file.ts, docs/sandbox.md#seed-files). */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { loadSeedFile, SeedError } from '../../sandbox/control/seed-file.js';
 import { runSeed } from '../../sandbox/control/seed-run.js';
+import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
-import { resolveDataDir } from './shared.js';
 
 export async function runSandboxSeed(file: string, options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);

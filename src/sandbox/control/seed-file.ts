@@ -1,14 +1,14 @@
 /**
- * The seed file (`loanctl sandbox seed FILE`; README "Seed files"): JSON or YAML, a list of named
+ * The seed file (`loanctl sandbox seed FILE`; docs/sandbox.md#seed-files): JSON or YAML, a list of named
  * steps, each one operation of the API (its key in the contract table, e.g. `createUser`) with
  * its path params, query and body, optionally repeated `count` times and run at a clock offset
- * (`at: -90d`). Strings may refer to earlier results: `${borrower.id}`, `${i}` (README).
+ * (`at: -90d`). Strings may refer to earlier results: `${borrower.id}`, `${i}` (docs/sandbox.md#seed-files).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Lexer, parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointKey } from '../../contract/endpoints.js';
-import { parseDuration } from './duration.js';
+import { durationMs } from '../../input/duration.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -17,7 +17,7 @@ export class SeedError extends Error {
 /**
  * What a seed file may be: a file read from `/dev/zero`, a 50 MB scalar or brackets nested a
  * million deep would otherwise take the machine's memory or minutes before the first step
- * (README "Seed files"). `calls` also makes a typo such as `count: 1000000` fail fast.
+ * (docs/sandbox.md#seed-files). `calls` also makes a typo such as `count: 1000000` fail fast.
  */
 export const SEED_LIMITS = { bytes: 1024 * 1024, depth: 32, steps: 1_000, calls: 20_000 } as const;
 const KEYS = new Set<string>(ENDPOINTS.map((def) => def.key));
@@ -30,7 +30,9 @@ const Step = z
     count: z.number().int().min(1).max(SEED_LIMITS.calls).optional(),
     at: z
       .string()
-      .refine((text) => parseDuration(text) !== undefined, { message: 'a clock offset such as -90d, -2h or 30m' })
+      .refine((text) => durationMs(text, { signed: true }) !== undefined, {
+        message: 'a clock offset such as -90d, -2h or 30m',
+      })
       .optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     query: z.record(z.string(), z.unknown()).optional(),
@@ -78,7 +80,7 @@ export function loadSeedFile(path: string): SeedStep[] {
     name: step.name,
     op: step.op as EndpointKey,
     count: step.count ?? 1,
-    atMs: step.at === undefined ? 0 : (parseDuration(step.at) as number),
+    atMs: step.at === undefined ? 0 : (durationMs(step.at, { signed: true }) as number),
     params: step.params ?? {},
     query: step.query ?? {},
     body: step.body,

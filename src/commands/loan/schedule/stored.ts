@@ -5,16 +5,16 @@
  * do not mix with an ID: the stored terms are the point.
  */
 
-import { optionKeyOf } from '../contract/fields.js';
-import { type Frequency, isOneOf, isSetTimestamp, RATE_TYPES, TENURED_IN } from '../contract/vocabulary.js';
-import type { Deps } from '../deps.js';
-import { findLoanRequest } from '../domain/loan-requests.js';
-import { UsageError } from '../errors.js';
-import { parseFrequency } from '../input/values.js';
-import { notice } from '../output/notice.js';
-import { buildSchedule, type RepaymentTerms } from '../repayment/index.js';
+import { optionKeyOf } from '../../../contract/fields.js';
+import { type Frequency, isOneOf, isSetTimestamp, RATE_TYPES, TENURED_IN } from '../../../contract/vocabulary.js';
+import type { Deps } from '../../../deps.js';
+import { findLoanRequest } from '../../../domain/loan-requests.js';
+import { UsageError } from '../../../errors.js';
+import { parseFrequency } from '../../../input/values.js';
+import { notice } from '../../../output/notice.js';
+import { renderSchedule } from '../../../output/schedule.js';
+import { buildSchedule, type RepaymentTerms } from '../../../repayment/index.js';
 import { SCHEDULE_FLAGS } from './flags.js';
-import { renderSchedule } from './render.js';
 import type { LoanScheduleOptions } from './run.js';
 
 export const DEFAULT_STORED_FREQUENCY = 'monthly';
