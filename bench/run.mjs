@@ -137,15 +137,15 @@ console.log(`\n${table}\n\n(${total} s in all)`);
 
 /**
  * One figure over its runs: the one text of a single run; else the range of the first number of
- * each (`1.09–1.36 x`), followed by the first run's unit, the words up to its first bracket;
- * texts with no number in front are listed as they are.
+ * each (`1.09–1.36 x`), followed by the first run's unit, the words up to its first bracket; texts
+ * with no number in front, or the same number, are listed as they are.
  */
 function rangeOf(texts) {
   if (new Set(texts).size === 1) return texts[0];
   const parsed = texts.map((text) => /^([\d,]+(?:\.\d+)?)\s*([^(]*)/.exec(text));
-  if (parsed.some((match) => match === null)) return [...new Set(texts)].join(' / ');
-  const numbers = parsed.map((match) => Number(match[1].replaceAll(',', '')));
+  const numbers = parsed.map((match) => Number(match?.[1].replaceAll(',', '')));
   const [low, high] = [Math.min(...numbers), Math.max(...numbers)];
+  if (parsed.some((match) => match === null) || low === high) return [...new Set(texts)].join(' / ');
   const written = (value) => parsed[numbers.indexOf(value)][1];
   const unit = parsed[0][2].trim();
   return `${written(low)}–${written(high)}${unit ? ` ${unit}` : ''}`;
