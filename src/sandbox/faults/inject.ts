@@ -54,13 +54,15 @@ export class FaultInjector {
     return undefined;
   }
 
+  /**
+   * The faults read again when another connection has committed since they were last read; a
+   * commit between the two statements is seen by the next request.
+   */
   private refresh(): void {
-    this.db.read(() => {
-      const { data_version: version } = this.dataVersion.get() as { data_version: number };
-      if (version === this.version) return;
-      this.version = version;
-      this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
-    });
+    const { data_version: version } = this.dataVersion.get() as { data_version: number };
+    if (version === this.version) return;
+    this.version = version;
+    this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
   }
 }
 
