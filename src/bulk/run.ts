@@ -21,6 +21,7 @@ import {
   CancelledError,
   DryRunComplete,
   LoanctlError,
+  LocalFileError,
   NetworkError,
   PartialFailureError,
   UsageError,
@@ -29,14 +30,14 @@ import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
-import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
+import { type BulkTask, type RowOutcome, type RowResult, runBulk, sentence } from './engine.js';
 import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { phoneRepair } from './phones.js';
 import { remembered, type ServerChecks } from './remembered.js';
-import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
+import { dryRunLines, reportFormat, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
@@ -72,9 +73,7 @@ export function parseConcurrency(raw: string | undefined): number {
 export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandOptions, deps: Deps): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const format = parseBulkFormat(options.format);
-  // The report is a stream of results: CSV if asked for, else NDJSON (one result a line, whatever -o).
-  const chosen = chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io));
-  const output = chosen.name === 'csv' ? 'csv' : 'ndjson';
+  const output = reportFormat(chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io)).name);
   const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
   const settings = await deps.settings({ withKey: true });
   if (!settings.baseUrl) {
@@ -162,7 +161,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       else journal?.refused(row).catch(() => {});
       return outcome.result;
     },
-    isFatal: (error) => error instanceof AuthError || error instanceof UsageError,
+    // Every row would fail the same way: a key refused, a usage error, a journal it cannot write.
+    isFatal: (error) => error instanceof AuthError || error instanceof UsageError || error instanceof LocalFileError,
   };
 
   /** A failed row's result, and whether its outcome is unknown (sent, no answer). */
@@ -268,7 +268,7 @@ async function openJournal(deps: Deps, key: JournalKey, ignore: boolean): Promis
   } catch (error) {
     if (error instanceof JournalUntrusted) throw error;
     deps.io.stderr.write(
-      `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
+      `loanctl: warning: no journal for this run: ${sentence((error as Error).message)} Running the file again will send every row again.\n`,
     );
     return undefined;
   }
@@ -294,8 +294,4 @@ function rowKey(fields: Record<string, unknown>): Partial<RowOutcome> {
   if (email) return { email };
   const id = Number(text(fields.user_id) || text(fields.user));
   return Number.isSafeInteger(id) && id > 0 ? { user_id: id } : {};
-}
-
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -8,10 +8,13 @@
  *   2. product-id present (200 error)      5. the handler: a GET in a read transaction of its own, a
  *   3. query and body valid (400)             write in the next group commit (db.ts `write`)
  */
+import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { databaseClock } from './control/clock.js';
+import { ensureControlKey } from './control/control-key.js';
+import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
@@ -21,8 +24,10 @@ import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
 import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
+import { installPreferences } from './prefer.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
+import { isOutOfStorage, reportingOnce, toStderr } from './trouble.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
@@ -43,9 +48,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
   const now = options.now ?? databaseClock(db);
-  const onError =
-    options.onError ??
-    ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
+  // Repeats of one failure are told as a count, a full disk as itself (trouble.ts).
+  const { report: onError, flush: flushErrors } = reportingOnce(options.onError ?? toStderr, dirname(options.dbPath));
 
   // Limits, faults and the request log (observe.ts).
   const observers = new Observers(options.dbPath, options, onError);
@@ -59,7 +63,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     // Errors the router meets before any route or error handler runs: still the envelope.
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    db.close();
+    flushErrors();
+  });
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
   // CLI takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
   // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
@@ -68,6 +75,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     if (clock) reply.header('date', clock.toUTCString());
     done(null, payload);
   });
+  installPreferences(app, (request) => authenticate(request, repos).org_id);
   observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
@@ -92,12 +100,22 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof SandboxReply) return send(reply, error.outcome);
+    if (isOutOfStorage(error)) {
+      onError(error);
+      return send(reply, { http: 507, status: 'error', message: MESSAGES.diskFull });
+    }
     const outcome = frameworkError(error);
     if (outcome.http === 500) onError(error);
     send(reply, outcome);
   });
 
   serveOpenApi(app);
+  app.decorate('flushRequestLog', () => observers.flushLog());
+  if (options.dbPath !== ':memory:') {
+    const dataDir = dirname(options.dbPath);
+    const flush = () => observers.flushLog();
+    registerControlRoutes(app, { dataDir, controlKey: ensureControlKey(dataDir), flush, now: () => new Date() });
+  }
 
   // Each operation at its path, and at the paths the real service documents besides the spec's
   // (tokenize_mono), with the same behaviour.
@@ -108,6 +126,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     app.route({
       method: def.method,
       url,
+      config: { operation: def.key },
       // A GET is answered synchronously, without a microtask turn; a write once its group commit is in.
       handler: (request, reply) => {
         const answer = () => serve(def, handler, request, repos, db, now);
@@ -129,7 +148,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  const requestLog =
+    options.requestLog === false ? undefined : requestLogReader(options.dbPath, () => observers.flushLog());
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }

@@ -2,9 +2,10 @@
  * One request's log entry: what is captured while the request is served (cheap: references only),
  * and the row made from it later, off the request's path (redaction, JSON, the refusal's reason).
  */
-import { decodeEscapes, redactPieces, redactPrefixed, redactText } from '../../http/redact.js';
+import { decodeEscapes, redactPrefixed, redactText } from '../../http/redact.js';
 import { MESSAGES } from '../envelope.js';
 import { API_KEY_PREFIX } from '../secrets.js';
+import { pieceHider } from './key-pieces.js';
 import { BODY_LIMIT, ENDED, type Ended, type NewLogRow } from './store.js';
 
 export interface Captured {
@@ -22,6 +23,10 @@ export interface Captured {
   /** The caller's Authorization header: only to hide the key in what is logged; never written. */
   authorization: string | undefined;
   ended: Ended;
+  /** What the request's `Prefer` header asked for and was applied (../prefer.ts); undefined: none. */
+  prefer?: string | undefined;
+  /** `sandbox proxy`: the request's and reply's breaks of the contract, as JSON (../proxy/check.ts). */
+  violations?: string | undefined;
 }
 
 /**
@@ -29,6 +34,12 @@ export interface Captured {
  * nothing was sent; 499 is nginx's code for it, so `--status 4xx` and `--status 499` find it.
  */
 export const CLIENT_GONE_HTTP = 499;
+
+/**
+ * The HTTP status logged for a request whose connection was closed without a reply because its
+ * `Prefer: drop` asked for it: nginx's 444, "closed without a response".
+ */
+export const DROPPED_HTTP = 444;
 
 /** Body fields whose values are never logged. */
 const SECRET_NAMES = /^(password|.*_password|api_?key|key|secret|token|authorization)$/i;
@@ -66,7 +77,9 @@ export function placeholderRow(captured: Captured, error: unknown): NewLogRow {
     why: `this entry could not be built (${error instanceof Error ? error.name : typeof error}): only its time, method, path and HTTP status are kept`,
     request_body: null,
     reply_body: null,
-    ended: captured.ended === ENDED.clientGone ? ENDED.clientGone : ENDED.answered,
+    ended: captured.ended === ENDED.clientGone || captured.ended === ENDED.dropped ? captured.ended : ENDED.answered,
+    prefer: null,
+    violations: null,
   };
 }
 
@@ -97,6 +110,8 @@ function fullRow(captured: Captured): NewLogRow {
     request_body: captured.requestBody === undefined ? null : cut(redactedJson(captured.requestBody), hide),
     reply_body: captured.replyText === undefined ? null : cut(captured.replyText, hide),
     ended: captured.ended,
+    prefer: captured.prefer ?? null,
+    violations: captured.violations === undefined ? null : hide(captured.violations),
   };
 }
 
@@ -111,10 +126,14 @@ const KEY_PIECE = 7;
  */
 function keyHider(authorization: string | undefined): (text: string) => string {
   const credentials = credentialsIn(authorization);
+  // Every form of a credential (base64 too) is one pattern per credential: only for the few that
+  // may be a key. Pieces of all of them are looked for in one pass (key-pieces.ts), so a header of
+  // thousands of words costs time linear in it, not a pattern per word per text.
+  const whole = credentials.filter((credential) => credential.length <= LONGEST_KEY).slice(0, MOST_KEYS);
+  const hidePieces = pieceHider(credentials.map(secretPart), KEY_PIECE);
   const hide = (text: string) =>
-    credentials.reduce(
-      (hidden, credential) => redactPieces(redactText(hidden, credential), secretPart(credential), KEY_PIECE),
-      redactPrefixed(text, API_KEY_PREFIX),
+    hidePieces(
+      whole.reduce((hidden, credential) => redactText(hidden, credential), redactPrefixed(text, API_KEY_PREFIX)),
     );
   return (text) => {
     const hidden = hide(text);
@@ -131,6 +150,14 @@ function keyHider(authorization: string | undefined): (text: string) => string {
     return decodeEscapes(decoded) === decoded ? hidden : WITHHELD;
   };
 }
+
+/**
+ * Credentials looked for in every form: the first few words of the header, none longer than any
+ * key (a sandbox key is 43 characters; the sandbox refuses a longer header before anything else).
+ * Longer or further words are still hidden by their pieces.
+ */
+const LONGEST_KEY = 256;
+const MOST_KEYS = 4;
 
 /** Layers of escapes looked through; a text with more is withheld (each layer costs a pass). */
 const ESCAPE_LAYERS = 6;
@@ -202,6 +229,11 @@ function parseEnvelope(text: string | undefined): { status?: string; message?: s
 /** Which check refused the request (or which fault answered it); null for a success. */
 function why(captured: Captured, reply: { status?: string; message?: string } | undefined, query: URLSearchParams) {
   const fault = captured.faultId === undefined ? undefined : `fault #${captured.faultId} (loanctl sandbox faults list)`;
+  if (captured.ended === ENDED.dropped)
+    return `dropped without a reply, as its Prefer header asked (${captured.prefer})`;
+  if (captured.prefer !== undefined && /\b(code|envelope)=/.test(captured.prefer)) {
+    return `answered as its Prefer header asked (${captured.prefer})`;
+  }
   if (captured.ended === ENDED.clientGone)
     return `client gone before the reply${fault ? `, while ${fault} delayed it` : ''}`;
   if (fault) return fault;
@@ -212,6 +244,8 @@ function why(captured: Captured, reply: { status?: string; message?: string } | 
       return 'missing API key';
     case MESSAGES.keyInvalid:
       return 'bad API key';
+    case MESSAGES.keyTooLong:
+      return 'Authorization header too long';
     case MESSAGES.productRequired:
       return 'missing product id';
     case MESSAGES.noAccessLoanRequest:
