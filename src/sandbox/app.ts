@@ -5,8 +5,8 @@
  *
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
- *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
- *   3. query and body valid (400)             the next group commit (db.ts `write`)
+ *   2. product-id present (200 error)      5. the handler: a GET in a read transaction of its own, a
+ *   3. query and body valid (400)             write in the next group commit (db.ts `write`)
  */
 import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
