@@ -21,8 +21,8 @@
  *   `--ignore-journal` the file is set aside and the run starts afresh. Only a last line cut off
  *   by a crash is dropped: its write had not finished, so its request was never sent.
  * - Appends are grouped: the lines queued in one turn of the event loop go in one synchronous
- *   write at the end of that turn (`setImmediate`), and a row awaits only its `S` line (issue 24;
- *   bench/README.md, "Bulk share").
+ *   write at the end of that turn (`setImmediate`), and a row awaits only its `S` line (the bulk
+ *   share of docs/performance.md#goals).
  * - One run of a file at a time: the journal is taken with a lock file (./journal-lock.ts).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
@@ -230,7 +230,7 @@ export class Journal {
    * the journal in one turn shares one write (at concurrency 8 the replies that arrive together
    * start their next rows together). Synchronous, because a write to the page cache costs a few
    * microseconds where a write through the thread pool (fs/promises) cost ~25 of CPU and a
-   * context switch each, the largest single cost of a bulk run (bench/README.md, "Bulk share").
+   * context switch each, the largest single cost of a bulk run (docs/performance.md#goals).
    */
   private append(line: string): Promise<void> {
     if (!this.handle) return Promise.resolve();
