@@ -6,7 +6,8 @@
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
  *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
- *   3. query and body valid (400)             the next group commit (db.ts `write`)
+ *   3. query and body valid (400)             the next group commit (db.ts `write`), after the
+ *                                             state table's start check and move (stage-moves.ts)
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
@@ -23,6 +24,7 @@ import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
+import { enterStage } from './stage-moves.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
@@ -238,6 +240,7 @@ function serve(
         const product = ctx.product as { id: number } | undefined;
         if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
         ctx.loanRequest = loanRequest;
+        enterStage(def.key, loanRequest, repos, ctx.stamp as string);
       }
       return handler.run(ctx as Context<EndpointKey>);
     };

@@ -172,7 +172,10 @@ class Journey {
   /** The ids with a loan request of `key`'s own in place of the journey's, made by the creating move. */
   private async freshIds(creating: string | undefined, key: EndpointKey): Promise<Ids> {
     const move = moveOf(key);
-    if (creating === undefined || (move !== undefined && !(move.from as readonly Stage[]).includes(STAGES[0]))) {
+    if (
+      creating === undefined ||
+      (move !== undefined && !(move.from as readonly Stage[]).includes(STAGES[0] as Stage))
+    ) {
       throw new Error(`cannot record ${key}: it needs a loan request of its own, in a stage the journey cannot make`);
     }
     const step = this.step(creating as EndpointKey, this.ids);

@@ -30,7 +30,6 @@ const APPROVAL_COLUMNS = [
   'estimated_repayment',
   'approved_by_id',
   'approved_by',
-  'progress',
 ] as const;
 
 /** What an approval stores: those columns of the row, set, and the time. */
@@ -53,11 +52,12 @@ export class LoanRequestsRepo {
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
-  private readonly setSubmitted: StatementSync;
+  /** A move's UPDATE for each set of columns (src/sandbox/stage-moves.ts), made when first needed. */
+  private readonly moves = new Map<string, StatementSync>();
   private readonly setApproved: StatementSync;
   private readonly setLinkers: StatementSync;
 
-  constructor(db: DatabaseSync) {
+  constructor(private readonly db: DatabaseSync) {
     this.insert = db.prepare(
       `INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
                                   user_status, active, debit_mandate_next_step, created_at, updated_at)
@@ -78,15 +78,10 @@ export class LoanRequestsRepo {
     this.setProgressStmt = db.prepare(
       'UPDATE loan_requests SET progress = :progress, updated_at = :now WHERE id = :id',
     );
-    this.setSubmitted = db.prepare(
-      `UPDATE loan_requests
-          SET status = 'pending', user_status = 'submitted', submitted_at = :now, progress = :progress, updated_at = :now
-        WHERE id = :id`,
-    );
     this.setApproved = db.prepare(
       `UPDATE loan_requests
-          SET lender_status = 'approved', ${APPROVAL_COLUMNS.map((column) => `${column} = :${column}`).join(', ')},
-              approved_at = :now, final_approval_date = :now, updated_at = :now
+          SET ${APPROVAL_COLUMNS.map((column) => `${column} = :${column}`).join(', ')},
+              final_approval_date = :now, updated_at = :now
         WHERE id = :id`,
     );
     this.setLinkers = db.prepare(
@@ -121,8 +116,20 @@ export class LoanRequestsRepo {
     this.setProgressStmt.run({ id, progress, now });
   }
 
-  submit(id: number, progress: string, now: string): void {
-    this.setSubmitted.run({ id, progress, now });
+  /**
+   * A move to another stage: sets `columns` (named by the state table, src/contract/states.ts,
+   * never by a request; the values are parameters).
+   */
+  move(id: number, columns: Record<string, string | number>, now: string): void {
+    const names = Object.keys(columns);
+    const key = names.join(',');
+    let statement = this.moves.get(key);
+    if (statement === undefined) {
+      const sets = names.map((name) => `${name} = :${name}`).join(', ');
+      statement = this.db.prepare(`UPDATE loan_requests SET ${sets}, updated_at = :now WHERE id = :id`);
+      this.moves.set(key, statement);
+    }
+    statement.run({ ...columns, id, now });
   }
 
   approve(id: number, approval: Approval): void {
