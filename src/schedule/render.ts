@@ -7,6 +7,7 @@
  * - `loan approve --preview` calls renderSchedulePreview: always the human view, on stderr, so the
  *   approved loan request that approve prints on stdout stays clean JSON for a script.
  */
+import { frequencyWord } from '../contract/vocabulary.js';
 import type { OutputStream } from '../deps.js';
 import type { Column } from '../output/columns.js';
 import { type OutputDeps, openOutput } from '../output/output.js';
@@ -111,7 +112,7 @@ export function summariseTerms(terms: RepaymentTerms): string {
         ? `a fixed interest of ${formatMoney(terms.rate)}`
         : `${formatRate(terms)} (${RATE_TYPE_WORDS[terms.rate_type]})`;
   const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT_SINGULAR[terms.tenured_in] : terms.tenured_in}`;
-  const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
+  const frequency = frequencyWord(terms.frequency);
   const grace = terms.grace_period
     ? `, ${terms.grace_period} ${terms.grace_period === 1 ? "day's" : "days'"} grace`
     : '';

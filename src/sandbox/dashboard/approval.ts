@@ -6,10 +6,25 @@
  */
 import { bodySchema } from '../../contract/field-schemas.js';
 import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
-import { FREQUENCIES, RATE_TYPES, TENURED_IN, type TenuredIn } from '../../contract/vocabulary.js';
+import { isApproved } from '../../contract/states.js';
+import {
+  FREQUENCIES,
+  type Frequency,
+  frequencyWord,
+  isOneOf,
+  RATE_TYPES,
+  TENURED_IN,
+  type TenuredIn,
+} from '../../contract/vocabulary.js';
 import { formatMoney as money } from '../../output/values.js';
 import { ANNUAL_RATE_RULE, perUnitRate } from '../../repayment/annual-rate.js';
-import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
+import {
+  buildSchedule,
+  type RepaymentTerms,
+  RepaymentTermsError,
+  repaymentTermsFromApproval,
+} from '../../repayment/index.js';
+import { storedFrequency, storedRepaymentTerms } from '../../repayment/stored.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { describeIssues, invalidFieldsMessage } from '../validation.js';
 import { type Html, html } from './html.js';
@@ -50,17 +65,18 @@ function withRateFromAnnual(form: Form): Form {
 /** The form's values for a loan request: what was posted, else its stored terms, else the amount asked for. */
 export function formValues(loan: LoanRequestRow, posted?: Form): Form {
   if (posted) return posted;
-  if (loan.lender_status === 'approved') {
+  const terms = isApproved(loan) ? approvedTerms(loan) : undefined;
+  if (terms !== undefined) {
     return {
-      approved_amount: String(loan.approved_amount),
-      rate: String(loan.rate),
-      tenure: String(loan.tenure),
-      tenured_in: loan.tenured_in,
-      rate_type: loan.rate_type,
-      frequency: loan.frequency,
-      grace_period: String(loan.grace_period),
-      exclude_weekends: loan.exclude_weekends ? 'on' : undefined,
-      note: loan.note,
+      approved_amount: String(terms.principal),
+      rate: String(terms.rate),
+      tenure: String(terms.tenure),
+      tenured_in: terms.tenured_in,
+      rate_type: terms.rate_type,
+      frequency: terms.frequency,
+      grace_period: String(terms.grace_period),
+      exclude_weekends: terms.exclude_weekends ? 'on' : undefined,
+      note: loan.note ?? undefined,
     };
   }
   return {
@@ -71,15 +87,22 @@ export function formValues(loan: LoanRequestRow, posted?: Form): Form {
   };
 }
 
-function select(name: string, label: string, choices: readonly string[], value: string | undefined): Html {
-  return html`<label>${label}<select name="${name}" id="${name}">${choices.map(
-    (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${shown(choice)}</option>`,
-  )}</select></label>`;
+/**
+ * An approved loan's terms read as `loan schedule ID` reads them (src/repayment/stored.ts): the
+ * frequency whose schedule repays its estimated repayment; the one the sandbox stored only when
+ * the figures cannot tell (the API does not send it).
+ */
+function approvedTerms(loan: LoanRequestRow): RepaymentTerms | undefined {
+  const found = storedFrequency(loan, loan.approved_at ?? '');
+  const frequency = Array.isArray(found) ? (loan.frequency as Frequency) : found;
+  return storedRepaymentTerms(loan, loan.approved_at ?? '', frequency);
 }
 
-/** `weekely` is the API's spelling; the operator reads `weekly` (the value sent stays the API's). */
-function shown(choice: string): string {
-  return choice === 'weekely' ? 'weekly' : choice;
+function select(name: string, label: string, choices: readonly string[], value: string | undefined): Html {
+  return html`<label>${label}<select name="${name}" id="${name}">${choices.map(
+    (choice) =>
+      html`<option value="${choice}"${choice === value ? html` selected` : ''}>${isOneOf(choice, FREQUENCIES) ? frequencyWord(choice) : choice}</option>`,
+  )}</select></label>`;
 }
 
 function numberField(name: string, label: string, value: string | undefined, hint: string | Html, step = 'any'): Html {
