@@ -6,12 +6,20 @@
  * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 7):
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending);
- * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts);
+ * - loan requests: newest first, filtered by stage and any of the state fields (src/contract/states.ts);
  * - the queue: the loan requests waiting for approval, oldest submission first — the one order
  *   of the queue everywhere (`loan queue` too).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { STATE_FIELDS, STATE_VALUES, type StateField, waitingSql } from '../../contract/states.js';
+import {
+  STAGES,
+  STATE_FIELDS,
+  STATE_VALUES,
+  type Stage,
+  type StateField,
+  stageSql,
+  waitingSql,
+} from '../../contract/states.js';
 import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 import { LOAN_REQUEST_VIEW } from '../repos/loan-requests.js';
@@ -20,10 +28,11 @@ import { USER_COLUMNS } from '../repos/users.js';
 
 export const PAGE_SIZE = 20;
 
-export type LoanFilters = Partial<Record<StateField, string>>;
+/** The filters of the loan list: a stage, and each state field's value. */
+export type LoanFilters = Partial<Record<StateField | 'stage', string>>;
 
-/** The values each filter offers: the state table's. */
-export const FILTER_VALUES = STATE_VALUES;
+/** The values each filter offers: the state table's stages and the values its fields are seen with. */
+export const FILTER_VALUES: Readonly<Record<keyof LoanFilters, readonly string[]>> = { stage: STAGES, ...STATE_VALUES };
 
 /** A page of rows, and the `after` of the next page when one follows. */
 export interface Page<T> {
@@ -65,12 +74,13 @@ export class DashboardQueries {
     return paged(rows);
   }
 
-  /** Loan requests matching the filters (each a state field's value), newest first. */
+  /** Loan requests matching the filters (a stage, each state field's value), newest first. */
   loanPage(orgId: number, filters: LoanFilters, after: number | undefined): Page<LoanRequestRow> {
     const given = STATE_FIELDS.filter((field) => filters[field] !== undefined);
+    const stage = STAGES.find((name) => name === filters.stage);
     const params: Record<string, string | number> = { org_id: orgId, after: after ?? FROM_THE_START };
     for (const field of given) params[field] = filters[field] as string;
-    return paged(this.loansFiltered(given).all({ ...params, limit: PAGE_SIZE + 1 }));
+    return paged(this.loansFiltered(given, stage).all({ ...params, limit: PAGE_SIZE + 1 }));
   }
 
   /** The loan requests waiting for approval, oldest submission first. */
@@ -78,12 +88,13 @@ export class DashboardQueries {
     return paged(this.queue.all({ org_id: orgId, after: after ?? 0, limit: PAGE_SIZE + 1 }));
   }
 
-  private loansFiltered(fields: readonly StateField[]): RowStatement<LoanRequestRow> {
-    const key = fields.join(',');
+  private loansFiltered(fields: readonly StateField[], stage: Stage | undefined): RowStatement<LoanRequestRow> {
+    const key = `${fields.join(',')}/${stage ?? ''}`;
     let statement = this.loans.get(key);
     if (statement === undefined) {
-      // Field names come from the state table, never from the request; values are parameters.
-      const conditions = fields.map((field) => ` AND lr.${field} = :${field}`).join('');
+      // Field names and a stage's marks come from the state table, never from the request; values are parameters.
+      const inStage = stage === undefined ? '' : ` AND ${stageSql('lr', stage)}`;
+      const conditions = fields.map((field) => ` AND lr.${field} = :${field}`).join('') + inStage;
       statement = prepareRows(
         this.db,
         `${LOAN_REQUEST_VIEW}
