@@ -1,5 +1,5 @@
 // Writes README's "Command reference" (between its markers) from the commander tree, whose flags
-// for API fields come from the contract (src/docs/commands-markdown.ts). Run it after adding or
+// for API fields come from the contract (src/reference/commands-markdown.ts). Run it after adding or
 // changing a command, flag or help text; test/unit/readme-commands.test.ts fails until then.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { importTs } from './import-ts.mjs';
 
 const entry = `
 import { completionSpec } from './src/completion/spec.ts';
-import { commandsMarkdown, withReference } from './src/docs/commands-markdown.ts';
+import { commandsMarkdown, withReference } from './src/reference/commands-markdown.ts';
 import { createDeps } from './src/deps.ts';
 import { buildProgram } from './src/program.ts';
 export function render(readme) {

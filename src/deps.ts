@@ -1,57 +1,17 @@
 /**
- * The dependencies every command receives (design.md, "Injected dependencies"). Production wires
- * the real ones in `productionDeps`; tests pass their own through `createDeps({...})`. Anything
+ * The dependencies every command receives: the wiring, at the top, which joins the layers
+ * (docs/architecture.md, "Layers"). Production wires the real ones in `productionDeps`; tests pass
+ * their own through `createDeps({...})`. The basic types every layer shares are in basics.ts, which
+ * imports nothing; nothing in config/, http/, prompts/ or output/ imports this file. Anything
  * heavy is reached lazily, so `--help`, `--version`, `profile` and `completion` load neither the
  * HTTP stack nor inquirer, and need no API key.
  */
-import type { Readable, Writable } from 'node:stream';
+import { abortableSleep, type Env, type GlobalOptions, type Io } from './basics.js';
 import type { Settings } from './config/settings.js';
 import type { ProfileStore } from './config/store.js';
 import type { ApiClient } from './http/api-client.js';
 import type { Transport } from './http/transport.js';
 import type { Prompter } from './prompts/prompter.js';
-
-export interface InputStream extends Readable {
-  isTTY?: boolean;
-}
-export interface OutputStream extends Writable {
-  isTTY?: boolean;
-  columns?: number;
-}
-
-export interface Io {
-  stdin: InputStream;
-  stdout: OutputStream;
-  stderr: OutputStream;
-}
-
-export type Env = Record<string, string | undefined>;
-
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/**
- * The root program's options, as commander parsed them (program.ts copies them here in a
- * preAction hook, so every command sees them without mapping them itself).
- * `color` and `input` are commander's names for `--no-color` and `--no-input` (default true).
- */
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  output?: OutputFormat;
-  fields?: string;
-  /** `--bom` / `--no-bom`: CSV begins with a UTF-8 byte-order mark (for Excel); unset: the profile's `csvBom`. */
-  bom?: boolean;
-  raw?: boolean;
-  color?: boolean;
-  input?: boolean;
-  debug?: boolean;
-  dryRun?: boolean;
-  /** Seconds, as typed. */
-  timeout?: string;
-  /** `--quiet`: nothing on stderr but errors. */
-  quiet?: boolean;
-}
 
 export interface Deps {
   io: Io;
@@ -103,20 +63,6 @@ export interface DepsOptions {
   prompter?: Prompter;
 }
 
-/** A wait that ends early, without failing, when `signal` aborts; its timer never outlives it. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 export function createDeps(options: DepsOptions = {}): Deps {
   const io = options.io ?? processIo();
   const env = options.env ?? process.env;
@@ -137,8 +83,13 @@ export function createDeps(options: DepsOptions = {}): Deps {
     },
     async settings(settingsOptions = {}) {
       const { resolveSettings } = await import('./config/settings.js');
-      const settings = resolveSettings({ globals: deps.globals, env, io, store: await deps.config() });
+      const store = await deps.config();
+      const settings = resolveSettings({ globals: deps.globals, env, store });
       const { keyringAccount, profile } = settings;
+      // The output flags are checked here too (e.g. --raw with --fields), so a usage error stops
+      // the run before anything is sent rather than when the reply is printed.
+      const { resolveOutputSettings } = await import('./output/settings.js');
+      resolveOutputSettings(deps.globals, env, io, () => profile && store.get(profile.name));
       // --dry-run sends nothing, so it needs no key: it does not touch the keyring either.
       if (settingsOptions.withKey && keyringAccount !== undefined && profile && !settings.dryRun) {
         keyringKey ??= import('./config/key-storage.js').then(({ readKeyringKey }) =>

@@ -4,7 +4,8 @@
  * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
  */
 import type { CommanderError } from 'commander';
-import { type Deps, type OutputStream, productionDeps } from './deps.js';
+import type { OutputStream } from './basics.js';
+import { type Deps, productionDeps } from './deps.js';
 import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */

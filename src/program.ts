@@ -8,6 +8,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { distance } from 'fastest-levenshtein';
+import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './basics.js';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
@@ -16,7 +17,7 @@ import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
 import { registerUserCommands } from './commands/user/index.js';
-import { type Deps, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './deps.js';
+import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
 import { versionLine } from './version.js';
 
@@ -38,7 +39,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--raw', 'print the whole API envelope exactly as received')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--no-input', 'never prompt; a missing value is an error naming its flag')
-    .option('--timeout <seconds>', 'give up on a request after this many seconds', '30')
+    .option('--timeout <duration>', 'give up on a request after this long: 30, 30s, 2m', '30')
     .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
     .option('--quiet', 'no hints, notices, progress or warnings on stderr; errors still print')

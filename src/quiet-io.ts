@@ -4,7 +4,7 @@
  * Prompts draw on the terminal through their own stream (deps.prompter), never through this one.
  */
 import { Writable } from 'node:stream';
-import type { Io, OutputStream } from './deps.js';
+import type { Io, OutputStream } from './basics.js';
 
 /** `io` with a stderr that swallows everything; stdin and stdout are still reached only when used. */
 export function quietIo(io: Io): Io {

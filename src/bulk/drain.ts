@@ -4,7 +4,7 @@
  * instead of loanctl holding everything in memory. Used by bulk results and `--all` lists.
  */
 import { once } from 'node:events';
-import type { OutputStream } from '../deps.js';
+import type { OutputStream } from '../basics.js';
 
 /** Resolves when a stream's buffer has drained — or when it closed or failed (nothing more to wait for). */
 export async function drained(stream: OutputStream): Promise<void> {

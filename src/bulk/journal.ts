@@ -31,7 +31,7 @@ import { createReadStream, writeSync } from 'node:fs';
 import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { Env } from '../deps.js';
+import type { Env } from '../basics.js';
 import { makeDir } from '../make-dir.js';
 import {
   checkJournal,

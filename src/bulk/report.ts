@@ -6,7 +6,7 @@
  * ten times a second (`\r` and erase-line), which needs no terminal library, and keeping a
  * dependency off the install keeps start-up and the bundle small.
  */
-import type { OutputStream } from '../deps.js';
+import type { OutputStream } from '../basics.js';
 import { csvRow } from '../output/csv.js';
 import { drained } from './drain.js';
 import type { BulkCounts, BulkSummary, RowResult } from './engine.js';

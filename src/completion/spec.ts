@@ -16,10 +16,10 @@
  * default), so they are offered at every level; `--version` only at the root.
  */
 import type { Argument, Command, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../basics.js';
 import { BULK_FORMATS } from '../bulk/source.js';
 import { BODY_FIELDS, FIELD_CHOICES, type FieldDef, flagName } from '../contract/fields.js';
 import { API_METHODS } from '../contract/operations.js';
-import { OUTPUT_FORMATS } from '../deps.js';
 import { DIRECTIONS } from '../input/values.js';
 
 /**

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Env } from '../deps.js';
+import type { Env } from '../basics.js';
 import { makeDir } from '../make-dir.js';
 import { cacheDir } from './user-index.js';
 

@@ -2,9 +2,9 @@
  * The effective settings of a run, resolved in one place with one precedence:
  * flag > environment (LOANCTL_*) > profile > built-in default (conventions.md, "Configuration").
  */
-import type { Env, GlobalOptions, Io } from '../deps.js';
+import type { Env, GlobalOptions } from '../basics.js';
 import { UsageError } from '../errors.js';
-import { type OutputSettings, resolveOutputSettings } from '../output/settings.js';
+import { parseDuration } from '../input/duration.js';
 import { checkBaseUrl } from './base-url.js';
 import { type ChosenProfile, type ProfileStore, pickProfile } from './store.js';
 
@@ -12,7 +12,11 @@ export type Source = 'flag' | 'env' | 'profile' | 'default';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
-export interface Settings extends OutputSettings {
+/**
+ * What a run needs to reach the API. How it prints (format, fields, colour) is the output's own
+ * concern: output/settings.ts resolves that from the same flags, environment and profile.
+ */
+export interface Settings {
   /** The profile in use and why, or undefined when none applies. */
   profile: ChosenProfile | undefined;
   baseUrl: string | undefined;
@@ -38,11 +42,10 @@ export interface Settings extends OutputSettings {
 export interface ResolveInput {
   globals: GlobalOptions;
   env: Env;
-  io: Io;
   store: ProfileStore;
 }
 
-export function resolveSettings({ globals, env, io, store }: ResolveInput): Settings {
+export function resolveSettings({ globals, env, store }: ResolveInput): Settings {
   const profile = pickProfile(globals, env, store);
   const stored = profile ? store.get(profile.name) : undefined;
 
@@ -72,7 +75,6 @@ export function resolveSettings({ globals, env, io, store }: ResolveInput): Sett
   const [productId, productIdSource] = first<number>([envProduct, 'env'], [stored?.productId, 'profile']);
 
   return {
-    ...resolveOutputSettings(globals, env, io, () => stored),
     profile,
     baseUrl,
     baseUrlSource,
@@ -96,11 +98,7 @@ function first<T>(...candidates: [T | undefined, Source][]): [T | undefined, Sou
 
 export function timeoutMs(value: string | number | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`--timeout: "${value}" is not a number of seconds above 0.`, 'e.g. --timeout 60');
-  }
-  return Math.round(seconds * 1000);
+  return parseDuration(String(value), '--timeout');
 }
 
 export function positiveInt(value: string, name: string): number {

@@ -16,7 +16,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { Env, GlobalOptions } from '../deps.js';
+import type { Env, GlobalOptions } from '../basics.js';
 import { UsageError } from '../errors.js';
 import { MakeDirError, makeDir } from '../make-dir.js';
 import { checkBaseUrl } from './base-url.js';

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { Env } from '../deps.js';
+import type { Env } from '../basics.js';
 import { makeDir } from '../make-dir.js';
 import { readRegularFile, withFileLock, writeFileAtomic } from './locked-write.js';
 

@@ -18,11 +18,11 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { abortableSleep, type Io } from '../basics.js';
 import type { Settings } from '../config/settings.js';
 import { checkCommand, matchOperation } from '../contract/checks.js';
 import type { ReplyData } from '../contract/endpoints.js';
 import { type HttpMethod, operation } from '../contract/operations.js';
-import { abortableSleep, type Io } from '../deps.js';
 import { AuthError, DryRunComplete, LoanctlError } from '../errors.js';
 import type { ApiClient } from './api-client.js';
 import { toCurl } from './curl.js';

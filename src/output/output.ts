@@ -9,16 +9,22 @@
  *   const result = await api.call('getGuarantors', …);
  *   await output.print(result.data, result.rawBody);
  */
+
+import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../basics.js';
 import type { OperationKey } from '../contract/operations.js';
 import { replyPayloadShape, replyRecord } from '../contract/operations.js';
-import type { Deps, OutputFormat, OutputStream } from '../deps.js';
 import { type ResourceKind, replyKind } from './columns.js';
 import { checkFields, operationFieldNames } from './field-names.js';
 import type { Composite, RowSink, View } from './formats/formatter.js';
 import { chooseFormat } from './formats/index.js';
 import { resolveOutputSettings } from './settings.js';
 
-export type OutputDeps = Pick<Deps, 'io' | 'env' | 'globals'>;
+/** What printing needs of a run: its streams, environment and global flags. */
+export interface OutputDeps {
+  io: Io;
+  env: Env;
+  globals: GlobalOptions;
+}
 
 /** What a command prints, when it is not an operation's reply: its column set and its field names. */
 export interface OutputShape {

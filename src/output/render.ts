@@ -5,7 +5,7 @@
  *
  *   await render(rows, { kind: 'profile' }, deps);
  */
-import type { OutputFormat } from '../deps.js';
+import type { OutputFormat } from '../basics.js';
 import type { ResourceKind } from './columns.js';
 import { recordFieldNames } from './field-names.js';
 import type { RowSink } from './formats/formatter.js';

@@ -2,8 +2,9 @@
  * Output settings: format, fields, raw, colour, BOM (conventions.md, "Output"). Only the BOM of
  * `-o csv` may come from the profile (`csvBom`), and only then is the config file read.
  */
+
+import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../basics.js';
 import { openProfileStore, type Profile, pickProfile } from '../config/store.js';
-import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../deps.js';
 import { UsageError } from '../errors.js';
 
 export interface OutputSettings {

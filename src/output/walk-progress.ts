@@ -5,7 +5,7 @@
  * file gets only the command's closing line), and erased when the walk ends — as bulk draws its
  * line (src/bulk/report.ts).
  */
-import type { Deps } from '../deps.js';
+import type { Io } from '../basics.js';
 import type { PageSeen } from '../domain/pages.js';
 
 export interface WalkProgress {
@@ -16,7 +16,7 @@ export interface WalkProgress {
 const REDRAW_MS = 100;
 
 /** Starts the line; `rows` names what is scanned ("users", "loan requests"). */
-export function startWalkProgress(deps: Deps, rows: string): WalkProgress {
+export function startWalkProgress(deps: { io: Io }, rows: string): WalkProgress {
   const { stderr } = deps.io;
   if (stderr.isTTY !== true) return { page() {}, stop() {} };
   let scanned = 0;

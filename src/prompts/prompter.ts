@@ -6,7 +6,7 @@
  * Ctrl-C at a prompt rejects with inquirer's ExitPromptError (main.ts maps it to exit 130); a
  * guided flow catches it first to say what it already created (src/flows/loan-new/session.ts).
  */
-import type { Io } from '../deps.js';
+import type { Io } from '../basics.js';
 
 /** Checks an answer as it is typed: true, or the reason it is wrong (shown, and the question asked again). */
 export type Validate = (value: string) => true | string;

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Env } from '../../src/deps.js';
+import type { Env } from '../../src/basics.js';
 import { isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 
 const SANDBOX = 'http://127.0.0.1:4999';

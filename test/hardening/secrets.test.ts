@@ -16,7 +16,7 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Env } from '../../src/deps.js';
+import type { Env } from '../../src/basics.js';
 import { type CliSandbox, cliSandbox, envWith, runCli } from '../helpers/run-cli.js';
 import { removeTemps, temp } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import type { InputStream, Io, OutputStream } from '../../src/deps.js';
+import type { InputStream, Io, OutputStream } from '../../src/basics.js';
 
 export interface CapturedStream extends OutputStream {
   text(): string;

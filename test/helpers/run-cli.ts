@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../../src/deps.js';
+import type { Env } from '../../src/basics.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
 import type { Prompter } from '../../src/prompts/prompter.js';

@@ -39,10 +39,6 @@ function settings(overrides: Partial<Settings> = {}): Settings {
     timeoutMs: 2_000,
     debug: false,
     dryRun: false,
-    output: 'json',
-    fields: undefined,
-    raw: false,
-    color: false,
     ...overrides,
   };
 }

@@ -13,11 +13,11 @@
  */
 import { type Agent, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Io } from '../../src/basics.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
 import { fillPath, operation } from '../../src/contract/operations.js';
 import { type Envelope, isEnvelope } from '../../src/contract/vocabulary.js';
-import type { Io } from '../../src/deps.js';
 import { LoanctlError, NetworkError } from '../../src/errors.js';
 import { type CallOptions, createApiClient } from '../../src/http/client.js';
 import { neverSent } from '../../src/http/network-failure.js';
@@ -75,10 +75,6 @@ export function cliSender(target: Target): Sender {
     timeoutMs: TIMEOUT_MS,
     debug: false,
     dryRun: false,
-    output: 'json',
-    fields: undefined,
-    raw: false,
-    color: false,
   };
   const io = { stdin: process.stdin, stdout: discard(), stderr: discard() } as Io;
   const client = createApiClient(settings, { io });

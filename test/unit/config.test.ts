@@ -6,6 +6,7 @@ import { checkBaseUrl, isLoopbackHost } from '../../src/config/base-url.js';
 import { redactKey, resolveSettings } from '../../src/config/settings.js';
 import { configDir, openProfileStore, writeProfile } from '../../src/config/store.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
+import { resolveOutputSettings } from '../../src/output/settings.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 function tempDir() {
@@ -183,22 +184,19 @@ describe('base URL', () => {
 });
 
 describe('settings precedence: flag > env > profile > default', () => {
-  const io = fakeIo();
-
   it('uses the current profile when nothing else is said', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir() };
     const { store } = storeWith(env);
-    const s = resolveSettings({ globals: {}, env, io, store });
+    const s = resolveSettings({ globals: {}, env, store });
     expect(s.profile).toEqual({ name: 'prod', source: 'current' });
     expect([s.baseUrl, s.apiKey, s.productId]).toEqual(['https://prod.example.com', 'key-prod', 12]);
     expect(s.timeoutMs).toBe(30_000);
-    expect(s.output).toBe('json'); // not a TTY
   });
 
   it('trims white space around LOANCTL_API_KEY (a key file with Windows line endings)', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_API_KEY: ' sk_env_key\r\n' };
     const { store } = storeWith(env);
-    expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('sk_env_key');
+    expect(resolveSettings({ globals: {}, env, store }).apiKey).toBe('sk_env_key');
   });
 
   it('a profile whose key is in the keyring is read with no key; LOANCTL_API_KEY wins over it', () => {
@@ -215,23 +213,23 @@ describe('settings precedence: flag > env > profile > default', () => {
     );
     const store = openProfileStore({ env: { LOANCTL_CONFIG_DIR: dir } });
     expect(store.get('prod')).toEqual({ baseUrl: 'https://p.example.com', keyringAccount: account });
-    const fromKeyring = resolveSettings({ globals: {}, env: { LOANCTL_CONFIG_DIR: dir }, io, store });
+    const fromKeyring = resolveSettings({ globals: {}, env: { LOANCTL_CONFIG_DIR: dir }, store });
     expect([fromKeyring.apiKey, fromKeyring.apiKeySource, fromKeyring.keyringAccount]).toEqual([
       undefined,
       'profile',
       account,
     ]);
     const env = { LOANCTL_CONFIG_DIR: dir, LOANCTL_API_KEY: 'key-env' };
-    const fromEnv = resolveSettings({ globals: {}, env, io, store });
+    const fromEnv = resolveSettings({ globals: {}, env, store });
     expect([fromEnv.apiKey, fromEnv.apiKeySource, fromEnv.keyringAccount]).toEqual(['key-env', 'env', undefined]);
   });
 
   it('LOANCTL_PROFILE picks the profile; --profile beats it', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir(), LOANCTL_PROFILE: 'staging' };
     const { store } = storeWith(env);
-    expect(resolveSettings({ globals: {}, env, io, store }).apiKey).toBe('key-staging');
-    expect(resolveSettings({ globals: { profile: 'prod' }, env, io, store }).apiKey).toBe('key-prod');
-    expect(() => resolveSettings({ globals: { profile: 'nope' }, env, io, store })).toThrow(/No profile named "nope"/);
+    expect(resolveSettings({ globals: {}, env, store }).apiKey).toBe('key-staging');
+    expect(resolveSettings({ globals: { profile: 'prod' }, env, store }).apiKey).toBe('key-prod');
+    expect(() => resolveSettings({ globals: { profile: 'nope' }, env, store })).toThrow(/No profile named "nope"/);
   });
 
   it('environment beats the profile, and the --base-url flag beats the environment', () => {
@@ -242,13 +240,12 @@ describe('settings precedence: flag > env > profile > default', () => {
       LOANCTL_PRODUCT_ID: '99',
     };
     const { store } = storeWith(env);
-    const fromEnv = resolveSettings({ globals: {}, env, io, store });
+    const fromEnv = resolveSettings({ globals: {}, env, store });
     expect([fromEnv.baseUrl, fromEnv.apiKey, fromEnv.productId]).toEqual(['https://env.example.com', 'key-env', 99]);
     expect(fromEnv.apiKeySource).toBe('env');
     const fromFlag = resolveSettings({
       globals: { baseUrl: 'https://flag.example.com', timeout: '2.5' },
       env,
-      io,
       store,
     });
     expect(fromFlag.baseUrl).toBe('https://flag.example.com');
@@ -259,20 +256,21 @@ describe('settings precedence: flag > env > profile > default', () => {
   it('checks values from the environment and flags (exit 2)', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir() };
     const { store } = storeWith(env);
-    expect(() => resolveSettings({ globals: {}, env: { ...env, LOANCTL_PRODUCT_ID: 'abc' }, io, store })).toThrow(
+    expect(() => resolveSettings({ globals: {}, env: { ...env, LOANCTL_PRODUCT_ID: 'abc' }, store })).toThrow(
       /LOANCTL_PRODUCT_ID/,
     );
     expect(() =>
-      resolveSettings({ globals: {}, env: { ...env, LOANCTL_BASE_URL: 'http://evil.example.com' }, io, store }),
+      resolveSettings({ globals: {}, env: { ...env, LOANCTL_BASE_URL: 'http://evil.example.com' }, store }),
     ).toThrow(/LOANCTL_BASE_URL: plain http/);
-    expect(() => resolveSettings({ globals: { timeout: '0' }, env, io, store })).toThrow(/--timeout/);
+    expect(() => resolveSettings({ globals: { timeout: '0' }, env, store })).toThrow(/--timeout/);
   });
 
   it('defaults the output to table on a TTY and json otherwise', () => {
     const env = { LOANCTL_CONFIG_DIR: tempDir() };
-    const { store } = storeWith(env);
-    expect(resolveSettings({ globals: {}, env, io: fakeIo({ tty: true }), store }).output).toBe('table');
-    expect(resolveSettings({ globals: { output: 'csv' }, env, io: fakeIo({ tty: true }), store }).output).toBe('csv');
+    const tty = fakeIo({ tty: true });
+    expect(resolveOutputSettings({}, env, tty).output).toBe('table');
+    expect(resolveOutputSettings({ output: 'csv' }, env, tty).output).toBe('csv');
+    expect(resolveOutputSettings({}, env, fakeIo()).output).toBe('json');
   });
 });
 

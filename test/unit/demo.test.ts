@@ -7,9 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GlobalOptions } from '../../src/basics.js';
 import { type DemoOptions, runDemo } from '../../src/commands/demo/run.js';
 import { DEMO_STEPS, flags, shellLine, shellQuote } from '../../src/commands/demo/steps.js';
-import { createDeps, type Deps, type GlobalOptions } from '../../src/deps.js';
+import { createDeps, type Deps } from '../../src/deps.js';
 import { CancelledError, ExitCode, UsageError } from '../../src/errors.js';
 import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 

@@ -9,9 +9,9 @@
  * request that never answers, a refusal, and progress or timestamp values the sandbox never sends.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/basics.js';
 import { writeProfile } from '../../src/config/store.js';
 import type { EndpointKey } from '../../src/contract/endpoints.js';
-import type { Env } from '../../src/deps.js';
 import { choose } from '../../src/prompts/ask.js';
 import { type CliResult, type CliSandbox, cliSandbox, type RunCliOptions } from '../helpers/run-cli.js';
 import { call, findUserId, sampleBody, userBody } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { GlobalOptions } from '../../src/basics.js';
 import { ZERO_TIMESTAMP } from '../../src/contract/schemas.js';
 import { parseTimestamp } from '../../src/contract/vocabulary.js';
-import type { GlobalOptions } from '../../src/deps.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { payloadOf } from '../../src/http/reply.js';
 import { csvRow } from '../../src/output/csv.js';

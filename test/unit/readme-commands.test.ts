@@ -1,5 +1,5 @@
 /**
- * README's command reference is generated from the commander tree (src/docs/commands-markdown.ts),
+ * README's command reference is generated from the commander tree (src/reference/commands-markdown.ts),
  * whose API flags come from the contract's field table: it must say what `--help` says.
  */
 import { readFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { BODY_FIELDS, flagName } from '../../src/contract/fields.js';
 import { createDeps } from '../../src/deps.js';
-import { commandsMarkdown, withReference } from '../../src/docs/commands-markdown.js';
 import { buildProgram } from '../../src/program.js';
+import { commandsMarkdown, withReference } from '../../src/reference/commands-markdown.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const README = resolve(import.meta.dirname, '../../README.md');

@@ -3,10 +3,10 @@
  * copied from the module's output. Dates: 2025-01-01 is a Wednesday, 2025-01-06 a Monday.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frequencyOfStored } from '../../src/commands/loan/schedule/stored.js';
 import type { BodyOf } from '../../src/contract/fields.js';
 import type { UsageError } from '../../src/errors.js';
 import { frequenciesRepaying, storedFrequency } from '../../src/repayment/stored.js';
-import { frequencyOfStored } from '../../src/schedule/stored.js';
 
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 

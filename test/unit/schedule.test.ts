@@ -9,12 +9,12 @@ import type { BodyOf } from '../../src/contract/fields.js';
 
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
+import { scheduleTerms } from '../../src/commands/loan/schedule/run.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
+import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/output/schedule.js';
+import { previewApproval } from '../../src/output/schedule-preview.js';
 import { buildSchedule } from '../../src/repayment/index.js';
-import { previewApproval } from '../../src/schedule/preview.js';
-import { describeTerms, renderSchedulePreview, summariseTerms } from '../../src/schedule/render.js';
-import { scheduleTerms } from '../../src/schedule/run.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { type CliSandbox, cliSandbox, isolatedCliEnv, type RunCliOptions, runCli } from '../helpers/run-cli.js';
 import { call, seedLoanRequest } from '../helpers/sandbox.js';

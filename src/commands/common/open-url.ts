@@ -6,9 +6,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { Env } from '../../basics.js';
 import { isLoopbackHost } from '../../config/base-url.js';
 import { dashboardUrlFor } from '../../config/dashboard-url.js';
-import type { Deps, Env } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 
 /** Whether the system's opener was started with `url` (it runs on, detached, after loanctl exits). */

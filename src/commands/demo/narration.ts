@@ -2,10 +2,9 @@
 import type { Deps } from '../../deps.js';
 import { formatMoney } from '../../output/format.js';
 import { colorEnabled } from '../../output/settings.js';
-import { buildSchedule } from '../../repayment/index.js';
-import { scheduleTerms } from '../../schedule/run.js';
+import { buildSchedule, repaymentTermsFromApproval } from '../../repayment/index.js';
 import { SANDBOX_PROFILE } from '../common/sandbox-listening.js';
-import { type DemoContext, SCHEDULE, TERMS } from './steps.js';
+import { type DemoContext, TERMS } from './steps.js';
 
 export interface Style {
   bold(text: string): string;
@@ -36,7 +35,16 @@ export function intro(style: Style): string {
 }
 
 export function summary(context: DemoContext, deps: Deps): string {
-  const schedule = buildSchedule(scheduleTerms(SCHEDULE, deps.now()));
+  // The approval the demo sends, as the repayment module schedules it from today.
+  const approval = {
+    approved_amount: Number(TERMS.approvedAmount),
+    rate: Number(TERMS.rate),
+    tenure: Number(TERMS.tenure),
+    tenured_in: TERMS.tenuredIn,
+    rate_type: TERMS.rateType,
+    frequency: TERMS.frequency,
+  };
+  const schedule = buildSchedule(repaymentTermsFromApproval(approval, deps.now()));
   const count = schedule.instalments.length;
   return (
     `Done: loan request ${context.loanId} is approved: ${formatMoney(Number(TERMS.approvedAmount))} over ` +

@@ -15,8 +15,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GlobalOptions } from '../../basics.js';
 import { timeoutMs } from '../../config/settings.js';
-import { createDeps, type Deps, type GlobalOptions } from '../../deps.js';
+import { createDeps, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DEMO_ORGANISATION_NAME, DEMO_PRODUCT_NAME } from '../../sandbox/admin.js';
 import type { RunningSandbox } from '../../sandbox/server.js';

@@ -1,5 +1,6 @@
 /** The demo's own sandbox: started on a free loopback port, and the environment its steps run in. */
-import type { Deps, Env } from '../../deps.js';
+import type { Env } from '../../basics.js';
+import type { Deps } from '../../deps.js';
 import { ExitCode, LoanctlError } from '../../errors.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';

@@ -69,7 +69,7 @@ export const TERMS = {
   tenuredIn: 'months',
   rateType: 'simple-interest',
   frequency: 'monthly',
-};
+} as const;
 
 /** `loan schedule` takes the approval terms with `--amount` for the approved amount. */
 export const SCHEDULE = {

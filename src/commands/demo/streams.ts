@@ -1,6 +1,7 @@
 /** The demo's streams: the user's stdout and stderr behind a gate, a step's JSON captured, an empty stdin. */
 import { Readable, Writable } from 'node:stream';
-import type { Deps, OutputStream } from '../../deps.js';
+import type { OutputStream } from '../../basics.js';
+import type { Deps } from '../../deps.js';
 
 export interface Gate extends OutputStream {
   /** From now on, drop every write (a step still running after Ctrl-C prints nothing). */

@@ -1,8 +1,9 @@
 /** `loanctl loan approve ID`: its flags and help; the run is ./approve.ts. */
-import { ANNUAL_RATE_HELP } from '../../schedule/flags.js';
+
 import { addFieldOptions } from '../common/field-options.js';
 import { DATA_HELP, YES_HELP } from '../common/help.js';
 import { productVerb, type Verb } from '../common/verb.js';
+import { ANNUAL_RATE_HELP } from './schedule/flags.js';
 
 export const loanApprove: Verb = (loan, deps) => {
   const approve = productVerb(

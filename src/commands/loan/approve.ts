@@ -31,7 +31,7 @@ import {
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOptions<'approveLoanRequest'> {
   yes?: boolean;
-  /** The yearly rate instead of --rate (src/schedule/annual-rate-flag.ts). */
+  /** The yearly rate instead of --rate (./schedule/annual-rate-flag.ts). */
   annualRate?: string;
   /** Replace the terms of a loan request that is already approved (needed with --yes). */
   reapprove?: boolean;
@@ -47,7 +47,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
-  const { rateFlag } = await import('../../schedule/annual-rate-flag.js');
+  const { rateFlag } = await import('./schedule/annual-rate-flag.js');
   const rate = rateFlag(options, data?.tenured_in);
   const { body: terms, ignored } = buildOperationBody(
     'approveLoanRequest',
@@ -55,12 +55,12 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
     data,
   );
   for (const key of ignored) notice(deps, `loanctl: ignoring "${key}" in --data: approval terms have no such field.`);
-  const { summariseTerms } = await import('../../schedule/render.js');
+  const { summariseTerms } = await import('../../output/schedule.js');
   const { repaymentTermsFromApproval } = await import('../../repayment/index.js');
   const summary = summariseTerms(repaymentTermsFromApproval(terms));
   const output = await openOutput(deps, 'approveLoanRequest');
   if (options.preview) {
-    const { previewApproval } = await import('../../schedule/preview.js');
+    const { previewApproval } = await import('../../output/schedule-preview.js');
     await previewApproval(terms, deps);
   }
   const api = await deps.api();

@@ -1,12 +1,13 @@
 /**
- * `loanctl loan schedule`: the flags, mapped to the options of runLoanSchedule (src/schedule/run.ts,
+ * `loanctl loan schedule`: the flags, mapped to the options of runLoanSchedule (./schedule/run.ts,
  * imported only when the command runs). Offline: no API key, nothing sent. With an ID, the
- * schedule of that approved loan request from its stored terms (src/schedule/stored.ts).
+ * schedule of that approved loan request from its stored terms (./schedule/stored.ts).
  */
-import { ANNUAL_RATE_HELP, SCHEDULE_TERMS } from '../../schedule/flags.js';
+
 import { addFieldOptions } from '../common/field-options.js';
 import { examples } from '../common/help.js';
 import type { Verb } from '../common/verb.js';
+import { ANNUAL_RATE_HELP, SCHEDULE_TERMS } from './schedule/flags.js';
 
 export const loanSchedule: Verb = (loan, deps) => {
   addFieldOptions(
@@ -41,12 +42,12 @@ frequency, so it is --frequency, monthly unless given (stderr says when it is as
     )
     .action(async (id: string | undefined, options) => {
       if (id === undefined) {
-        const { runLoanSchedule } = await import('../../schedule/run.js');
+        const { runLoanSchedule } = await import('./schedule/run.js');
         return runLoanSchedule(options, deps);
       }
       const [{ loanId, resolveProduct }, stored] = await Promise.all([
         import('./common.js'),
-        import('../../schedule/stored.js'),
+        import('./schedule/stored.js'),
       ]);
       const loan = loanId(id);
       stored.storedScheduleFrequency(loan, options);

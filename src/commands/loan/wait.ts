@@ -13,7 +13,7 @@ import { hasReached, parseStage, STAGE_CHOICES, type Stage, stageOf, stageWords 
 import type { Deps } from '../../deps.js';
 import { findLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
-import { parseDuration } from '../common/duration.js';
+import { parseDuration } from '../../input/duration.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
 
 export interface LoanWaitOptions extends LoanIdOptions {
@@ -31,11 +31,6 @@ function parseUntil(raw: string | undefined): Stage {
   return stage;
 }
 
-function positive(ms: number, flag: string): number {
-  if (ms <= 0) throw new UsageError(`${flag} must be more than 0, e.g. ${flag} 10s.`);
-  return ms;
-}
-
 function seconds(ms: number): string {
   const total = Math.round(ms / 1000);
   return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
@@ -44,8 +39,8 @@ function seconds(ms: number): string {
 export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const until = parseUntil(options.until);
-  const limit = positive(parseDuration(options.timeout ?? '10m', '--timeout'), '--timeout');
-  const interval = positive(parseDuration(options.interval ?? '5s', '--interval'), '--interval');
+  const limit = parseDuration(options.timeout ?? '10m', '--timeout');
+  const interval = parseDuration(options.interval ?? '5s', '--interval');
   const productId = await resolveProduct(options, deps);
   const api = await deps.api();
   const started = deps.now().getTime();

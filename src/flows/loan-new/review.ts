@@ -42,7 +42,7 @@ export async function approveIfWanted(session: LoanSession): Promise<void> {
     return;
   }
   const terms = await askTerms(session.prompter, session.loanRequest);
-  const { previewApproval } = await import('../../schedule/preview.js');
+  const { previewApproval } = await import('../../output/schedule-preview.js');
   session.say('');
   await previewApproval(terms, session.deps);
   const summary = describeApproval(terms);

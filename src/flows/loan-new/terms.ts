@@ -20,12 +20,12 @@ import {
   parseText,
   parseWholeNumber,
 } from '../../input/values.js';
+import { summariseTerms } from '../../output/schedule.js';
 import { formatMoney, UNIT_SINGULAR } from '../../output/values.js';
 import { ask, askRequired, choose } from '../../prompts/ask.js';
 import type { Prompter } from '../../prompts/prompter.js';
 import { UNITS_PER_YEAR } from '../../repayment/annual-rate.js';
 import { MAX_GRACE_PERIOD_DAYS, MAX_TENURE, repaymentTermsFromApproval } from '../../repayment/index.js';
-import { summariseTerms } from '../../schedule/render.js';
 import { typedBody } from './prompts.js';
 
 const ApprovalTerms = typedBody('approveLoanRequest');

@@ -4,7 +4,7 @@
  * `chooseFormat`), and prints everything through it: a record, a list, a scalar, a stream of pages
  * and a composite view. `--raw` is not a format: it prints the envelope before any formatter.
  */
-import type { Io, OutputFormat } from '../../deps.js';
+import type { Io, OutputFormat } from '../../basics.js';
 import type { ResourceKind } from '../columns.js';
 
 /** What a formatter needs to know about what it prints, and where it prints it. */

@@ -4,7 +4,7 @@
  * `-o` (commander checks it too), a caller's `globals.output`, `render({ format })` — is exit 2,
  * never a table by default.
  */
-import { OUTPUT_FORMATS, type OutputFormat } from '../../deps.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../basics.js';
 import { UsageError } from '../../errors.js';
 import { escapeControl } from '../escape.js';
 import { csv } from './csv.js';

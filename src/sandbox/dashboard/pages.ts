@@ -6,11 +6,12 @@ import type { LoanRequestRow } from '../repos/index.js';
 import { hashApiKey } from '../secrets.js';
 import { approvalBodyFromForm, type Form, schedulePreview } from './approval.js';
 import { type Html, html } from './html.js';
-import { COOKIE, type DashboardContext, type SignedIn } from './index.js';
+import type { DashboardContext, SignedIn } from './index.js';
 import { BASE, csrfField, notice, page } from './layout.js';
 import { borrowersPage, LOG_ROWS, loansPage, logPage, queuePage } from './lists.js';
 import { approvePage, loanPage } from './loan-page.js';
 import { DashboardQueries, FILTER_VALUES, type LoanFilters } from './queries.js';
+import { COOKIE } from './session.js';
 
 type Query = Record<string, string | string[] | undefined>;
 

@@ -11,6 +11,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The cookie that carries the session (or, before sign-in, the visitor's sign-in token). */
+export const COOKIE = 'loanctl_dashboard';
+
 export interface Session {
   id: string;
   /** The token every form of this session carries (cross-site request forgery). */

@@ -7,19 +7,24 @@
  * flags do not mix with an ID: the stored terms are the point.
  */
 
-import { optionKeyOf } from '../contract/fields.js';
-import { isApproved } from '../contract/states.js';
-import { FREQUENCY_CHOICES_SHOWN, type Frequency, frequencyWord, isSetTimestamp } from '../contract/vocabulary.js';
-import type { Deps } from '../deps.js';
-import { findLoanRequest } from '../domain/loan-requests.js';
-import { UsageError } from '../errors.js';
-import { parseFrequency } from '../input/values.js';
-import { notice } from '../output/notice.js';
-import { formatMoney } from '../output/values.js';
-import { buildSchedule } from '../repayment/index.js';
-import { type StoredTerms, storedFrequency, storedRepaymentTerms } from '../repayment/stored.js';
+import { optionKeyOf } from '../../../contract/fields.js';
+import { isApproved } from '../../../contract/states.js';
+import {
+  FREQUENCY_CHOICES_SHOWN,
+  type Frequency,
+  frequencyWord,
+  isSetTimestamp,
+} from '../../../contract/vocabulary.js';
+import type { Deps } from '../../../deps.js';
+import { findLoanRequest } from '../../../domain/loan-requests.js';
+import { UsageError } from '../../../errors.js';
+import { parseFrequency } from '../../../input/values.js';
+import { notice } from '../../../output/notice.js';
+import { renderSchedule } from '../../../output/schedule.js';
+import { formatMoney } from '../../../output/values.js';
+import { buildSchedule } from '../../../repayment/index.js';
+import { type StoredTerms, storedFrequency, storedRepaymentTerms } from '../../../repayment/stored.js';
 import { SCHEDULE_FLAGS } from './flags.js';
-import { renderSchedule } from './render.js';
 import type { LoanScheduleOptions } from './run.js';
 
 /** Flags that set terms by hand, refused next to an ID: every schedule flag but --frequency. */

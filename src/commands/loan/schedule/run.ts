@@ -6,8 +6,8 @@
  * approve`), then checked by validateRepaymentTerms; every problem, from either, is reported at
  * once in one line that names the flags (exit 2).
  */
-import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import type { Deps } from '../../../deps.js';
+import { UsageError } from '../../../errors.js';
 import {
   parseAmount,
   parseDate,
@@ -16,11 +16,16 @@ import {
   parseRateType,
   parseTenuredIn,
   parseWholeNumber,
-} from '../input/values.js';
-import { buildSchedule, isRepaymentTerms, type RepaymentTerms, validateRepaymentTerms } from '../repayment/index.js';
+} from '../../../input/values.js';
+import { renderSchedule } from '../../../output/schedule.js';
+import {
+  buildSchedule,
+  isRepaymentTerms,
+  type RepaymentTerms,
+  validateRepaymentTerms,
+} from '../../../repayment/index.js';
 import { rateFlag } from './annual-rate-flag.js';
 import { SCHEDULE_FLAGS } from './flags.js';
-import { renderSchedule } from './render.js';
 
 /** The repayment terms' flags as commander parses them (the approval's fields, src/contract/fields.ts). */
 export interface RepaymentTermFlags {

@@ -6,9 +6,9 @@
  * repayment module stay out of commands that never preview.
  */
 import type { BodyOf } from '../contract/fields.js';
-import type { Deps } from '../deps.js';
 import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../repayment/index.js';
-import { renderSchedulePreview } from './render.js';
+import type { OutputDeps } from './output.js';
+import { renderSchedulePreview } from './schedule.js';
 
 /**
  * Prints the schedule of `approval` as approved today (deps.now()). Terms the repayment module
@@ -16,7 +16,7 @@ import { renderSchedulePreview } from './render.js';
  */
 export async function previewApproval(
   approval: BodyOf<'approveLoanRequest'>,
-  deps: Pick<Deps, 'io' | 'env' | 'globals' | 'now'>,
+  deps: OutputDeps & { now(): Date },
 ): Promise<void> {
   const terms = repaymentTermsFromApproval(approval, deps.now());
   let schedule: ReturnType<typeof buildSchedule>;

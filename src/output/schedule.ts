@@ -7,13 +7,13 @@
  * - `loan approve --preview` calls renderSchedulePreview: always the human view, on stderr, so the
  *   approved loan request that approve prints on stdout stays clean JSON for a script.
  */
+import type { OutputStream } from '../basics.js';
 import { frequencyWord } from '../contract/vocabulary.js';
-import type { OutputStream } from '../deps.js';
-import type { Column } from '../output/columns.js';
-import { type OutputDeps, openOutput } from '../output/output.js';
-import { colorEnabled } from '../output/settings.js';
-import { formatMoney, formatRate, UNIT_SINGULAR } from '../output/values.js';
 import type { RepaymentTerms, Schedule } from '../repayment/index.js';
+import type { Column } from './columns.js';
+import { type OutputDeps, openOutput } from './output.js';
+import { colorEnabled } from './settings.js';
+import { formatMoney, formatRate, UNIT_SINGULAR } from './values.js';
 
 /** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
 export const SCHEDULE_COLUMNS: readonly Column[] = [
@@ -67,7 +67,7 @@ export async function scheduleText(
   terms: RepaymentTerms,
   options: { color: boolean; fields?: readonly string[] | undefined },
 ): Promise<string> {
-  const { listTable } = await import('../output/table.js');
+  const { listTable } = await import('./table.js');
   const columns = pickColumns(options.fields);
   const rows: Record<string, unknown>[] = schedule.instalments.map((instalment) => ({
     ...instalment,

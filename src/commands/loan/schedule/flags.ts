@@ -3,8 +3,8 @@
  * (src/contract/fields.ts, as `loan approve` takes them) and `--start`. `loan schedule` registers
  * the terms from this list, its messages name these flags, and `loan schedule ID` refuses them.
  */
-import { BODY_FIELDS, type FieldDef, flagName } from '../contract/fields.js';
-import { ANNUAL_RATE_RULE } from '../repayment/annual-rate.js';
+import { BODY_FIELDS, type FieldDef, flagName } from '../../../contract/fields.js';
+import { ANNUAL_RATE_RULE } from '../../../repayment/annual-rate.js';
 
 /** The approval terms a schedule needs: all but the amount approved (`--amount` here) and the note. */
 export const SCHEDULE_TERMS = [
