@@ -22,3 +22,13 @@ const { render } = await importTs(
 const readmeUrl = new URL('../README.md', import.meta.url);
 writeFileSync(readmeUrl, render(readFileSync(readmeUrl, 'utf8')));
 console.log('README.md: command reference written');
+
+// docs/guide.md's "Stages of a loan request" (between its markers), from the state table
+// (src/reference/stages-markdown.ts); test/unit/stages-doc.test.ts fails until it is run.
+const stages = await importTs(
+  { entryPoints: [new URL('../src/reference/stages-markdown.ts', import.meta.url).pathname] },
+  'gen-docs-stages.mjs',
+);
+const guideUrl = new URL('../docs/guide.md', import.meta.url);
+writeFileSync(guideUrl, stages.withStages(readFileSync(guideUrl, 'utf8'), stages.stagesMarkdown()));
+console.log('docs/guide.md: stages of a loan request written');

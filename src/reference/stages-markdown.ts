@@ -27,7 +27,8 @@ export function stagesMarkdown(): string {
         : state.from === 'any stage'
           ? 'any stage'
           : `${startStages(row.key).map(stageWords).join(', ')}; else \`${state.refusal}\``;
-    const to = state.to === undefined ? '' : stageWords(state.to);
+    const again = state.again === 'unchanged' ? ' (one already marked so is answered as it is)' : '';
+    const to = state.to === undefined ? '' : `${stageWords(state.to)}${again}`;
     return [`| \`${row.key}\` | ${cell(row.summary)} | ${from} | ${to} |`];
   });
   return [
