@@ -17,5 +17,5 @@ export function enterStage(key: string, loanRequest: LoanRequestRow, repos: Repo
   if (row?.to === undefined || (row.again === 'unchanged' && carriesStage(loanRequest, row.to))) return;
   const columns = moveColumns(row.to, row.writes, stamp);
   const progress = progressAfter(row.to, loanRequest.progress);
-  repos.loanRequests.move(loanRequest.id, progress === undefined ? columns : { ...columns, progress }, stamp);
+  repos.loanRequests.setColumns(loanRequest.id, progress === undefined ? columns : { ...columns, progress }, stamp);
 }

@@ -52,7 +52,7 @@ export class LoanRequestsRepo {
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
-  /** A move's UPDATE for each set of columns (src/sandbox/stage-moves.ts), made when first needed. */
+  /** An UPDATE for each set of columns (setColumns), made when first needed. */
   private readonly moves = new Map<string, StatementSync>();
   private readonly setApproved: StatementSync;
   private readonly setLinkers: StatementSync;
@@ -117,10 +117,10 @@ export class LoanRequestsRepo {
   }
 
   /**
-   * A move to another stage: sets `columns` (named by the state table, src/contract/states.ts,
-   * never by a request; the values are parameters).
+   * Sets `columns`: a move's (src/sandbox/stage-moves.ts) or a handler's. Their names come from
+   * the contract (the state table, a body field's name), never from a request; values are parameters.
    */
-  move(id: number, columns: Record<string, string | number>, now: string): void {
+  setColumns(id: number, columns: Record<string, string | number>, now: string): void {
     const names = Object.keys(columns);
     const key = names.join(',');
     let statement = this.moves.get(key);
