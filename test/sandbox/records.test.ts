@@ -6,7 +6,6 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EndpointKey } from '../../src/contract/endpoints.js';
 import {
   OPERATIONS,
   type OperationDef,
@@ -17,7 +16,7 @@ import {
 import { RECORDS, type RecordName, storedColumns } from '../../src/contract/records.js';
 import { recordSuccessExamples } from '../../src/sandbox/openapi-example-flow.js';
 import { LOAN_REQUEST_VIEW } from '../../src/sandbox/repos/loan-requests.js';
-import { call, openSandbox, sampleBody, sampleQuery, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
+import { call, openSandbox, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -30,21 +29,6 @@ function answered(name: RecordName, { unset = false } = {}): string[] {
   return Object.entries(RECORDS[name].fields)
     .filter(([, field]) => field.sandbox !== 'never' && !(unset && field.sandbox === 'when-set'))
     .map(([field]) => field);
-}
-
-/** Calls an operation on the seeded loan request and returns its `data` (the first record of a list). */
-async function record(key: EndpointKey, id: number, body = true): Promise<Record<string, unknown>> {
-  const { org } = sandbox;
-  const reply = await call(sandbox.app, key, {
-    key: org.api_key,
-    params: { id },
-    productId: org.product_id,
-    query: sampleQuery(key),
-    ...(body && { body: sampleBody(key, org.org_id) }),
-  });
-  expect(reply.json.status, reply.raw).toBe('success');
-  const data = reply.json.data;
-  return (Array.isArray(data) ? data[0] : data) as Record<string, unknown>;
 }
 
 describe('the sandbox answers each record with its description', () => {
