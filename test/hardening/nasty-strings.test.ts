@@ -253,7 +253,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     const id = await newLoanRequest();
     loanId = String(id);
     const on = { key: org.api_key, params: { id }, productId: org.product_id };
-    const texts = Object.values(NASTY).map(wrap);
+    const texts = Object.values(NASTY).map((text) => wrap(text));
     await call(app, 'updateLoanRequest', { ...on, body: { purpose: texts.join(' | ') } });
     for (const text of texts) {
       const bank = { ...(sampleBody('addBankDetails', 0) as object), account_name: text, bank_name: text };
@@ -271,7 +271,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     const guarantors = await loanctl(['loan', 'guarantors', loanId, '-o', 'json']);
     expect(guarantors.exitCode, guarantors.stderr).toBe(0);
     const parsed = JSON.parse(guarantors.stdout) as Array<{ firstname: string }>;
-    expect(parsed.map((g) => g.firstname)).toEqual(Object.values(NASTY).map(wrap));
+    expect(parsed.map((g) => g.firstname)).toEqual(Object.values(NASTY).map((text) => wrap(text)));
     const users = await loanctl(['user', 'list', '--all', '-o', 'ndjson']);
     const names = users.stdout
       .trim()
