@@ -1,5 +1,5 @@
 /**
- * Building the command tree loads no verb's run (README "Architecture", "A verb in one place"):
+ * Building the command tree loads no verb's run (docs/architecture.md#where-new-code-goes, "A verb in one place"):
  * `--help` of a verb builds the whole tree, every noun's verbs with their flags, and must load
  * only the nouns' index.ts, the verbs' `-verb.ts` files and what they share, never the file
  * that does a verb's work (and the HTTP client, Fastify or node:sqlite behind it).
@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadedBy } from '../helpers/module-probe.js';
 
-/** A file of src/commands that only declares commands: a noun's list, a verb's flags, what they share. */
-const DECLARES = /^src\/commands\/[^/]+\/(index|common|[a-z-]+-verb)\.ts$|^src\/commands\/common\//;
+/** A file of src/commands that only declares commands: a noun's list, a verb's flags (`-verb.ts`, a part's `flags.ts`), what they share. */
+const DECLARES =
+  /^src\/commands\/[^/]+\/(index|common|[a-z-]+-verb)\.ts$|^src\/commands\/[^/]+\/[^/]+\/flags\.ts$|^src\/commands\/common\//;
 
 describe('the command tree', () => {
   it.each([

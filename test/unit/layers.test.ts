@@ -1,5 +1,5 @@
 /**
- * The layering rules of README's Development section, read off the source's own imports (static
+ * The layering rules of docs/architecture.md#layers, read off the source's own imports (static
  * and `import()`): a command never imports another command's file, `src/domain` stays below the
  * commands and prints nothing, and only the program (the command tree) reaches into the commands.
  * And the size rule: no hand-written source file over 300 lines.

@@ -250,7 +250,7 @@ afterAll(async () => {
   vi.resetModules();
 });
 
-describe('an operation added as README says', () => {
+describe('an operation added as CONTRIBUTING.md says', () => {
   it('is a CLI verb with its arguments, flags, help, example and completion', () => {
     const program = m.buildProgram(m.createDeps({ io: m.fakeIo(), env: {} }));
     const loan = program.commands.find((command) => command.name() === 'loan');
