@@ -54,12 +54,12 @@ export function frequencyOfStored(id: number, terms: StoredTerms, approvedAt: st
   const choices = `--frequency ${FREQUENCY_CHOICES_SHOWN.join('|')}`;
   if (found.length === 0) {
     throw new UsageError(
-      `Loan request ${id}: no repayment frequency gives its estimated repayment of ${repayment}, and the API stores none, so loanctl cannot tell which schedule is the loan's.`,
+      `Loan request ${id}: no repayment frequency gives its estimated repayment of ${repayment}, and the API stores none: its schedule cannot be told from its figures.`,
       `Pass the frequency it was approved with: ${choices}.`,
     );
   }
   throw new UsageError(
-    `Loan request ${id} repays ${repayment} whether it is repaid ${found.map(frequencyWord).join(', ')}, and the API stores no frequency, so loanctl cannot tell which schedule is the loan's.`,
+    `Loan request ${id} repays ${repayment} whether it is repaid ${found.map(frequencyWord).join(', ')}, and the API stores no frequency: its schedule cannot be told from its figures.`,
     `Pass the frequency it was approved with: ${choices}.`,
   );
 }
