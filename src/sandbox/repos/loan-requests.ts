@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BODY_FIELDS } from '../../contract/fields.js';
 import type { RECORDS, RowOf } from '../../contract/records.js';
+import { OPERATION_STAGES } from '../../contract/table/stages.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
@@ -32,6 +33,9 @@ const APPROVAL_COLUMNS = [
   'approved_by',
 ] as const;
 
+/** The state fields a new loan request starts with: the state table's creating move (src/contract/table/stages.ts). */
+const CREATED_STATE = OPERATION_STAGES.createLoanRequest.writes;
+
 /** What an approval stores: those columns of the row, set, and the time. */
 export type Approval = { [C in (typeof APPROVAL_COLUMNS)[number]]: NonNullable<LoanRequestRow[C]> } & { now: string };
 
@@ -61,8 +65,8 @@ export class LoanRequestsRepo {
     this.insert = db.prepare(
       `INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
                                   user_status, active, debit_mandate_next_step, created_at, updated_at)
-       VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, 'saved', 'saved', 'saved', 1, 'setup',
-               :now, :now)`,
+       VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, :status, :lender_status, :user_status, 1,
+               'setup', :now, :now)`,
     );
     this.byOrgAndId = prepareRows(
       db,
@@ -90,7 +94,7 @@ export class LoanRequestsRepo {
   }
 
   create(request: NewLoanRequest): number {
-    return Number(this.insert.run({ ...request }).lastInsertRowid);
+    return Number(this.insert.run({ ...request, ...CREATED_STATE }).lastInsertRowid);
   }
 
   /** The loan request, only when it belongs to the organisation and is not deleted. */
