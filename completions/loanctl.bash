@@ -268,7 +268,7 @@ _loanctl_option_values() {
     ('loan list|--direction') REPLY='ASC DESC' ;;
     ('loan list|--cursor') REPLY='@none' ;;
     ('loan list|--limit') REPLY='@none' ;;
-    ('loan list|--stage') REPLY='@none' ;;
+    ('loan list|--stage') REPLY='created waiting submitted approved' ;;
     ('loan list|--status') REPLY='@none' ;;
     ('loan list|--lender-status') REPLY='@none' ;;
     ('loan list|--user-status') REPLY='@none' ;;
@@ -285,7 +285,7 @@ _loanctl_option_values() {
     ('loan queue|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
-    ('loan find|--stage') REPLY='@none' ;;
+    ('loan find|--stage') REPLY='created waiting submitted approved' ;;
     ('loan open|--product') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
@@ -293,7 +293,7 @@ _loanctl_option_values() {
     ('loan update|--data') REPLY='@none' ;;
     ('loan delete|--product') REPLY='@none' ;;
     ('loan wait|--product') REPLY='@none' ;;
-    ('loan wait|--until') REPLY='@none' ;;
+    ('loan wait|--until') REPLY='created waiting submitted approved' ;;
     ('loan wait|--interval') REPLY='@none' ;;
     ('loan progress|--product') REPLY='@none' ;;
     ('loan tokenize|--product') REPLY='@none' ;;
