@@ -284,6 +284,8 @@ describe("an approved loan's page", () => {
     expect(page.body).toContain('<option value="weekely" selected>weekly</option>');
     expect(page.body).toContain('Total repayment <strong>72,652.69</strong>');
     expect(page.body).toContain('12 instalments');
+    // The instalment's columns are loan schedule's.
+    expect(page.body).toContain('<th>DUE DATE</th><th class="num">PRINCIPAL</th>');
   });
 });
 

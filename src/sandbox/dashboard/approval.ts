@@ -16,6 +16,9 @@ import {
   TENURED_IN,
   type TenuredIn,
 } from '../../contract/vocabulary.js';
+import type { Column } from '../../output/columns.js';
+import { formatCell } from '../../output/format.js';
+import { SCHEDULE_COLUMNS } from '../../output/schedule.js';
 import { formatMoney as money } from '../../output/values.js';
 import { ANNUAL_RATE_RULE, perUnitRate } from '../../repayment/annual-rate.js';
 import {
@@ -129,6 +132,9 @@ export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): 
 
 const PREVIEW_ROWS = 24;
 
+/** An instalment's columns are `loan schedule`'s (src/output/schedule.ts); money is right-aligned. */
+const numeric = (column: Column) => (column.format === 'money' ? html` class="num"` : '');
+
 /** The schedule the form's terms give (starting `start`), or what is wrong with them. */
 export function schedulePreview(form: Form, start: Date): Html {
   const raw = approvalBodyFromForm(form);
@@ -140,12 +146,12 @@ export function schedulePreview(form: Form, start: Date): Html {
     const schedule = buildSchedule(repaymentTermsFromApproval(parsed.data as BodyOf<'approveLoanRequest'>, start));
     const more = schedule.instalments.length - PREVIEW_ROWS;
     return html`<p>Total repayment <strong>${money(schedule.total_repayment)}</strong> (interest ${money(schedule.total_interest)}), ${schedule.instalments.length} instalments, the last on ${schedule.maturity_date}.</p>
-<div class="table"><table><thead><tr><th>#</th><th>Due</th><th class="num">Principal</th><th class="num">Interest</th><th class="num">Total</th><th class="num">Balance</th></tr></thead><tbody>
+<div class="table"><table><thead><tr>${SCHEDULE_COLUMNS.map((column) => html`<th${numeric(column)}>${column.label}</th>`)}</tr></thead><tbody>
 ${schedule.instalments
   .slice(0, PREVIEW_ROWS)
   .map(
     (row) =>
-      html`<tr><td>${row.number}</td><td>${row.due_date}</td><td class="num">${money(row.principal)}</td><td class="num">${money(row.interest)}</td><td class="num">${money(row.total)}</td><td class="num">${money(row.balance)}</td></tr>`,
+      html`<tr>${SCHEDULE_COLUMNS.map((column) => html`<td${numeric(column)}>${formatCell((row as Record<string, unknown>)[column.key], column.format)}</td>`)}</tr>`,
   )}</tbody></table></div>${more > 0 ? html`<p class="hint">and ${more} more instalments</p>` : ''}`;
   } catch (error) {
     if (error instanceof RepaymentTermsError) return html`<p class="hint">${error.problems.join('; ')}</p>`;
