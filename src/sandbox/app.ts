@@ -9,10 +9,13 @@
  *   3. query and body valid (400)             the next group commit (db.ts `write`), after the
  *                                             state table's start check and move (stage-moves.ts)
  */
+import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { databaseClock } from './control/clock.js';
+import { ensureControlKey } from './control/control-key.js';
+import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
@@ -22,6 +25,7 @@ import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
 import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
+import { installPreferences } from './prefer.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { enterStage } from './stage-moves.js';
@@ -70,6 +74,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     if (clock) reply.header('date', clock.toUTCString());
     done(null, payload);
   });
+  installPreferences(app, (request) => authenticate(request, repos).org_id);
   observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
@@ -100,6 +105,12 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   });
 
   serveOpenApi(app);
+  app.decorate('flushRequestLog', () => observers.flushLog());
+  if (options.dbPath !== ':memory:') {
+    const dataDir = dirname(options.dbPath);
+    const flush = () => observers.flushLog();
+    registerControlRoutes(app, { dataDir, controlKey: ensureControlKey(dataDir), flush, now: () => new Date() });
+  }
 
   // Each operation at its path, and at the paths the real service documents besides the spec's
   // (tokenize_mono), with the same behaviour.
@@ -110,6 +121,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     app.route({
       method: def.method,
       url,
+      config: { operation: def.key },
       // A GET is answered synchronously, without a microtask turn; a write once its group commit is in.
       handler: (request, reply) => {
         const answer = () => serve(def, handler, request, repos, db, now);
@@ -131,7 +143,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  const requestLog =
+    options.requestLog === false ? undefined : requestLogReader(options.dbPath, () => observers.flushLog());
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }
