@@ -39,6 +39,8 @@ export interface StageDef {
 export type Stage = (typeof STAGE_ROWS)[number]['name'];
 /** The stage names, in order. */
 export const STAGES: readonly Stage[] = STAGE_ROWS.map((row) => row.name);
+/** Where every loan request starts. */
+export const FIRST_STAGE: Stage = STAGE_ROWS[0].name;
 const STAGE_DEFS: readonly StageDef[] = STAGE_ROWS;
 
 type Rows = (typeof OPERATIONS)[number];
@@ -160,7 +162,7 @@ export function carriesStage(loan: StatefulLoan, stage: Stage): boolean {
 
 /** The stage a loan request is in: the latest one whose marks it carries. */
 export function stageOf(loan: StatefulLoan): Stage {
-  return STAGES.findLast((stage) => carriesStage(loan, stage)) ?? (STAGES[0] as Stage);
+  return STAGES.findLast((stage) => carriesStage(loan, stage)) ?? FIRST_STAGE;
 }
 
 /** Whether the loan request is in `stage` or a later one. */

@@ -14,7 +14,7 @@ import { ENDPOINTS, type EndpointDef, type EndpointKey, endpointDef, fillPath } 
 import { BODY_FIELDS, type FieldDef, sampleValue } from '../../src/contract/fields.js';
 import { carriesBody, operation, type QuerySpec } from '../../src/contract/operations.js';
 import { Envelope } from '../../src/contract/schemas.js';
-import { STAGES, type Stage, startStages, TRANSITIONS } from '../../src/contract/states.js';
+import { FIRST_STAGE, type Stage, startStages, TRANSITIONS } from '../../src/contract/states.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
@@ -216,7 +216,7 @@ export async function seedLoanRequest(app: FastifyInstance, org: Org, overrides:
  * walking the state table (src/contract/states.ts) from its first stage.
  */
 export function movesTo(wanted: readonly Stage[]): string[] {
-  const first = STAGES[0] as Stage;
+  const first = FIRST_STAGE;
   const paths = new Map<Stage, string[]>([[first, []]]);
   const queue: Stage[] = [first];
   for (let stage = queue.shift(); stage !== undefined; stage = queue.shift()) {
