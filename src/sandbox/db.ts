@@ -125,7 +125,8 @@ export class SandboxDb {
    * Runs `work` in a write transaction shared with every other `write` queued in the same turn of
    * the event loop, each in a savepoint of its own: a group commit. The promise settles after the
    * commit, so no reply is sent for a write that is not in the database. A work that throws rolls
-   * back only its own savepoint; when the transaction cannot start (SQLITE_BUSY: another process
+   * back only its own savepoint (or, when its error rolled back the whole transaction, fails alone
+   * while the others run again in a new one); when the transaction cannot start (SQLITE_BUSY: another process
    * holds the lock) or commit, every write queued with it fails with that error, nothing done.
    *
    * Why: one commit costs ~100 µs of writes and lock calls on a small VM, about what the rest of a
@@ -139,30 +140,49 @@ export class SandboxDb {
     });
   }
 
-  private commitQueued(): void {
-    const batch = this.queued;
-    this.queued = [];
+  private commitQueued(batch: QueuedWrite[] = this.takeQueued()): void {
     const outcomes: Array<() => void> = [];
+    let lostWith: QueuedWrite | undefined;
     try {
       this.transaction(() => {
-        for (const { work, resolve, reject } of batch) {
+        for (const queued of batch) {
           this.sqlite.exec('SAVEPOINT queued_write');
           try {
-            const result = work();
+            const result = queued.work();
             this.sqlite.exec('RELEASE queued_write');
-            outcomes.push(() => resolve(result));
+            outcomes.push(() => queued.resolve(result));
           } catch (error) {
+            // Some errors (SQLITE_FULL, SQLITE_IOERR…) roll the whole transaction back: there is
+            // no savepoint left to return to, and the writes before this one are gone with it.
+            if (!isTransaction(this.sqlite)) {
+              lostWith = queued;
+              throw error;
+            }
             this.sqlite.exec('ROLLBACK TO queued_write');
             this.sqlite.exec('RELEASE queued_write');
-            outcomes.push(() => reject(error));
+            outcomes.push(() => queued.reject(error));
           }
         }
       });
     } catch (error) {
+      if (lostWith) {
+        // Only the write that failed fails; the others of its batch run again without it (each
+        // round drops one write, so this ends), none of them having been committed.
+        lostWith.reject(error);
+        const rest = batch.filter((queued) => queued !== lostWith);
+        if (rest.length > 0) this.commitQueued(rest);
+        return;
+      }
       for (const { reject } of batch) reject(error);
       return;
     }
     for (const settle of outcomes) settle();
+  }
+
+  private takeQueued(): QueuedWrite[] {
+    const batch = this.queued;
+    this.queued = [];
+    return batch;
   }
 
   /**
