@@ -10,12 +10,14 @@ import { carriesStage, moveColumns, progressAfter, refusalFor, stateRow } from '
 import { type ErrorName, refuse } from './envelope.js';
 import type { LoanRequestRow, Repos } from './repos/index.js';
 
-export function enterStage(key: string, loanRequest: LoanRequestRow, repos: Repos, stamp: string): void {
+/** Checks that `key` may start from the loan request's stage and makes its move; returns the row as it was. */
+export function enterStage(key: string, loanRequest: LoanRequestRow, repos: Repos, stamp: string): LoanRequestRow {
   const refusal = refusalFor(key, loanRequest);
   if (refusal !== undefined) throw refuse(key as OperationKey, refusal as ErrorName<OperationKey>);
   const row = stateRow(key);
-  if (row?.to === undefined || (row.again === 'unchanged' && carriesStage(loanRequest, row.to))) return;
+  if (row?.to === undefined || (row.again === 'unchanged' && carriesStage(loanRequest, row.to))) return loanRequest;
   const columns = moveColumns(row.to, row.writes, stamp);
   const progress = progressAfter(row.to, loanRequest.progress);
   repos.loanRequests.setColumns(loanRequest.id, progress === undefined ? columns : { ...columns, progress }, stamp);
+  return loanRequest;
 }
