@@ -28,8 +28,6 @@ const BARE_CLIENT = fileURLToPath(new URL('./bare-client.mjs', import.meta.url))
 
 export async function bulkShare({ quick }) {
   const total = quick ? 3_000 : SHARE_ROWS;
-  // Every file here at least 2,000 rows (~300 KB): a file under bin/long-run.js's LARGE_FILE_BYTES
-  // runs without the relaunch the runs beside it have, and would measure another Node set-up.
   const shortRows = quick ? 2_000 : 10_000;
   const seconds = quick ? 3 : 4;
   const rounds = quick ? 1 : 3;

@@ -27,7 +27,7 @@ const SECTIONS = { startup, bulk, share: bulkShare, stream, throughput, paging, 
  * them: a module `bench/NAME.mjs` exporting a function `NAME({ quick, huge })` that returns
  * `{ lines, figures }` like every section). A missing one is skipped with a line saying so.
  */
-const HUGE_MODULES = ['dashboard', 'restore'];
+const HUGE_MODULES = ['lookup', 'dashboard', 'restore'];
 
 const { values } = parseArgs({
   options: {
