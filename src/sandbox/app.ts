@@ -6,7 +6,7 @@
  * The order of checks for every operation:
  *   1. API key (401)                   4. the caller's product, user, loan request (200 no-access)
  *   2. product-id present (200 error)  5. its stage, by the state table (stage-moves.ts)
- *   3. query and body valid (400)      6. the handler: a GET in a read transaction, a write in a group commit
+ *   3. query and body valid (400)      6. the handler: a GET in its own read transaction, a write in a group commit
  */
 import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';

@@ -23,8 +23,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 /**
  * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: Node 24's SQLite
  * (3.53) reads a bare bound LIMIT while it plans, and then compiles the statement again every time
- * `:limit` is bound, which is every call: the page of loan requests cost 40–60 µs more than with
- * this form (bench/README, "The sandbox against Prism"). An expression is evaluated at run time instead.
+ * `:limit` is bound, which is every call. An expression is evaluated at run time instead.
  */
 export const LIMIT_PARAM = 'LIMIT :limit + 0';
 
@@ -43,8 +42,6 @@ export class SandboxDb {
   readonly sqlite: DatabaseSync;
   private depth = 0;
   private queued: QueuedWrite[] = [];
-  /** A read transaction is open for this turn's reads (`read`). */
-  private sharedRead = false;
 
   private constructor(sqlite: DatabaseSync) {
     this.sqlite = sqlite;
@@ -105,7 +102,6 @@ export class SandboxDb {
    */
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
-    this.endSharedRead();
     this.sqlite.exec('BEGIN IMMEDIATE');
     this.depth++;
     try {
@@ -129,9 +125,9 @@ export class SandboxDb {
    * while the others run again in a new one); when the transaction cannot start (SQLITE_BUSY: another process
    * holds the lock) or commit, every write queued with it fails with that error, nothing done.
    *
-   * Why: one commit costs ~100 µs of writes and lock calls on a small VM, about what the rest of a
-   * POST costs; under load several writes arrive in one turn (6 on average in the bench) and share
-   * it (bench/README, "The sandbox against Prism").
+   * Why: a commit writes every page the write changed to the write-ahead log, and the pages of one
+   * table and its indexes are shared by the writes of a turn; without it the POST user goal of
+   * docs/performance.md is barely held (docs/decisions/group-commit.md).
    */
   write<T>(work: () => T): Promise<T> {
     return new Promise((resolve, reject) => {
@@ -186,33 +182,23 @@ export class SandboxDb {
   }
 
   /**
-   * Runs read-only `work` in a read transaction shared by every `read` of this turn of the event
-   * loop: they see one snapshot (requests handled in one turn are concurrent anyway) and take the
-   * WAL's read lock once. Taking and dropping that lock is two system calls, ~20 µs of a list
-   * GET's ~230 under load on a small VM (bench/README); a turn handles several GETs. A write
-   * (`transaction`) ends the shared read first; so does the end of the turn. Joins an open
-   * transaction.
+   * Runs read-only `work` in a read transaction of its own, so that every statement of one request
+   * sees the same state. Joins an open transaction.
    */
   read<T>(work: () => T): T {
-    if (!isTransaction(this.sqlite)) {
-      this.sqlite.exec('BEGIN');
-      this.sharedRead = true;
-      setImmediate(() => this.endSharedRead());
+    if (isTransaction(this.sqlite)) return work();
+    this.sqlite.exec('BEGIN');
+    try {
+      const result = work();
+      if (result instanceof Promise) throw new Error('read work must be synchronous');
+      return result;
+    } finally {
+      if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
     }
-    const result = work();
-    if (result instanceof Promise) throw new Error('read work must be synchronous');
-    return result;
-  }
-
-  private endSharedRead(): void {
-    if (!this.sharedRead) return;
-    this.sharedRead = false;
-    if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
   }
 
   close(): void {
     if (!isOpen(this.sqlite)) return;
-    this.endSharedRead();
     this.sqlite.close();
   }
 }
