@@ -111,7 +111,7 @@ async function writeRaw(out: OutputStream, envelope: unknown): Promise<void> {
  */
 async function settle(out: OutputStream): Promise<void> {
   if (!out.writableNeedDrain) return;
-  const { drained } = await import('../bulk/drain.js');
+  const { drained } = await import('./drain.js');
   await drained(out);
 }
 
