@@ -73,11 +73,6 @@ function formsOf(key: string): string[] {
   return [key, ...(key.length >= MIN_BASE64_KEY ? base64Cores(key) : [])];
 }
 
-/** True when `text` holds `key` in one of its forms. */
-export function revealsKey(text: string, key: string | undefined): boolean {
-  return redactText(text, key) !== text;
-}
-
 function patternFor(key: string): RegExp {
   if (cached?.key === key) return cached.pattern;
   const forms = formsOf(key);

@@ -112,11 +112,3 @@ export function buildOperationBody<K extends BodyKey>(
   // The schema is built from the fields BodyOf<K> is computed from: the two say the same.
   return { ...built, body: markChecked(key, built.body) } as BuiltBody<BodyOf<K>>;
 }
-
-/** A usage error for a required value that is missing, naming the flag to pass. */
-export function missing(flag: string, what?: string, example?: string): UsageError {
-  return new UsageError(
-    `Missing ${flag}${what ? ` (${what})` : ''}.`,
-    example ? `For example: ${example}` : `Pass ${flag} and run again.`,
-  );
-}

@@ -21,7 +21,7 @@ import type { RequestLogSource } from './lists.js';
 import { registerPages } from './pages.js';
 import { COOKIE, csrfMatches, type Session, SessionStore, SignInTokens } from './session.js';
 
-export type { RequestLogEntry, RequestLogSource } from './lists.js';
+export type { RequestLogSource } from './lists.js';
 
 /** Runs an operation of the contract as its endpoint does (app.ts `serve`), for a known caller. */
 export type Operate = (
