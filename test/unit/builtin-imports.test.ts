@@ -2,7 +2,7 @@
  * scripts/builtin-imports.mjs reads, from a file's source text, the names it imports from a Node
  * builtin, so that the bundle takes exactly those from `process.getBuiltinModule` (no ESM facade).
  * A name it missed would fail the build ("No matching export"); one it cannot read leaves the
- * import to Node. What the built CLI loads because of it is in test/e2e/network-startup.test.ts.
+ * import to Node. What that saves at start-up is measured by `npm run bench`.
  */
 import { describe, expect, it } from 'vitest';
 
