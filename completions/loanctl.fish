@@ -284,7 +284,7 @@ function __loanctl_options
                 '--raw' 'print the whole API envelope exactly as received' \
                 '--no-color' 'no colour (also NO_COLOR=1)' \
                 '--no-input' 'never prompt; a missing value is an error naming its flag' \
-                '--timeout' 'give up on a request after this many seconds' \
+                '--timeout' 'give up on a request after this long: 30, 30s, 2m' \
                 '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
                 '--debug' 'log each request and response to stderr (API key redacted)' \
                 '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print' \
@@ -808,7 +808,7 @@ function __loanctl_options
         '--raw' 'print the whole API envelope exactly as received' \
         '--no-color' 'no colour (also NO_COLOR=1)' \
         '--no-input' 'never prompt; a missing value is an error naming its flag' \
-        '--timeout' 'give up on a request after this many seconds' \
+        '--timeout' 'give up on a request after this long: 30, 30s, 2m' \
         '--dry-run' 'print each request as a curl command (key redacted) and send nothing' \
         '--debug' 'log each request and response to stderr (API key redacted)' \
         '--quiet' 'no hints, notices, progress or warnings on stderr; errors still print'

@@ -38,7 +38,7 @@ const staging = new URL(`../dist.tmp-${process.pid}`, import.meta.url);
 rmSync(staging, { recursive: true, force: true });
 await build({
   // sandbox: `loanctl/sandbox` (package.json `exports`), the sandbox for a lender's own test suite.
-  entryPoints: { loanctl: 'src/entry.ts', sandbox: 'src/sandbox-api.ts' },
+  entryPoints: { loanctl: 'src/entry.ts', sandbox: 'src/sandbox-entry.ts' },
   outdir: staging.pathname,
   bundle: true,
   splitting: true,

@@ -39,7 +39,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--raw', 'print the whole API envelope exactly as received')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--no-input', 'never prompt; a missing value is an error naming its flag')
-    .option('--timeout <seconds>', 'give up on a request after this many seconds', '30')
+    .option('--timeout <duration>', 'give up on a request after this long: 30, 30s, 2m', '30')
     .option('--dry-run', 'print each request as a curl command (key redacted) and send nothing')
     .option('--debug', 'log each request and response to stderr (API key redacted)')
     .option('--quiet', 'no hints, notices, progress or warnings on stderr; errors still print')

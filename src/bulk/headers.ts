@@ -53,10 +53,28 @@ export function matchField(header: string, known: readonly string[]): string | u
   return known.find((field) => lenientForm(field) === form) ?? known.find((field) => field === meant);
 }
 
+/**
+ * Columns that likely mean a field by another name, where the file's rows cannot have the named
+ * one: a loans file's `E-mail` column is its borrower, `user`. Suggested, never taken silently.
+ */
+const LIKELY_MEANT: Readonly<Record<string, string>> = {
+  email: 'user',
+  emailaddress: 'user',
+  mail: 'user',
+  borroweremail: 'user',
+  borrower: 'user',
+  customer: 'user',
+  customerid: 'user_id',
+  product: 'product',
+  productid: 'product',
+};
+
 /** The known field nearest to `header` (for "did you mean"), or undefined when none is close. */
 export function closestField(header: string, known: readonly string[]): string | undefined {
   const form = lenientForm(header);
   if (form === '' || known.length === 0) return undefined;
+  const likely = LIKELY_MEANT[form];
+  if (likely !== undefined && known.includes(likely)) return likely;
   const forms = known.map(lenientForm);
   const best = closest(form, forms);
   // Close means at most a third of the name changed: `frist name` → firstname, not `colour` → user.

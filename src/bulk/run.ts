@@ -150,7 +150,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     async execute(prepared, row) {
       const outcome = await inner.execute(prepared, row);
       serverDown = false;
-      return outcome;
+      // Every row's line names its borrower as the file did, whatever path the row took.
+      return { ...outcome, ...identify(prepared), message: outcome.message };
     },
     describeFailure(error, prepared, row) {
       const outcome = describe(error, prepared);

@@ -4,6 +4,7 @@
  */
 import type { Env, GlobalOptions } from '../basics.js';
 import { UsageError } from '../errors.js';
+import { parseDuration } from '../input/duration.js';
 import { checkBaseUrl } from './base-url.js';
 import { type ChosenProfile, type ProfileStore, pickProfile } from './store.js';
 
@@ -97,11 +98,7 @@ function first<T>(...candidates: [T | undefined, Source][]): [T | undefined, Sou
 
 export function timeoutMs(value: string | number | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`--timeout: "${value}" is not a number of seconds above 0.`, 'e.g. --timeout 60');
-  }
-  return Math.round(seconds * 1000);
+  return parseDuration(String(value), '--timeout');
 }
 
 export function positiveInt(value: string, name: string): number {

@@ -21,7 +21,7 @@
  * to a delete, whose reply the spec leaves open) is taken as success with `data: null`.
  */
 import { inexactNumberIn } from '../contract/exact-json.js';
-import { type Envelope, isEnvelope } from '../contract/vocabulary.js';
+import { type Envelope, isEnvelope, SOMETHING_WENT_WRONG } from '../contract/vocabulary.js';
 import { ApiError, AuthError, type LoanctlError, NetworkError, NoAccessError, type ReplyInfo } from '../errors.js';
 import { cleanParsed, MAX_REPLY_DEPTH, nothingToClean } from './parsed-reply.js';
 
@@ -154,7 +154,7 @@ export function interpretReply(
       new ApiError(sentence(`The API answered with an error (HTTP ${httpStatus}): ${message || envelope.status}`), {
         httpStatus,
         envelope,
-        hint: errorHint(httpStatus, context.reading),
+        hint: errorHint(httpStatus, message, context.reading),
       }),
     );
   }
@@ -222,12 +222,14 @@ function parseEnvelope(
 
 /**
  * What to do after an API error. Below 500 the API refused the request as sent: its message
- * names what to change. A 5xx is the server failing: a read changed nothing and can simply run
- * again later; a write may or may not have been applied, so look before repeating it (the client
- * replaces this hint with the command that shows whether it was, ./outcome.ts).
+ * names what to change. A 5xx is the server failing, and so is the service's own "Something went
+ * wrong" whatever the HTTP status (it sends it with 200 too): a read changed nothing and can
+ * simply run again later; a write may or may not have been applied, so look before repeating it
+ * (the client replaces this hint with the command that shows whether it was, ./outcome.ts).
  */
-function errorHint(httpStatus: number, reading: boolean): string {
-  if (httpStatus < 500) return 'Change what it names and run the command again.';
+function errorHint(httpStatus: number, message: string, reading: boolean): string {
+  const serverFailed = httpStatus >= 500 || message.startsWith(SOMETHING_WENT_WRONG);
+  if (!serverFailed) return 'Change what it names and run the command again.';
   return reading
     ? 'The server failed to answer; this read changed nothing, so try again later. --debug shows the exchange.'
     : 'Check whether the change was applied before running it again; --debug shows the exchange.';

@@ -94,6 +94,8 @@ describe('--failed FILE', () => {
     const result = await run(['loan', 'create', '--from', path, '--failed', failed]);
     expect(result.exitCode).toBe(1);
     expect(readFileSync(failed, 'utf8')).toBe(`not json\n${bad}\n`);
+    // A created loan request's line names its borrower as the file did, like an `exists` line.
+    expect(results(result.stdout)[0]).toMatchObject({ status: 'success', email: 'f1@bulk.example' });
   });
 
   it('needs --from', async () => {
@@ -192,6 +194,14 @@ describe('CSV headers', () => {
     const result = await run(['loan', 'create', '--from', path]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('no column gives user or user_id.');
+    expect(result.stdout).toBe('');
+  });
+
+  it("a loans file's E-mail column is suggested as its borrower, user", async () => {
+    const path = file('email-borrower.csv', 'E-mail,amount,purpose\nada@bulk.example,900,Stock\n');
+    const result = await run(['loan', 'create', '--from', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no column gives user or user_id; unknown column "E-mail" (did you mean "user"?)');
     expect(result.stdout).toBe('');
   });
 

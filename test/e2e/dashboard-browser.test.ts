@@ -29,6 +29,8 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
   let hostile: SubmittedLoan;
   let othersLoan: SubmittedLoan;
   const dialogs: string[] = [];
+  /** Every path the browser asked for that answered 404 (a favicon, a missing asset). */
+  const notFound: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -45,6 +47,12 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     // Puppeteer's 30 s was exceeded at load average 14 on 2 cores; the tests' own limit is 120 s.
     page.setDefaultNavigationTimeout(90_000);
     await page.setViewport({ width: 1280, height: 900 });
+    page.on('response', (response) => {
+      // A page the test asks for may be a 404 on purpose; what the page itself loads never is.
+      if (response.status() === 404 && !response.request().isNavigationRequest()) {
+        notFound.push(`${new URL(response.url()).pathname} on ${page.url()}`);
+      }
+    });
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -168,6 +176,10 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
     await page.goto(`${sandbox.url}/dashboard/loans`);
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+  });
+
+  it('asks for nothing the sandbox does not have: no favicon or asset answered 404 on any page', () => {
+    expect(notFound).toEqual([]);
   });
 });
 

@@ -103,6 +103,19 @@ describe('loan approve shows the approval before sending it', () => {
     expect(both.stderr).toContain('--rate and --annual-rate cannot be used together.');
   });
 
+  it.each([
+    ['30', 'weeks', '30 % a year'],
+    ['18.5', 'months', '18.5 % a year'],
+    ['29.75', 'days', '29.75 % a year'],
+  ])('--annual-rate %s over %s comes back as typed, with no floating-point noise', async (annual, unit, shown) => {
+    const id = await newLoan(true);
+    const flags = approvalFlags({ '--rate': undefined, '--annual-rate': annual, '--tenured-in': unit, '--tenure': '12' });
+    const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`, ${shown} (`);
+    expect(result.stderr).not.toMatch(/\d\.\d*(9999|0000)\d* %/);
+  });
+
   it('re-approving an approved loan with --yes needs --reapprove: exit 2, one line, the old terms kept', async () => {
     const id = await newLoan(true);
     expect((await approve(id, '5', '--yes')).exitCode).toBe(0);

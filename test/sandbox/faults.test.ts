@@ -81,6 +81,24 @@ describe.sequential('faults on a running sandbox', () => {
     expect(result.stderr).toMatch(/Upstream said no/);
   });
 
+  it('the error-200 preset is a server failure, not a request to change something it never names', async () => {
+    await clearFaults();
+    await addFault('--preset', 'error-200');
+    const read = await sandbox.run(['user', 'list'], noWait);
+    expect(read.exitCode).toBe(1);
+    expect(read.stderr).toMatch(/Something went wrong/);
+    expect(read.stderr).not.toMatch(/Change what it names/);
+    expect(read.stderr).toMatch(/this read changed nothing, so try again later/);
+    const write = await sandbox.run(['user', 'create', ...borrower('ada.200@example.com'), '--password-stdin'], {
+      ...noWait,
+      stdin: 'pw',
+    });
+    expect(write.exitCode).toBe(1);
+    expect(write.stderr).not.toMatch(/Change what it names|try again later/);
+    expect(write.stderr).toMatch(/may or may not have been applied|Check whether the change was applied/);
+    await clearFaults();
+  });
+
   it('a fault that fired --times times stops, and clear removes every fault', async () => {
     await clearFaults();
     await addFault('--path', '/api/**', '--status', '429', '--envelope', 'error', '--times', '1');

@@ -11,7 +11,7 @@
 import type { Deps } from '../../deps.js';
 import { findLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
-import { parseDuration } from '../common/duration.js';
+import { parseDuration } from '../../input/duration.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
 
 export const WAIT_STATES = {
@@ -40,11 +40,6 @@ function parseState(raw: string | undefined): WaitState {
   return raw as WaitState;
 }
 
-function positive(ms: number, flag: string): number {
-  if (ms <= 0) throw new UsageError(`${flag} must be more than 0, e.g. ${flag} 10s.`);
-  return ms;
-}
-
 function seconds(ms: number): string {
   const total = Math.round(ms / 1000);
   return total >= 60 ? `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s` : `${total}s`;
@@ -53,8 +48,8 @@ function seconds(ms: number): string {
 export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
   const until = parseState(options.until);
-  const limit = positive(parseDuration(options.timeout ?? '10m', '--timeout'), '--timeout');
-  const interval = positive(parseDuration(options.interval ?? '5s', '--interval'), '--interval');
+  const limit = parseDuration(options.timeout ?? '10m', '--timeout');
+  const interval = parseDuration(options.interval ?? '5s', '--interval');
   const productId = await resolveProduct(options, deps);
   const api = await deps.api();
   const { field, value } = WAIT_STATES[until];

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { formatDuration } from '../../sandbox/control/duration.js';
+import { formatDuration } from '../../input/duration.js';
 import { dataDirFrom } from '../../sandbox/paths.js';
 import { examples } from '../common/help.js';
 

@@ -1,12 +1,12 @@
 /** `loanctl sandbox faults add`: a fault a sandbox on this data dir injects, from its next request on. */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../input/duration.js';
 import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { describeFault } from '../../sandbox/faults/describe.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import { FAULT_FIELDS, type NewFault } from '../../sandbox/faults/store.js';
-import { parseDuration } from '../common/duration.js';
 import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxFaultsAddOptions {

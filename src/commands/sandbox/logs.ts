@@ -2,6 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../input/duration.js';
 import { type Output, openOutput } from '../../output/output.js';
 import { createRowWriter } from '../../output/render.js';
 import { resolveOutputSettings } from '../../output/settings.js';
@@ -14,7 +15,6 @@ import {
   unknownStatus,
 } from '../../sandbox/log/query.js';
 import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
-import { parseDuration } from '../common/duration.js';
 import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxLogsOptions {

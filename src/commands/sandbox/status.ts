@@ -1,8 +1,8 @@
 /** `loanctl sandbox status`: is a sandbox serving this data dir, where, since when. Exit 4 when none is. */
 import type { Deps } from '../../deps.js';
 import { ExitCode, LoanctlError } from '../../errors.js';
+import { formatDuration } from '../../input/duration.js';
 import { openOutcome } from '../../output/render.js';
-import { formatDuration } from '../../sandbox/control/duration.js';
 import { readRunning } from '../../sandbox/control/run-file.js';
 import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';

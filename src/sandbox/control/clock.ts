@@ -7,9 +7,9 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { UsageError } from '../../errors.js';
+import { formatDuration } from '../../input/duration.js';
 import type { SandboxDb } from '../db.js';
 import { fail } from '../envelope.js';
-import { formatDuration } from './duration.js';
 
 /**
  * The times the sandbox's clock may show. Far inside what a JavaScript Date can hold, so a

@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Lexer, parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ENDPOINTS, type EndpointKey } from '../../contract/endpoints.js';
-import { parseDuration } from './duration.js';
+import { durationMs } from '../../input/duration.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -30,7 +30,9 @@ const Step = z
     count: z.number().int().min(1).max(SEED_LIMITS.calls).optional(),
     at: z
       .string()
-      .refine((text) => parseDuration(text) !== undefined, { message: 'a clock offset such as -90d, -2h or 30m' })
+      .refine((text) => durationMs(text, { signed: true }) !== undefined, {
+        message: 'a clock offset such as -90d, -2h or 30m',
+      })
       .optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     query: z.record(z.string(), z.unknown()).optional(),
@@ -78,7 +80,7 @@ export function loadSeedFile(path: string): SeedStep[] {
     name: step.name,
     op: step.op as EndpointKey,
     count: step.count ?? 1,
-    atMs: step.at === undefined ? 0 : (parseDuration(step.at) as number),
+    atMs: step.at === undefined ? 0 : (durationMs(step.at, { signed: true }) as number),
     params: step.params ?? {},
     query: step.query ?? {},
     body: step.body,

@@ -74,6 +74,10 @@ const HEADERS = {
 };
 
 export async function registerDashboard(app: FastifyInstance, options: DashboardOptions): Promise<void> {
+  // Browsers still ask for /favicon.ico now and then (after a redirect, before a page's <link>).
+  app.get('/favicon.ico', (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(ICON),
+  );
   await app.register(
     async (scope) => {
       // @fastify/cookie parses and serialises cookies by RFC 6265 and @fastify/formbody parses
@@ -102,6 +106,8 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
         reply.code(code).type('text/html; charset=utf-8').send(refusal(message));
       });
       scope.get('/assets/style.css', (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLE.text));
+      // The page names its icon, so a browser does not ask for /favicon.ico (a 404 in the log).
+      scope.get('/assets/icon.svg', (_request, reply) => reply.type('image/svg+xml').send(ICON));
       scope.get('/assets/preview.js', (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').send(PREVIEW_SCRIPT),
       );
@@ -110,6 +116,10 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     { prefix: BASE },
   );
 }
+
+/** A green square with an "L": the dashboard's icon in the browser's tab. */
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6f4a"/><path d="M5 3v10h6" stroke="#fff" stroke-width="2" fill="none"/></svg>';
 
 export const FORGED =
   'This form did not come from this dashboard, or your session ended: open the page again and resubmit.';

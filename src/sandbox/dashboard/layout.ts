@@ -21,6 +21,7 @@ export function page({ title, signedIn, body }: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · loanctl sandbox dashboard</title>
 <link rel="stylesheet" href="${BASE}/assets/style.css">
+<link rel="icon" href="${BASE}/assets/icon.svg" type="image/svg+xml">
 </head>
 <body>
 <header>
