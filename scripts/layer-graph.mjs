@@ -36,6 +36,8 @@ const LEAVES_NODE = 'basics.ts, errors.ts, version.ts, make-dir.ts, shell-quote.
 const ORDER = [
   'binary.ts',
   'entry.ts',
+  'sandbox-entry.ts',
+  'node-support.ts',
   'main.ts',
   'program.ts',
   'deps.ts',

@@ -109,7 +109,12 @@ describe('loan approve shows the approval before sending it', () => {
     ['29.75', 'days', '29.75 % a year'],
   ])('--annual-rate %s over %s comes back as typed, with no floating-point noise', async (annual, unit, shown) => {
     const id = await newLoan(true);
-    const flags = approvalFlags({ '--rate': undefined, '--annual-rate': annual, '--tenured-in': unit, '--tenure': '12' });
+    const flags = approvalFlags({
+      '--rate': undefined,
+      '--annual-rate': annual,
+      '--tenured-in': unit,
+      '--tenure': '12',
+    });
     const result = await sandbox.run(['loan', 'approve', id, ...flags, '--yes']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain(`, ${shown} (`);
