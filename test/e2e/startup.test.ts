@@ -38,4 +38,26 @@ describe('start-up shortcuts', () => {
       expect(result.exitCode).toBe(0);
     }
   });
+
+  it('--help, --version, profile list and completion need no key, base URL or proxy that works', async () => {
+    // Settings that stop any command that calls the API: a plain-http base URL and a proxy that is not a URL.
+    const broken = { ...env, LOANCTL_BASE_URL: 'http://plain.example.com', HTTPS_PROXY: '::not a url' };
+    const runBroken = (args: string[]) =>
+      execa(process.execPath, [BIN, ...args], { env: broken, extendEnv: false, stdin: 'ignore', reject: false });
+    const calling = await runBroken(['user', 'exists', '--email', 'ada@example.com']);
+    expect(calling.exitCode).toBe(2);
+    expect(calling.stderr).toContain('LOANCTL_BASE_URL: plain http:// is refused');
+    for (const args of [
+      ['--help'],
+      ['--version'],
+      ['loan', 'approve', '--help'],
+      ['profile', 'list'],
+      ['completion', 'bash'],
+    ]) {
+      const result = await runBroken(args);
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      expect(result.stdout, args.join(' ')).not.toBe('');
+      expect(result.stderr, args.join(' ')).not.toContain('LOANCTL_BASE_URL');
+    }
+  });
 });
