@@ -14,7 +14,7 @@ export class JournalUntrusted extends UsageError {}
 
 const MAGIC = 'loanctl-bulk-journal 2 length=';
 const LENGTH_DIGITS = 16;
-export const HEADER_BYTES = MAGIC.length + LENGTH_DIGITS + 1;
+const HEADER_BYTES = MAGIC.length + LENGTH_DIGITS + 1;
 export const JOURNAL_LINE = /^(?:S (\d+)|R (\d+)|A (\d+) (\d+|-) ([\w.-]+|-) (\d+|-))$/;
 
 /** Opens the journal for reading and appending: never through a symbolic link, never a FIFO's blocking open. */

@@ -199,7 +199,7 @@ async function* ndjsonRows(chunks: AsyncIterable<string>, known: readonly string
   }
 }
 
-export function normaliseKey(key: string): string {
+function normaliseKey(key: string): string {
   return key
     .replace(/^\uFEFF/, '')
     .trim()

@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
 
-export const LOAN_ID_PLACEHOLDER = '{id}';
+const LOAN_ID_PLACEHOLDER = '{id}';
 
 /** The template as given, or a UsageError saying what is wrong with it. */
 export function checkDashboardUrl(template: string, source = '--dashboard-url'): string {

@@ -35,7 +35,7 @@ export interface StatefulLoan {
 }
 
 /** The fields a stage is read from: each stage is one value of one field (the latest stage wins). */
-export const STAGE_MARKS: Readonly<Record<Exclude<Stage, 'created'>, { field: StateField; value: string }>> = {
+const STAGE_MARKS: Readonly<Record<Exclude<Stage, 'created'>, { field: StateField; value: string }>> = {
   waiting: { field: 'user_status', value: 'submitted' },
   approved: { field: 'lender_status', value: 'approved' },
 };
@@ -103,7 +103,7 @@ export function wasSubmitted(loan: StatefulLoan): boolean {
 }
 
 /** The stage a loan request is in. */
-export function stageOf(loan: StatefulLoan): Stage {
+function stageOf(loan: StatefulLoan): Stage {
   if (isApproved(loan)) return 'approved';
   return wasSubmitted(loan) ? 'waiting' : 'created';
 }

@@ -54,7 +54,7 @@ export function isCalendarDay(value: string): boolean {
 export const PHONE_PATTERN = /^\+234\d{10}$/;
 
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
-export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
+type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
 /**
  * The envelope every reply is wrapped in (spec 2.1); other keys are kept. `data` may be absent:

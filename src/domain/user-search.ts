@@ -24,7 +24,7 @@ import type { ApiClient } from '../http/client.js';
 import { type UserQuery, userPages } from './pages.js';
 
 /** Where a user was found: the window and page to ask for again to see it (the local index keeps this). */
-export interface UserLocator {
+interface UserLocator {
   start?: string;
   end?: string;
   page: number;
@@ -47,7 +47,7 @@ const GALLOP_FACTOR = 16;
  * The creation windows, newest first. The first starts yesterday and has no end, so a client whose
  * clock is a day behind the server's (or ahead of it, around midnight UTC) still sees today's users.
  */
-export function creationWindows(today: Date): UserQuery[] {
+function creationWindows(today: Date): UserQuery[] {
   let start = dayOffset(today, -1);
   const windows: UserQuery[] = [{ start: isoDay(start) }];
   let span = 2 * WINDOW_GROWTH;

@@ -19,7 +19,7 @@ function headerName(name: string): string {
 const SECRET_FIELDS = new Set(['password']);
 
 /** The JSON body with every secret field's value replaced by `***`, at any depth. */
-export function maskSecrets(body: string): string {
+function maskSecrets(body: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -54,7 +54,7 @@ export interface Exchange {
   connectTimeoutMs?: number;
 }
 
-export interface Reply {
+interface Reply {
   statusCode: number;
   headers: IncomingHttpHeaders;
   text: string;

@@ -14,7 +14,7 @@ import { bodySchema, markChecked } from '../contract/field-schemas.js';
 import type { BodyKey, BodyOf } from '../contract/fields.js';
 import { inputError, UsageError } from '../errors.js';
 
-export type FlagValue = string | boolean | undefined;
+type FlagValue = string | boolean | undefined;
 
 export interface FieldSpec {
   /** The body key, as the API spells it. */
@@ -34,7 +34,7 @@ export interface BuiltBody<T> {
 }
 
 /** The source name used in messages about a field that came from `--data`. */
-export function dataSource(key: string): string {
+function dataSource(key: string): string {
   return `field "${key}" of --data`;
 }
 

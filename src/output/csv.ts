@@ -7,7 +7,7 @@
  */
 import { escapeControl } from './escape.js';
 
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : neutralised(String(value));
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

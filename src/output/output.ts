@@ -44,7 +44,7 @@ export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
 }
 
 /** Where `--all` writes each page as it arrives. */
-export interface PageStream {
+interface PageStream {
   /** Writes a page's rows; resolves once stdout has taken them (after `drain` when its buffer is full). */
   page(rows: readonly unknown[], result: { rawBody: string }): Promise<void>;
   end(): Promise<void>;

@@ -15,7 +15,7 @@ import { colorEnabled } from './settings.js';
 import { formatMoney, formatRate, UNIT_SINGULAR } from './values.js';
 
 /** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
-export const SCHEDULE_COLUMNS: readonly Column[] = [
+const SCHEDULE_COLUMNS: readonly Column[] = [
   { key: 'number', label: 'NO.', format: 'number' },
   { key: 'due_date', label: 'DUE DATE' },
   { key: 'principal', label: 'PRINCIPAL', format: 'money' },
@@ -61,7 +61,7 @@ export async function renderSchedulePreview(
 }
 
 /** The human view: what the terms are, the table with its totals row, and the closing line. */
-export async function scheduleText(
+async function scheduleText(
   schedule: Schedule,
   terms: RepaymentTerms,
   options: { color: boolean; fields?: readonly string[] | undefined },

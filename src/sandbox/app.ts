@@ -26,7 +26,7 @@ import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 export interface SandboxOptions extends ObserveOptions {
   /** The SQLite file (created and migrated if needed). */
@@ -135,7 +135,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
-export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
+type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply

@@ -22,8 +22,8 @@ const READ: Partial<Record<ValueKind, (stored: string) => string>> = {
 };
 
 /** The function that turns a record's row into its reply. */
-export function serialiser<R extends RecordSpec>(record: R): (row: RowOf<R>) => Json;
-export function serialiser(record: RecordSpec): (row: StoredRow) => Json {
+function serialiser<R extends RecordSpec>(record: R): (row: RowOf<R>) => Json;
+function serialiser(record: RecordSpec): (row: StoredRow) => Json {
   // Values the code refers to rather than writes out: constants, nested records' serialisers.
   const values: unknown[] = [];
   const value = (item: unknown) => `values[${values.push(item) - 1}]`;

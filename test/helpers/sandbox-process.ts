@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'loanctl.js');
 
 export function assertBuilt(): void {
@@ -15,7 +15,7 @@ export function assertBuilt(): void {
   }
 }
 
-export interface SandboxLine {
+interface SandboxLine {
   url: string;
   api_key: string;
   org_id: number;

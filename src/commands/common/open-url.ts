@@ -24,7 +24,7 @@ interface Opener {
 }
 
 /** How this system opens a URL in the default browser; undefined where there is no browser to open. */
-export function browserOpener(env: Env, platform: NodeJS.Platform): Opener | undefined {
+function browserOpener(env: Env, platform: NodeJS.Platform): Opener | undefined {
   if (platform === 'darwin') return { command: 'open', args: [] };
   // `start` is a cmd.exe built-in; its first quoted argument is a window title.
   if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""'] };

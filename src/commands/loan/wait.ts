@@ -14,7 +14,7 @@ import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
 import { parseDuration } from '../../input/duration.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
 
-export const WAIT_STATES = {
+const WAIT_STATES = {
   submitted: { field: 'user_status', value: 'submitted' },
   approved: { field: 'lender_status', value: 'approved' },
 } as const;

@@ -17,7 +17,7 @@ import { buildSchedule, type RepaymentTerms } from '../../../repayment/index.js'
 import { SCHEDULE_FLAGS } from './flags.js';
 import type { LoanScheduleOptions } from './run.js';
 
-export const DEFAULT_STORED_FREQUENCY = 'monthly';
+const DEFAULT_STORED_FREQUENCY = 'monthly';
 
 /** Flags that set terms by hand, refused next to an ID: every schedule flag but --frequency. */
 const HAND_TERMS = Object.values(SCHEDULE_FLAGS).filter((flag) => flag !== '--frequency');
