@@ -37,7 +37,7 @@ function __loanctl_commands
                 'reset' 'Remove every borrower and loan request (keeps organisations, keys, products); asks first' \
                 'snapshot' 'Save a consistent copy of the data under NAME (while serving, too)' \
                 'restore' 'Replace the data with snapshot NAME, in one transaction (while serving, too); asks first' \
-                'seed' 'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")' \
+                'seed' 'Create data from a fixture file of named steps (JSON or YAML; docs/sandbox.md, "Seed files")' \
                 'clock' 'Show the sandbox'\''s clock (every timestamp it writes follows it)' \
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \

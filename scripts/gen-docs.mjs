@@ -1,24 +1,29 @@
-// Writes README's "Command reference" (between its markers) from the commander tree, whose flags
-// for API fields come from the contract (src/reference/commands-markdown.ts). Run it after adding or
-// changing a command, flag or help text; test/unit/readme-commands.test.ts fails until then.
+// Writes the command reference, docs/reference/ (one file per top-level command and an index), from
+// the commander tree, whose flags for API fields come from the contract (src/reference/commands-markdown.ts).
+// Run it after adding or changing a command, flag or help text; test/unit/reference-docs.test.ts
+// fails until then. A file there that the tree no longer gives is removed.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { importTs } from './import-ts.mjs';
 
 const entry = `
 import { completionSpec } from './src/completion/spec.ts';
-import { commandsMarkdown, withReference } from './src/reference/commands-markdown.ts';
+import { helpExamples, REFERENCE_DIR, referenceFiles } from './src/reference/commands-markdown.ts';
 import { createDeps } from './src/deps.ts';
 import { buildProgram } from './src/program.ts';
-export function render(readme) {
+export { REFERENCE_DIR };
+export function render() {
   const program = buildProgram(createDeps({ io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {} }));
-  return withReference(readme, commandsMarkdown(completionSpec(program)));
+  return referenceFiles(completionSpec(program), helpExamples(program));
 }`;
 const root = new URL('..', import.meta.url);
-const { render } = await importTs(
+const { render, REFERENCE_DIR } = await importTs(
   { stdin: { contents: entry, resolveDir: root.pathname, loader: 'ts' } },
   'gen-docs.mjs',
 );
-const readmeUrl = new URL('../README.md', import.meta.url);
-writeFileSync(readmeUrl, render(readFileSync(readmeUrl, 'utf8')));
-console.log('README.md: command reference written');
+const dir = new URL(`${REFERENCE_DIR}/`, root);
+mkdirSync(dir, { recursive: true });
+const files = render();
+for (const name of readdirSync(dir)) if (!files.has(name)) rmSync(new URL(name, dir));
+for (const [name, text] of files) writeFileSync(new URL(name, dir), text);
+console.log(`${REFERENCE_DIR}: ${files.size} files written`);

@@ -13,7 +13,7 @@
 // 4. The build runs it once (`--version`), then prints and writes its size and sha256.
 //
 // Linux only, the platform it is built and tested on here: macOS needs its own Node binary and a
-// code signature, Windows its own Node binary (README, "The single executable").
+// code signature, Windows its own Node binary (docs/guide.md#installing-in-detail).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,7 +37,7 @@ function fail(message) {
 }
 
 if (process.platform !== 'linux') {
-  fail(`builds the linux binary only; this is ${process.platform} (README, "The single executable", says why).`);
+  fail(`builds the linux binary only; this is ${process.platform} (docs/guide.md, "The single executable", says why).`);
 }
 if (Number(process.versions.node.split('.')[0]) < 24) {
   fail(`needs the pinned Node 24 to embed; this is ${process.version}. Run it as \`npm run package\`.`);

@@ -1,6 +1,6 @@
 /**
  * The dependencies every command receives: the wiring, at the top, which joins the layers
- * (docs/architecture.md, "Layers"). Production wires the real ones in `productionDeps`; tests pass
+ * (docs/architecture.md#layers). Production wires the real ones in `productionDeps`; tests pass
  * their own through `createDeps({...})`. The basic types every layer shares are in basics.ts, which
  * imports nothing; nothing in config/, http/, prompts/ or output/ imports this file. Anything
  * heavy is reached lazily, so `--help`, `--version`, `profile` and `completion` load neither the

@@ -46,7 +46,7 @@ function renderedRootHelp(): string | undefined {
  * executable's (src/binary.ts) alike.
  */
 export function prepareProcess(): void {
-  // NO_COLOR wins over FORCE_COLOR (conventions.md); dropping FORCE_COLOR also stops Node warning
+  // NO_COLOR wins over FORCE_COLOR (docs/guide.md#output-formats); dropping FORCE_COLOR also stops Node warning
   // that it ignores NO_COLOR.
   if (process.env.NO_COLOR && process.env.FORCE_COLOR !== undefined) delete process.env.FORCE_COLOR;
   // A reader that stops early (`loanctl loan list --all | head -1`) closes the pipe: stop quietly,

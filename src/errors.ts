@@ -1,5 +1,5 @@
 /**
- * Typed errors and the one map from error to exit code (conventions.md, "Exit codes").
+ * Typed errors and the one map from error to exit code (docs/guide.md#exit-codes).
  * Every failure a user can cause or meet is one of these; anything else is a bug and is reported
  * as such by main.ts.
  */

@@ -1,6 +1,6 @@
 /**
  * main(argv, deps) → exit code. The one place where errors become exit codes and lines on stderr
- * (conventions.md, "Exit codes"): a typed LoanctlError carries its own code; commander's parse
+ * (docs/guide.md#exit-codes): a typed LoanctlError carries its own code; commander's parse
  * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
  */
 import type { CommanderError } from 'commander';
@@ -68,7 +68,7 @@ function isJsonOutput(argv: string[], deps: Deps): boolean {
   return lower === 'json' || lower === 'ndjson';
 }
 
-/** Scripts tell failures apart by `code`: one word per exit code (conventions.md). */
+/** Scripts tell failures apart by `code`: one word per exit code (docs/guide.md#exit-codes). */
 const ERROR_CODES: Record<number, string> = {
   [ExitCode.api]: 'api',
   [ExitCode.usage]: 'usage',

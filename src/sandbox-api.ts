@@ -2,7 +2,7 @@
  * `loanctl/sandbox`: the sandbox for a lender's own test suite, started in its process as
  * mongodb-memory-server or stripe-mock are for theirs. The same code as `loanctl sandbox start`
  * (sandbox/server.ts) and the `reset`, `snapshot`, `restore`, `seed` and `clock` commands
- * (sandbox/control/), without the CLI around them. README, "Use the sandbox in your tests".
+ * (sandbox/control/), without the CLI around them. docs/sandbox.md#using-it-in-tests.
  *
  * The types written here are the whole public surface (scripts/build.mjs emits dist/sandbox.d.ts
  * from this file alone), so they name nothing of the internals.
@@ -27,7 +27,7 @@ export interface StartSandboxOptions {
   dataDir?: string;
   /** The sandbox's time at start (an ISO 8601 time with its zone, or a Date); it runs on from there. */
   clock?: Date | string;
-  /** A seed file (README, "Seed files") to create data from once it has started. */
+  /** A seed file (docs/sandbox.md#seed-files) to create data from once it has started. */
   seed?: string;
 }
 

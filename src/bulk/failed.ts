@@ -2,7 +2,7 @@
  * `--failed FILE`: every rejected row written back as it was read, in the input's own format —
  * CSV under the file's own header, or NDJSON lines — and in its own form: a byte-order mark when
  * the input began with one, and its line ends (CRLF or LF), so a file saved by Excel comes back
- * as Excel opens it (conventions.md, "Output"). The file can be fixed and run again.
+ * as Excel opens it (docs/guide.md#spreadsheets). The file can be fixed and run again.
  * A row whose outcome is unknown (sent, no answer) is not "rejected": it may exist, and running
  * the original file again looks it up (./journal.ts).
  */

@@ -4,7 +4,7 @@
  *
  * - One keep-alive pool (src/http/transport.ts, the client's own settings) with as many connections as
  *   `--concurrency` (default 8, at most 64), shared by every request of the run.
- * - Retries follow conventions.md: GETs, and requests that never reached the server. A POST that
+ * - Retries follow docs/guide.md#network: GETs, and requests that never reached the server. A POST that
  *   got no reply is never repeated: its row is an `error` saying it may or may not have been
  *   applied, and that running the file again is safe (the journal, ./journal.ts, and the server's
  *   checks, ./remembered.ts). Rows read from stdin have no journal: loan rows' messages say so.

@@ -1,5 +1,5 @@
 /**
- * Base URL rules (conventions.md, "Configuration"): https, or plain http only to a loopback host
+ * Base URL rules (docs/guide.md#network, "Base URL"): https, or plain http only to a loopback host
  * (127.0.0.0/8, localhost, ::1), since the API key travels in every request's headers.
  */
 import { UsageError } from '../errors.js';

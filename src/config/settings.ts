@@ -1,6 +1,6 @@
 /**
  * The effective settings of a run, resolved in one place with one precedence:
- * flag > environment (LOANCTL_*) > profile > built-in default (conventions.md, "Configuration").
+ * flag > environment (LOANCTL_*) > profile > built-in default (docs/guide.md#profiles-and-keys).
  */
 import type { Env, GlobalOptions } from '../basics.js';
 import { UsageError } from '../errors.js';

@@ -8,7 +8,7 @@
  *   (src/commands/common/field-options.ts);
  * - how typed text becomes the value sent (the kind's parser, src/input/field-parsers.ts);
  * - the guided flow's questions (src/flows/loan-new/steps.ts), the column names a bulk file may
- *   use (src/bulk/), the values completion offers, and README's "Commands" section.
+ *   use (src/bulk/), the values completion offers, and the command reference (docs/reference/).
  *
  * Plain data, no zod: `--help` and completion read it without loading a schema library.
  */

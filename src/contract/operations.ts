@@ -7,7 +7,7 @@
  * builds the zod schemas of query and body from these descriptions on first use, ./endpoints.ts
  * adds each operation's reply schema; the client sends from this table, the sandbox's routes and
  * the OpenAPI document are generated from it, and so are the verbs that only wrap one operation
- * (src/commands/common/operation-verb.ts). Plain data: `--help`, completion and the README
+ * (src/commands/common/operation-verb.ts). Plain data: `--help`, completion and the command reference
  * generator read it without loading zod.
  *
  * Conventions of the table:

@@ -21,7 +21,7 @@
  * src/output/field-names.ts) and the sandbox's row types (`RowOf`, src/sandbox/repos). A new reply
  * field is one line here (and, when the sandbox stores it, its migration and INSERT).
  *
- * Plain data, no zod: `--help`, completion and the README generator read it without loading zod.
+ * Plain data, no zod: `--help`, completion and the reference generator read it without loading zod.
  */
 import type { RECORDS } from './record-table.js';
 

@@ -14,7 +14,7 @@ import type { TLSSocket } from 'node:tls';
  */
 export type Phase = 'connect' | 'proxy' | 'tls' | 'headers' | 'body';
 
-/** The largest reply body loanctl reads (README, "Network behaviour"). */
+/** The largest reply body loanctl reads (docs/guide.md#network). */
 export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
 /** The error code of a reply body larger than the bound. */

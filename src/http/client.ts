@@ -1,7 +1,7 @@
 /**
  * The API client: one keep-alive pool (./transport.ts, node:http) reused across every call of a
  * run, the contract's endpoint table for paths and validation, retries only where repeating is
- * safe, and the reply mapping of ./reply.ts (conventions.md, "Network").
+ * safe, and the reply mapping of ./reply.ts (docs/guide.md#network).
  *
  * - Timeouts: `--timeout` bounds each request whole — connect, proxy, TLS, headers, body, and every
  *   retry with the waits between them; a connection gets at most 10 s of it.

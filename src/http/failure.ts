@@ -1,6 +1,6 @@
 /**
  * What a failure to connect through a proxy, or a TLS failure, means to the operator, and what to
- * do about it (README, "Network behaviour"). ./client.ts turns the result into the NetworkError
+ * do about it (docs/guide.md#network). ./client.ts turns the result into the NetworkError
  * (exit 5) and decides about retries from `neverSent` and `retryable`.
  */
 import { isLoopbackHost } from '../config/base-url.js';

@@ -1,7 +1,7 @@
 /**
- * Which proxy a request goes through, from the environment as curl reads it (README, "Network
- * behaviour"), how it is reached on this Node, and the shape of a proxy's errors (./transport.ts
- * attaches them, ./failure.ts words them).
+ * Which proxy a request goes through, from the environment as curl reads it (docs/guide.md#network),
+ * how it is reached on this Node, and the shape of a proxy's errors (./transport.ts attaches them,
+ * ./failure.ts words them).
  *
  * - `https_proxy`/`HTTPS_PROXY` for https:// URLs, `http_proxy`/`HTTP_PROXY` for http:// ones; the
  *   lower-case name wins when both are set (curl, Node, Python), an empty value is unset. A proxy

@@ -1,6 +1,6 @@
 /**
  * The one place where what the API answered becomes a result or a typed error
- * (conventions.md, "Exit codes"; spec 2.1 and 7):
+ * (docs/guide.md#exit-codes; spec 2.1 and 7):
  *
  * | answer                                            | outcome                     | exit |
  * |---------------------------------------------------|-----------------------------|------|

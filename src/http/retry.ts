@@ -1,5 +1,5 @@
 /**
- * When the client repeats a request and how long it waits first (conventions.md, "Network"): at
+ * When the client repeats a request and how long it waits first (docs/guide.md#network): at
  * most 3 retries, exponential backoff with jitter, at most 30 s of waiting in all, `Retry-After`
  * honoured. Which failures are safe to repeat at all is ./network-failure.ts's and the status's.
  */

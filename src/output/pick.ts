@@ -1,6 +1,6 @@
 /**
  * Picking what `--fields` names out of a record, and the columns a table or CSV shows: the same
- * for every format (conventions.md, "Output").
+ * for every format (docs/guide.md#output-formats).
  */
 import { COLUMNS, type Column, type ResourceKind } from './columns.js';
 

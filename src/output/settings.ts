@@ -1,5 +1,5 @@
 /**
- * Output settings: format, fields, raw, colour, BOM (conventions.md, "Output"). Only the BOM of
+ * Output settings: format, fields, raw, colour, BOM (docs/guide.md#output-formats). Only the BOM of
  * `-o csv` may come from the profile (`csvBom`), and only then is the config file read.
  */
 

@@ -1,5 +1,5 @@
 /**
- * How a value is shown to a person, once (conventions.md, "Output"): money with two decimals and
+ * How a value is shown to a person, once (docs/guide.md#output-formats): money with two decimals and
  * thousands separators, a rate with its unit, a timestamp with its zone (the zero timestamp as
  * `—`), a date, a yes/no, an age. CLI tables, `loan queue`, `loan approve`'s review, `loan
  * schedule` and every dashboard page call these; JSON, NDJSON and CSV carry values unchanged.

@@ -3,8 +3,8 @@
  *
  * One module, used by the sandbox to fill `terms.estimated_repayment` on approval and by the CLI
  * for `loan schedule` and `loan approve --preview`, so both always agree. The spec gives the
- * fields (2.4, 4.19) but not the arithmetic; the rules below are ours, and the README section
- * "Repayment schedules" states them for operators.
+ * fields (2.4, 4.19) but not the arithmetic; the rules below are ours, and
+ * docs/guide.md#repayment-schedules states them for operators.
  *
  * Rate, per rate type (`rate` is a percentage per `tenured_in` unit, except for fixed-amount):
  * - simple-interest: flat interest on the whole principal for the whole tenure,

@@ -61,7 +61,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   });
   app.addHook('onClose', async () => db.close());
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
-  // CLI takes ages and "today" from it, as it would from a real server's (conventions.md).
+  // CLI takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
   // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
   app.addHook('onSend', (_request, reply, payload, done) => {
     const clock = sandboxTime(now);

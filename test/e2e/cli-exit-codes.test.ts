@@ -1,5 +1,5 @@
 /**
- * Every row of the exit-code table (conventions.md) provoked through the real program, run
+ * Every row of the exit-code table (docs/guide.md#exit-codes) provoked through the real program, run
  * in-process (`runCli`) against the in-process sandbox, with the one line on stderr that says what
  * to do; and, once for each code, through the real built bin in a process of its own (the code a
  * shell sees is the one main returns).

@@ -267,10 +267,10 @@ describe.skipIf(!HAS_FISH)(
   },
 );
 
-describe("the README's install lines", () => {
+describe("the guide's install lines for completion", () => {
   it('work as written in a fresh home (no completions directory yet): each writes its script', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Shell completion'));
+    const guide = readFileSync(join(ROOT, 'docs/guide.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## Shell completion'));
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     // The lines that install a file (not `source <(…)`, which is for this shell only).
     const lines = block.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));

@@ -75,7 +75,7 @@ function loanctl(baseUrl: string, env: RunOptions['env'] = {}, args: string[] = 
 }
 
 function expectOneLine(stderr: string) {
-  // Under -o json the line has its JSON twin after it (README, "Exit codes").
+  // Under -o json the line has its JSON twin after it (docs/guide.md#exit-codes).
   const lines = stderr
     .trim()
     .split('\n')

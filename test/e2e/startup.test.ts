@@ -2,7 +2,7 @@
  * The start-up shortcuts of src/entry.ts print exactly what commander would: `--version` alone, and
  * `--help` alone to a pipe (the root help rendered by scripts/build.mjs into dist/root-help.txt).
  * Runs the built CLI (npm test builds). How fast they start is a goal of `npm run bench`
- * (docs/performance.md), never asserted here, nor which modules they load.
+ * (bench/README.md), never asserted here, nor which modules they load.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

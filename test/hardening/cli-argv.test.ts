@@ -1,6 +1,6 @@
 /**
  * Random argv to the CLI (issue #6, "Bad input"): whatever the operator types, `main` resolves
- * with an exit code from the table of conventions.md, prints no stack trace (unless `--debug`),
+ * with an exit code from the table of docs/guide.md#exit-codes, prints no stack trace (unless `--debug`),
  * and reports no "unexpected error" (the line main.ts uses for a bug). The vocabulary comes from
  * the real commander tree — every command and every flag, so a new one is covered — mixed with
  * values built to break things. In process (`runCli`: main with captured streams, no waits between

@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin/loanctl.js');
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 export const TERMINAL_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** The exit codes of conventions.md. */
+/** The exit codes of docs/guide.md#exit-codes. */
 export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;
 
 export function assertBuilt(): void {

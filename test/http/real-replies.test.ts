@@ -2,7 +2,7 @@
  * The real service's published replies, as its examples show them, in process through main()
  * against a real scripted `node:http` server (../helpers/scripted-server.ts). Its error replies
  * carry only `status` and `message` — no `data` key — and must get the exit code of their status
- * (conventions.md "The API's replies"), not be taken for a reply that is not the API's JSON.
+ * (docs/architecture.md#replies), not be taken for a reply that is not the API's JSON.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

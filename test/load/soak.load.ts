@@ -29,7 +29,7 @@
  * next incarnation's life; none is killed before its RSS sample), so the sixth is killed too, with
  * requests in flight, and the last restart is also after a crash; then the checks, a few seconds.
  * Every process it starts is killed in afterAll, whatever happened. The figures of each run are
- * printed (CI's log); README "Reliability" quotes one.
+ * printed (CI's log); docs/reliability.md names the guarantee.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -196,7 +196,7 @@ async function notReadBackApproved(target: Target, rounds: readonly Round[]): Pr
   return wrong;
 }
 
-/** One line for CI's log: the figures README "Reliability" quotes. */
+/** One line for CI's log: the figures of the run. */
 function printFigures(run: {
   ledger: Ledger;
   findings: Findings;

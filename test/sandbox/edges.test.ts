@@ -1,6 +1,6 @@
 /**
  * Values at the edges of what the sandbox accepts: each is either stored and shown exactly, or
- * refused with the 400 envelope naming the field and its range (README "Sandbox behaviour").
+ * refused with the 400 envelope naming the field and its range (docs/sandbox.md#numbers).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

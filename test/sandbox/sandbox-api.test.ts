@@ -55,7 +55,7 @@ describe('startSandbox', () => {
 
   it('seeds from a file at start and on demand, and its temporary data dir is gone after stop', async () => {
     const file = join(tempDir(), 'two-borrowers.yaml');
-    // `${i}`: the seed file's own placeholder, the row's number (README, "Seed files").
+    // `${i}`: the seed file's own placeholder, the row's number (docs/sandbox.md#seed-files).
     const step = `{ name: borrower, op: createUser, count: 2, body: ${JSON.stringify({ ...ADA, email: 'b$' + '{i}@example.com' })} }`;
     writeFileSync(file, `steps:\n  - ${step}\n`);
     const sandbox = await startSandbox({ seed: file });

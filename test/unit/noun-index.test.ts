@@ -1,5 +1,5 @@
 /**
- * README "Architecture", "A verb in one place": a noun's index.ts only lists its verbs (and says
+ * docs/architecture.md#where-new-code-goes, "A verb in one place": a noun's index.ts only lists its verbs (and says
  * what the noun is); each verb's arguments, flags and action live in its own `-verb.ts` file
  * (src/commands/common/verb.ts), or come from its contract row.
  */

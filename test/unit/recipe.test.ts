@@ -1,5 +1,5 @@
 /**
- * README "Adding an operation", proved: the contract plus two rows it does not have — a read, and
+ * CONTRIBUTING.md#adding-an-operation, proved: the contract plus two rows it does not have — a read, and
  * a state change with one body field and an error reply of its own — the state change's move in
  * the state table, and a sandbox handler for each, nothing else. From them alone come the CLI's
  * verbs (arguments, flags, help, examples), their completion, the sandbox's routes with validation
@@ -8,7 +8,7 @@
  *
  * The rows are added to the real table (vi.mock of the file of the loan requests' rows, keeping
  * every row of the original), the move to the real state table, and the handlers to the real
- * handler map: what README tells a contributor to write, and only that. Workers run several files
+ * handler map: what CONTRIBUTING.md tells a contributor to write, and only that. Workers run several files
  * without reloading modules (vitest.config.ts `isolate: false`), so this file loads the program afresh after the mocks
  * (vi.resetModules, then import()) and leaves the real modules for the files after it.
  */
@@ -130,7 +130,7 @@ afterAll(async () => {
   vi.resetModules();
 });
 
-describe('an operation added as README says', () => {
+describe('an operation added as CONTRIBUTING.md says', () => {
   it('is a CLI verb with its arguments, flags, help, example and completion', () => {
     const program = m.buildProgram(m.createDeps({ io: m.fakeIo(), env: {} }));
     const loan = program.commands.find((command) => command.name() === 'loan');

@@ -59,7 +59,7 @@ afterAll(async () => {
   vi.resetModules();
 });
 
-describe('a reply field added to its record as README says', () => {
+describe('a reply field added to its record as CONTRIBUTING.md says', () => {
   it('is checked by the reply schema and described in the OpenAPI document', () => {
     const guarantor = { id: 1, user_id: 1, org_id: 1, loan_request_id: 1, firstname: 'Ada', lastname: 'Obi' };
     const stamped = { ...guarantor, email: 'a@example.com', phone: '+2348012345678' };

@@ -1,6 +1,6 @@
 /**
  * The line a running sandbox (`sandbox start`, the demo) writes for an error its routes did not
- * expect: one line, the stack only with --debug or LOANCTL_DEBUG=1 (conventions.md).
+ * expect: one line, the stack only with --debug or LOANCTL_DEBUG=1 (docs/architecture.md#exit-codes-and-errors).
  */
 import { describe, expect, it } from 'vitest';
 import { sandboxErrorLine } from '../../src/commands/common/sandbox-error-line.js';

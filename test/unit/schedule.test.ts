@@ -1,6 +1,6 @@
 /**
  * `loanctl loan schedule` run in-process through main() (the real commander tree and parsers) with
- * captured io and no API key or network, checked against the README's worked example:
+ * captured io and no API key or network, checked against the worked example of docs/guide.md#repayment-schedules:
  * 100,000 at 5% a month for 3 months, monthly, from 1 January 2025. Also the preview that
  * `loan approve --preview` shows (runCli against the in-process sandbox: the real client).
  */
@@ -100,7 +100,7 @@ describe('loan schedule: the worked example', () => {
     );
   });
 
-  it('compound-interest as NDJSON: one instalment a line; the totals match the README (110,162.57)', async () => {
+  it('compound-interest as NDJSON: one instalment a line; the totals match the guide (110,162.57)', async () => {
     const result = await schedule([...TERMS, '--rate-type', 'compound', '-o', 'ndjson']);
     const rows = result.stdout
       .trim()

@@ -1,5 +1,5 @@
 /**
- * The flags of a create verb that also takes a file (`--from`, README "Bulk and streaming"):
+ * The flags of a create verb that also takes a file (`--from`, docs/guide.md#bulk-files-and-re-runs):
  * written once for `user create` and `loan create`, which run the same bulk engine (src/bulk/).
  */
 import type { Command } from 'commander';

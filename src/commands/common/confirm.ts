@@ -1,6 +1,6 @@
 /**
  * Confirmation for destructive or binding actions (`loan approve`, `loan delete`): asked on an
- * interactive terminal, `--yes` elsewhere (conventions.md, "Interaction"). Declining is exit 130.
+ * interactive terminal, `--yes` elsewhere (docs/architecture.md#interaction). Declining is exit 130.
  */
 import type { Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 /**
  * What a running sandbox (of `sandbox start` or the demo) writes when a request fails in a way
- * its routes did not expect: one line, as every error of loanctl (conventions.md); the stack only
+ * its routes did not expect: one line, as every error of loanctl (docs/architecture.md#exit-codes-and-errors); the stack only
  * with `--debug` or `LOANCTL_DEBUG=1`, where it helps whoever is fixing the sandbox.
  */
 import type { Deps } from '../../deps.js';

@@ -4,7 +4,7 @@
  * and their first and last due dates — all computed by the repayment module the sandbox uses for
  * `estimated_repayment`, as if approved today (by the server's clock) — then what the API would
  * refuse (nothing is asked then), and the warnings that make an approval worth a second look, each
- * with the flag that accepts it under `--yes` (conventions.md: `--yes` answers the question, not
+ * with the flag that accepts it under `--yes` (docs/guide.md#approving-safely: `--yes` answers the question, not
  * the warnings).
  */
 import type { BodyOf } from '../../contract/fields.js';

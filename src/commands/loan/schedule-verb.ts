@@ -34,7 +34,7 @@ export const loanSchedule: Verb = (loan, deps) => {
         'loanctl loan schedule --amount 50000 --rate 7500 --tenure 30 --tenured-in days --rate-type fixed-amount --frequency daily --exclude-weekends -o csv',
         'loanctl loan schedule 172 --frequency weekly',
       )}
-The rules (rates, dates, rounding) are in the README, "Repayment schedules". -o json prints the
+The rules (rates, dates, rounding) are in docs/guide.md, "Repayment schedules". -o json prints the
 schedule object; -o ndjson and -o csv print one instalment a line.
 With an ID the terms are the loan request's own (it must be approved); the API stores no
 frequency, so it is --frequency, monthly unless given (stderr says when it is assumed).

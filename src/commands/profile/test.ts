@@ -3,7 +3,7 @@
  * checked with one harmless read: "does a user with this address exist?" for an address under
  * `.invalid` (RFC 2606), which names no real person and changes nothing.
  *
- * Exit codes are the usual ones (conventions.md): 0 the key was accepted, 3 rejected (or not
+ * Exit codes are the usual ones (docs/guide.md#exit-codes): 0 the key was accepted, 3 rejected (or not
  * readable from the keyring), 5 the server could not be reached.
  */
 

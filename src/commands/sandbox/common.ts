@@ -1,7 +1,7 @@
 /**
  * What the sandbox's verbs share, for their `-verb.ts` files and the noun's index.ts: the flags
  * `--data-dir` and `--yes`, and `--json`, kept from before they printed through `-o` as another
- * way to say `-o json` (README "Output"), so the scripts that pass it keep working; beside another
+ * way to say `-o json` (docs/guide.md#output-formats), so the scripts that pass it keep working; beside another
  * `-o` it is a usage error rather than a guess. And the small helpers their runs share: the data
  * dir, whole-number flags, the clock's print. Loads nothing heavy: the output is imported when the
  * clock is printed, so the command tree stays free of it (and of Fastify and node:sqlite).

@@ -2,7 +2,7 @@
  * `loanctl sandbox reset [--all]`: empties borrowers, loan requests and attachments, keeping
  * organisations, keys and products; `--all` empties everything and makes the demo organisation and
  * product again, as a first start does. Safe while a sandbox serves the data dir (control/state.ts).
- * It destroys data: asks on a terminal, needs --yes elsewhere (conventions.md, "Interaction").
+ * It destroys data: asks on a terminal, needs --yes elsewhere (docs/architecture.md#interaction).
  */
 import type { Deps } from '../../deps.js';
 import { openOutcome } from '../../output/render.js';

@@ -2,7 +2,7 @@
  * `loanctl sandbox restore NAME`: the data becomes the snapshot's, in one write transaction, so a
  * sandbox serving the data dir keeps serving and answers each request from either the old data or
  * the restored data, never a mix (control/state.ts). It replaces data: asks on a terminal, needs
- * --yes elsewhere (conventions.md, "Interaction").
+ * --yes elsewhere (docs/architecture.md#interaction).
  */
 import type { Deps } from '../../deps.js';
 import { openOutcome } from '../../output/render.js';

@@ -6,7 +6,7 @@ export const sandboxSeed: Verb = (sandbox, deps) => {
   controlVerb(
     sandbox,
     'seed',
-    'Create data from a fixture file of named steps (JSON or YAML; README "Seed files")',
+    'Create data from a fixture file of named steps (JSON or YAML; docs/sandbox.md, "Seed files")',
     'loanctl sandbox seed fixtures/small-book.yaml',
   )
     .argument('<file>', 'the fixture file')

@@ -1,4 +1,4 @@
-/** `loanctl sandbox seed FILE`: create data from a fixture file (control/seed-file.ts, README "Seed files"). */
+/** `loanctl sandbox seed FILE`: create data from a fixture file (control/seed-file.ts, docs/sandbox.md#seed-files). */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { LoanctlError, UsageError } from '../../errors.js';

@@ -7,7 +7,7 @@
  *   password for a command that will fail.
  * - On a terminal, a required field that neither a flag nor `--data` gave is asked for (checked as
  *   it is typed); elsewhere it is exit 2 naming the flags.
- * - The API answers `exists` for an e-mail it already has: that is exit 0 (conventions.md), with
+ * - The API answers `exists` for an e-mail it already has: that is exit 0 (docs/guide.md#exit-codes), with
  *   a notice on stderr, and the JSON carries `"status": "exists"` (`"created"` for a new user).
  * - The reply has no id (spec 2.2), so the hint on stderr continues with the e-mail.
  */

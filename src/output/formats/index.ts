@@ -1,5 +1,5 @@
 /**
- * The one place an output format is chosen (conventions.md, "Output"): `-o`, else `table` when
+ * The one place an output format is chosen (docs/guide.md#output-formats): `-o`, else `table` when
  * stdout is a terminal and `json` otherwise. A format that is none of them — from anywhere:
  * `-o` (commander checks it too), a caller's `globals.output`, `render({ format })` — is exit 2,
  * never a table by default.

@@ -1,8 +1,8 @@
 /**
- * The seed file (`loanctl sandbox seed FILE`; README "Seed files"): JSON or YAML, a list of named
+ * The seed file (`loanctl sandbox seed FILE`; docs/sandbox.md#seed-files): JSON or YAML, a list of named
  * steps, each one operation of the API (its key in the contract table, e.g. `createUser`) with
  * its path params, query and body, optionally repeated `count` times and run at a clock offset
- * (`at: -90d`). Strings may refer to earlier results: `${borrower.id}`, `${i}` (README).
+ * (`at: -90d`). Strings may refer to earlier results: `${borrower.id}`, `${i}` (docs/sandbox.md#seed-files).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Lexer, parse as parseYaml } from 'yaml';
@@ -17,7 +17,7 @@ export class SeedError extends Error {
 /**
  * What a seed file may be: a file read from `/dev/zero`, a 50 MB scalar or brackets nested a
  * million deep would otherwise take the machine's memory or minutes before the first step
- * (README "Seed files"). `calls` also makes a typo such as `count: 1000000` fail fast.
+ * (docs/sandbox.md#seed-files). `calls` also makes a typo such as `count: 1000000` fail fast.
  */
 const SEED_LIMITS = { bytes: 1024 * 1024, depth: 32, steps: 1_000, calls: 20_000 } as const;
 const KEYS = new Set<string>(ENDPOINTS.map((def) => def.key));

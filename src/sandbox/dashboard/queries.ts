@@ -2,7 +2,7 @@
  * The dashboard's list reads, each bound to the caller's organisation in its SQL (as every
  * repository read of the API is): an organisation sees only its own borrowers and loan requests.
  *
- * Every list is read by keyset (design.md): a page starts after the last row of the one before
+ * Every list is read by keyset (docs/architecture.md#the-sandbox): a page starts after the last row of the one before
  * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 7):
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending);

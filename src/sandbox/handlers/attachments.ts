@@ -163,7 +163,7 @@ function markProgress(ctx: { repos: Repos; loanRequest: LoanRequestRow; stamp: s
   ctx.repos.loanRequests.setProgress(lr.id, informationProgress(lr.progress, marker), ctx.stamp);
 }
 
-/** `physical_location` arrives as text and is returned as a bool: see README "Sandbox behaviour". */
+/** `physical_location` arrives as text and is returned as a bool: see docs/sandbox.md#supporting-information-and-progress. */
 function physicalLocation(value: string | undefined): boolean {
   const text = (value ?? '').trim().toLowerCase();
   return !['', 'no', 'n', 'false', '0', 'none', 'online', 'virtual'].includes(text);
