@@ -34,6 +34,7 @@ import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
+import { phoneRepair } from './phones.js';
 import { remembered, type ServerChecks } from './remembered.js';
 import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
@@ -94,6 +95,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
   const checkFields = unknownFieldCheck(source, { known: fields, strict, noun }, warn);
+  const phones = phoneRepair(strict);
   const journal =
     options.from === '-' || settings.dryRun
       ? undefined
@@ -145,6 +147,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     keyOf: rowKey,
     prepare(fields, row) {
       checkFields(fields);
+      phones.repair(fields);
       return inner.prepare(fields, row);
     },
     async execute(prepared, row) {
@@ -227,6 +230,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
     await failedRows?.close();
   }
 
+  const phoneWarning = phones.warning();
+  if (phoneWarning) warn(phoneWarning);
   if (settings.dryRun) {
     deps.io.stderr.write(
       `${summary.rows} rows checked: ${summary.rows - summary.error} valid, ${summary.error} invalid (dry run: nothing was sent)\n`,

@@ -41,10 +41,25 @@ export function normalisePhone(raw: string): string | undefined {
   return national === undefined ? undefined : `+234${national}`;
 }
 
+/**
+ * A Nigerian mobile number that lost its leading 0, as a spreadsheet drops it from a number
+ * (`8031535642`): ten digits starting 7, 8 or 9. Returned with its 0 (`08031535642`), else undefined.
+ */
+export function withLostZero(raw: string): string | undefined {
+  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
+  return /^[789]\d{9}$/.test(compact) ? `0${compact}` : undefined;
+}
+
 /** A Nigerian phone number in any accepted form, sent as `+234` and the ten national digits. */
 export function parsePhone(raw: string, source: Source): string {
   const phone = normalisePhone(raw);
   if (phone === undefined) {
+    const restored = withLostZero(raw);
+    if (restored !== undefined) {
+      throw new UsageError(
+        `${source} must be a Nigerian phone number: +234, 234 or 0 and 10 digits (got ${JSON.stringify(raw)}); did you mean ${restored}? A spreadsheet drops the leading 0 of a number.`,
+      );
+    }
     fail(
       source,
       'must be a Nigerian phone number: +234 and 10 digits, 234 and 10 digits, or 0 and 10 digits',

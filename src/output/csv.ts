@@ -3,12 +3,16 @@
  * need (a dozen lines), and it keeps a dependency off the install and start-up path.
  * A cell is quoted when it holds a comma, a quote, CR/LF or leading/trailing spaces; quotes are
  * doubled. Values are written as the API sent them (numbers as numbers, timestamps as sent),
- * except text that a spreadsheet would run as a formula (below).
+ * except an unset timestamp, which is an empty cell (a spreadsheet would read the API's
+ * `0001-01-01T00:00:00Z` as a date two thousand years ago), and text that a spreadsheet would run
+ * as a formula (below).
  */
+import { ISO_DATE_TIME, isSetTimestamp } from '../contract/vocabulary.js';
 import { escapeControl } from './escape.js';
 
 function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (typeof value === 'string' && !isSetTimestamp(value) && ISO_DATE_TIME.test(value)) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : neutralised(String(value));
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -239,6 +239,14 @@ describe('json, ndjson, csv', () => {
     expect(csvRow(['+2348012345678', '-5', -5, 'a=b', '2026-03-02'])).toBe('+2348012345678,-5,-5,a=b,2026-03-02\n');
   });
 
+  it('csv leaves an unset timestamp empty (in any precision or zone), and keeps a set one as sent', async () => {
+    const d = deps({ output: 'csv', fields: 'id,submitted_at,approved_at' });
+    const sent = '2026-03-02T09:10:25.815412395+01:00';
+    await render([{ ...loan, submitted_at: sent, approved_at: ZERO_TIMESTAMP }], { kind: 'loanRequest' }, d);
+    expect(d.io.stdout.text()).toBe(`id,submitted_at,approved_at\n172,${sent},\n`);
+    expect(csvRow(['0001-01-01T00:00:00.000000000+00:00', '0001-01-01 is a text'])).toBe(',0001-01-01 is a text\n');
+  });
+
   it('takes data1 where the API puts the loan request there', () => {
     expect(payloadOf({ data: null, data1: loan })).toBe(loan);
     expect(payloadOf({ data: [1], data1: null })).toEqual([1]);

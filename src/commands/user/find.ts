@@ -8,7 +8,7 @@
 import type { Deps } from '../../deps.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
 import { UsageError } from '../../errors.js';
-import { parsePositiveInt } from '../../input/values.js';
+import { parsePhone, parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
 import { startWalkProgress } from '../../output/walk-progress.js';
@@ -27,7 +27,9 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
     throw new UsageError('--raw prints whole pages as received; user find prints only the users that match.');
   }
   const limit = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
-  const matches = options.phone !== undefined ? phoneMatcher(options.phone) : nameMatcher(options.name ?? '');
+  // The phone is read as `user create` reads it: a form it refuses would silently match no one.
+  const matches =
+    options.phone !== undefined ? phoneMatcher(parsePhone(options.phone, '--phone')) : nameMatcher(options.name ?? '');
   const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
   let matched = 0;
