@@ -28,6 +28,33 @@ export function describeViolation(violation) {
   return `${violation.rule.name}: ${violation.from} → ${to}`;
 }
 
+/**
+ * The modules of src/ that loading `from` loads: its imports that run when it loads, and theirs,
+ * not `import type` nor `import()`. dependency-cruiser's `reachable` rules follow `import()` too,
+ * so this walk is the project's own.
+ */
+export function loadedWith(result, from) {
+  const imports = new Map(
+    result.modules.map((module) => [
+      module.source,
+      module.dependencies
+        .filter(
+          (dependency) => !dependency.dependencyTypes.some((type) => type === 'type-only' || type === 'dynamic-import'),
+        )
+        .map((dependency) => dependency.resolved),
+    ]),
+  );
+  const loaded = new Set();
+  const pending = [from];
+  while (pending.length > 0) {
+    const source = pending.pop();
+    if (loaded.has(source)) continue;
+    loaded.add(source);
+    pending.push(...(imports.get(source) ?? []));
+  }
+  return [...loaded].filter((source) => source.startsWith('src/')).sort();
+}
+
 /** The small modules every layer may import, drawn as one node. */
 const LEAVES = /^src\/(basics|errors|version|make-dir|shell-quote)\.ts$/;
 const LEAVES_NODE = 'basics.ts, errors.ts, version.ts, make-dir.ts, shell-quote.ts';
