@@ -412,16 +412,30 @@ _loanctl_data_dir() {
   if [[ $REPLY == '~' || $REPLY == '~/'* ]]; then REPLY=$HOME${REPLY#'~'}; fi
 }
 
+# Appends each line of stdin to COMPREPLY as it is: no word splitting, no pattern expansion.
+_loanctl_add_lines() {
+  local line
+  while IFS= read -r line; do COMPREPLY+=("$line"); done
+}
+
 # Fills COMPREPLY for the word $cur from a REPLY of _loanctl_option_values or _loanctl_argument_values;
 # the names of a set without their descriptions (bash shows none), of the data dir $datadir.
+# A name is data, whoever chose it (a snapshot file, a profile in the config file): never given
+# to compgen -W, which expands $(…), `…` and ${…} in its words; it is matched against $cur as
+# text and offered quoted (printf %q), so the line reads it back as the name.
 _loanctl_reply() {
-  local IFS=$'\n'
+  COMPREPLY=()
   case "$1" in
     @profiles|@snapshots|@faults)
-      COMPREPLY=($(compgen -W "$(command 'loanctl' __complete "${1#@}" ${datadir:+"--data-dir=$datadir"} 2>/dev/null | cut -f1)" -- "$cur")) ;;
-    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-    @none) COMPREPLY=() ;;
+      local name quoted
+      while IFS= read -r name; do
+        name=${name%%$'\t'*}
+        if [[ $name == "$cur"* ]]; then printf -v quoted %q "$name"; COMPREPLY+=("$quoted"); fi
+      done < <(command 'loanctl' __complete "${1#@}" ${datadir:+"--data-dir=$datadir"} 2>/dev/null) ;;
+    @files) compopt -o filenames 2>/dev/null; _loanctl_add_lines < <(compgen -f -- "$cur") ;;
+    @dirs) compopt -o filenames 2>/dev/null; _loanctl_add_lines < <(compgen -d -- "$cur") ;;
+    @none) ;;
+    # Fixed words of the command tree (never a name read at completion time).
     *) COMPREPLY=($(IFS=$' \t\n'; compgen -W "$1" -- "$cur")) ;;
   esac
 }

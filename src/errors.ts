@@ -161,3 +161,33 @@ export function inputError(
 export function formatError(error: LoanctlError): string {
   return error.hint ? `${error.message} ${error.hint}` : error.message;
 }
+
+/** A file on this machine that loanctl could not write (or read): a full disk, a read-only one, no permission. */
+export class LocalFileError extends LoanctlError {
+  constructor(message: string, hint?: string, options?: ErrorOptions) {
+    super(message, ExitCode.api, hint, options);
+  }
+}
+
+/** What each system error a file can meet means, and what to do about it. */
+const FILE_FAILURES: Record<string, [why: string, fix: string]> = {
+  ENOSPC: ['no space is left on its disk', 'Free some space there, then run again.'],
+  EDQUOT: ['the disk quota is used up', 'Free some space there, then run again.'],
+  EROFS: ['its file system is read-only', 'Make it writable, or point loanctl elsewhere, then run again.'],
+  EACCES: ['permission denied', 'Check who owns it and its mode, then run again.'],
+  EPERM: ['permission denied', 'Check who owns it and its mode, then run again.'],
+  EIO: ['the disk reported an I/O error', 'Check the disk, then run again.'],
+};
+
+/**
+ * A system error met writing `path` (`what` names it: `the config file`; `action` says what was
+ * done, when not writing), as one line naming the
+ * file, what happened and what to do: the error alone ("ENOSPC: no space left on device, write")
+ * names no file. An error that is not a system error is returned as it is.
+ */
+export function localFileError(error: unknown, path: string, what: string, action = 'write'): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  const [why, fix] = FILE_FAILURES[code] ?? [code, 'Run again with --debug for details.'];
+  return new LocalFileError(`Could not ${action} ${what} ${path}: ${why} (${code}).`, fix, { cause: error });
+}

@@ -6,7 +6,7 @@
 import type { CommanderError } from 'commander';
 import type { OutputStream } from './basics.js';
 import { type Deps, productionDeps } from './deps.js';
-import { DryRunComplete, ExitCode, formatError, LoanctlError } from './errors.js';
+import { DryRunComplete, ExitCode, formatError, LoanctlError, localFileError } from './errors.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -103,6 +103,10 @@ function reportError(
     return { exit: isRequestedHelp(error) ? ExitCode.ok : ExitCode.usage, message: error.message };
   }
   if (error instanceof DryRunComplete) return { exit: ExitCode.ok, message: '' };
+  // A system error about a file (`open`, `mkdir`… carry its path): said as one line naming it.
+  const path = (error as NodeJS.ErrnoException | undefined)?.path;
+  if (typeof path === 'string' && !(error instanceof LoanctlError))
+    error = localFileError(error, path, 'the file', 'use');
   if (error instanceof LoanctlError) {
     // --raw prints the envelope as received, also when it carries an error (for scripts).
     const reply = error.reply;

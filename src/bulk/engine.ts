@@ -9,9 +9,10 @@
  * - A row that fails (bad fields, an API error, a network error) is that row's `error` result;
  *   the other rows go on. Only a `FatalRowError` (the API rejected the key, no base URL…: every
  *   row would fail the same way) stops the run: rows not yet read are not sent, and `runBulk`
- *   throws it after writing the results of the rows already started.
+ *   throws it after writing the results of the rows already started. So does a row the source
+ *   marks `stop` (the file cannot be read on from there: a line over the limit), as a UsageError.
  */
-import { LoanctlError } from '../errors.js';
+import { LoanctlError, UsageError } from '../errors.js';
 import type { RawRow } from './source.js';
 
 type RowStatus = 'success' | 'exists' | 'error';
@@ -111,6 +112,7 @@ export function runBulk<P>(rows: AsyncIterable<RawRow>, task: BulkTask<P>, optio
   }
 
   async function handle(raw: RawRow): Promise<RowResult> {
+    if (raw.stop) return stop(raw.row, new UsageError(raw.error ?? `Row ${raw.row} cannot be read.`));
     if (raw.error !== undefined || !raw.fields) {
       return { row: raw.row, status: 'error', message: `Row ${raw.row} ${raw.error ?? 'is empty'}. Not sent.` };
     }
@@ -204,6 +206,7 @@ function messageOf(error: unknown): string {
   return sentence(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function sentence(text: string): string {
+/** `text` ending as a sentence does (a full stop added where it has no end mark). */
+export function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

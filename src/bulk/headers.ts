@@ -115,7 +115,12 @@ export function headerFields(header: readonly string[], columns: Columns, strict
   for (const field of new Set(keys.filter((key) => key !== ''))) {
     const given = header.filter((_cell, index) => keys[index] === field);
     if (given.length > 1) {
-      problems.push(`columns ${given.map((cell) => `"${cell.trim()}"`).join(' and ')} all give ${field}`);
+      problems.push(
+        `columns ${namedList(
+          given.map((cell) => shownName(cell.trim())),
+          ' and ',
+        )} all give ${field}`,
+      );
     }
   }
   // Unknown columns are a problem with --strict; else they are named with the others, as the likely cause.
@@ -126,11 +131,31 @@ export function headerFields(header: readonly string[], columns: Columns, strict
 
 /** `unknown columns "Frist Name" (did you mean "firstname"?), "Notes"` (or `unknown key …`, NDJSON's). */
 function describeUnknown(unknown: readonly string[], known: readonly string[], what = 'column'): string {
-  const named = unknown.map((cell) => {
+  const named = unknown.slice(0, NAMED_AT_MOST).map((cell) => {
     const near = closestField(cell, known);
-    return near === undefined ? `"${cell}"` : `"${cell}" (did you mean "${near}"?)`;
+    return near === undefined ? shownName(cell) : `${shownName(cell)} (did you mean "${near}"?)`;
   });
-  return `unknown ${what}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`;
+  const more = unknown.length - named.length;
+  return `unknown ${what}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+}
+
+/**
+ * How many columns or keys a message names: a header of 100,000 columns is still one line a
+ * reader can take in, with the count of the rest.
+ */
+const NAMED_AT_MOST = 10;
+/** The longest column name a message shows whole. */
+const NAME_SHOWN_AT_MOST = 40;
+
+/** A column name as a message shows it: quoted, cut short past NAME_SHOWN_AT_MOST characters. */
+function shownName(cell: string): string {
+  return `"${cell.length > NAME_SHOWN_AT_MOST ? `${cell.slice(0, NAME_SHOWN_AT_MOST)}…` : cell}"`;
+}
+
+/** `"a" and "b" and 3 more`: at most NAMED_AT_MOST of `names`, then how many more. */
+function namedList(names: readonly string[], separator: string): string {
+  const more = names.length - NAMED_AT_MOST;
+  return `${names.slice(0, NAMED_AT_MOST).join(separator)}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
 }
 
 export interface UnknownFieldRule {
@@ -163,9 +188,13 @@ export function unknownFieldCheck(
     if (strict && unknown.length > 0) {
       throw new UsageError(`${describeUnknown(unknown, known, 'key')}: a ${noun} has no such field (--strict).`);
     }
-    for (const key of unknown.filter((key) => !warned.has(key))) {
-      warned.add(key);
-      warn(`ignoring field "${key}" of ${name}: a ${noun} has no such field.`);
-    }
+    const fresh = unknown.filter((key) => !warned.has(key));
+    // Said like the CSV's unknown columns; a file of ever-new keys stops being named after a few.
+    if (fresh.length === 0 || warned.size >= NAMED_AT_MOST) return;
+    for (const key of fresh) warned.add(key);
+    const last = warned.size >= NAMED_AT_MOST ? '; further unknown keys are not named' : '';
+    warn(
+      `${name}: ignoring ${describeUnknown(fresh, known, 'key')}: a ${noun} has no such field (--strict refuses them)${last}.`,
+    );
   };
 }

@@ -15,7 +15,8 @@ export class JournalUntrusted extends UsageError {}
 const MAGIC = 'loanctl-bulk-journal 2 length=';
 const LENGTH_DIGITS = 16;
 const HEADER_BYTES = MAGIC.length + LENGTH_DIGITS + 1;
-export const JOURNAL_LINE = /^(?:S (\d+)|R (\d+)|A (\d+) (\d+|-) ([\w.-]+|-) (\d+|-))$/;
+/** Row numbers and ids are whole numbers from 1, written without leading zeros. */
+export const JOURNAL_LINE = /^(?:S ([1-9]\d*)|R ([1-9]\d*)|A ([1-9]\d*) ([1-9]\d*|-) ([\w.-]+|-) ([1-9]\d*|-))$/;
 
 /** Opens the journal for reading and appending: never through a symbolic link, never a FIFO's blocking open. */
 export async function openJournalFile(path: string): Promise<FileHandle> {

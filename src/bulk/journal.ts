@@ -32,6 +32,8 @@ import { type FileHandle, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../basics.js';
+import { localFileError } from '../errors.js';
+import { isId } from '../http/payload.js';
 import { makeDir } from '../make-dir.js';
 import {
   checkJournal,
@@ -210,10 +212,13 @@ export class Journal {
     row: number,
     outcome: { id?: number | undefined; reference?: string | undefined; user_id?: number | undefined },
   ): Promise<void> {
-    if (outcome.id !== undefined) this.ids.add(outcome.id);
-    // A reference is the API's own token (letters and digits); anything else is not kept.
+    // Only what reads back as it was written is kept: an id that is not one (the client refuses
+    // such replies, src/http/payload.ts) or a reference that is not the API's token (letters and
+    // digits) is written as `-`, never as a line that would stop every later run of the file.
+    const id = isId(outcome.id) ? outcome.id : undefined;
+    if (id !== undefined) this.ids.add(id);
     const ref = outcome.reference && /^[\w.-]+$/.test(outcome.reference) ? outcome.reference : '-';
-    return this.append(`A ${row} ${outcome.id ?? '-'} ${ref} ${outcome.user_id ?? '-'}`);
+    return this.append(`A ${row} ${id ?? '-'} ${ref} ${isId(outcome.user_id) ? outcome.user_id : '-'}`);
   }
 
   refused(row: number): Promise<void> {
@@ -229,6 +234,8 @@ export class Journal {
    */
   private append(line: string): Promise<void> {
     if (!this.handle) return Promise.resolve();
+    // The same check as reading it back (./journal-file.ts): a line it would refuse is not written.
+    if (!JOURNAL_LINE.test(line)) throw new Error(`not a journal line: ${line}`);
     this.queued.push(line);
     this.turn ??= new Promise<void>((resolve, reject) => {
       setImmediate(() => {
@@ -261,8 +268,12 @@ export class Journal {
   private writeAt(position: number, text: string): number {
     const fd = (this.handle as FileHandle).fd;
     const body = Buffer.from(text);
-    for (let offset = 0; offset < body.length; ) {
-      offset += writeSync(fd, body, offset, body.length - offset, position + offset);
+    try {
+      for (let offset = 0; offset < body.length; ) {
+        offset += writeSync(fd, body, offset, body.length - offset, position + offset);
+      }
+    } catch (error) {
+      throw localFileError(error, this.path, 'the bulk journal');
     }
     return body.length;
   }

@@ -21,6 +21,7 @@ import {
   CancelledError,
   DryRunComplete,
   LoanctlError,
+  LocalFileError,
   NetworkError,
   PartialFailureError,
   UsageError,
@@ -29,7 +30,7 @@ import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
-import { type BulkTask, type RowOutcome, type RowResult, runBulk } from './engine.js';
+import { type BulkTask, type RowOutcome, type RowResult, runBulk, sentence } from './engine.js';
 import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
@@ -162,7 +163,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       else journal?.refused(row).catch(() => {});
       return outcome.result;
     },
-    isFatal: (error) => error instanceof AuthError || error instanceof UsageError,
+    // Every row would fail the same way: a key refused, a usage error, a journal it cannot write.
+    isFatal: (error) => error instanceof AuthError || error instanceof UsageError || error instanceof LocalFileError,
   };
 
   /** A failed row's result, and whether its outcome is unknown (sent, no answer). */
@@ -268,7 +270,7 @@ async function openJournal(deps: Deps, key: JournalKey, ignore: boolean): Promis
   } catch (error) {
     if (error instanceof JournalUntrusted) throw error;
     deps.io.stderr.write(
-      `loanctl: warning: no journal for this run (${(error as Error).message}); running the file again will send every row again.\n`,
+      `loanctl: warning: no journal for this run: ${sentence((error as Error).message)} Running the file again will send every row again.\n`,
     );
     return undefined;
   }
@@ -294,8 +296,4 @@ function rowKey(fields: Record<string, unknown>): Partial<RowOutcome> {
   if (email) return { email };
   const id = Number(text(fields.user_id) || text(fields.user));
   return Number.isSafeInteger(id) && id > 0 ? { user_id: id } : {};
-}
-
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -28,6 +28,7 @@ import { UsageError } from '../errors.js';
 import { openCsv } from './csv-rows.js';
 import { type TextForm, textFormOf } from './failed.js';
 import { type Columns, matchField } from './headers.js';
+import { MAX_ROW_CHARACTERS, rowTooLong } from './limits.js';
 
 export const BULK_FORMATS = ['ndjson', 'csv'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
@@ -41,6 +42,8 @@ export interface RawRow {
   line?: string;
   /** CSV: the record's cells as read. */
   cells?: string[];
+  /** The file cannot be read on from this row (`error` says why): the run stops here. */
+  stop?: true;
 }
 
 export interface RowSource {
@@ -135,7 +138,7 @@ export async function openRowSource(
   const all = prepend(first, rest);
   const progress = () => ({ read, total });
   const form = textFormOf(first);
-  if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields), format, name, form, progress };
+  if (format === 'ndjson') return { rows: ndjsonRows(all, options.fields, name), format, name, form, progress };
   const columns = { known: options.fields, required: options.required ?? [] };
   const csv = await openCsv(all, columns, name, options.strict === true);
   return { rows: csv.rows, header: csv.header, unknownColumns: csv.unknown, format, name, form, progress };
@@ -157,22 +160,59 @@ async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenera
   yield* rest;
 }
 
-/** Lines of a text stream (LF or CRLF), the last one even without a final newline. */
-async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let carry = '';
-  for await (const chunk of chunks) {
-    const parts = (carry + chunk).split('\n');
-    carry = parts.pop() ?? '';
-    for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
-  }
-  if (carry !== '') yield carry;
+/** A line of a text stream, numbered from 1 in the file; `tooLong`: it passed MAX_ROW_CHARACTERS (and was not kept). */
+interface Line {
+  text: string;
+  number: number;
+  tooLong?: true;
 }
 
-async function* ndjsonRows(chunks: AsyncIterable<string>, known: readonly string[]): AsyncGenerator<RawRow> {
+/**
+ * Lines of a text stream (LF or CRLF), the last one even without a final newline. A line's parts
+ * are kept apart until its end, so a long line costs time in proportion to its length; one longer
+ * than MAX_ROW_CHARACTERS ends the lines there, reported as too long.
+ */
+async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<Line> {
+  let parts: string[] = [];
+  let length = 0;
+  let number = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); ; end = chunk.indexOf('\n', start)) {
+      const piece = end === -1 ? chunk.slice(start) : chunk.slice(start, end);
+      length += piece.length;
+      if (length > MAX_ROW_CHARACTERS + 1) {
+        yield { text: '', number: number + 1, tooLong: true };
+        return;
+      }
+      if (end === -1) {
+        if (piece !== '') parts.push(piece);
+        break;
+      }
+      const text = parts.length === 0 ? piece : parts.join('') + piece;
+      parts = [];
+      length = 0;
+      number++;
+      yield { text: text.endsWith('\r') ? text.slice(0, -1) : text, number };
+      start = end + 1;
+    }
+  }
+  if (parts.length > 0) yield { text: parts.join(''), number: number + 1 };
+}
+
+async function* ndjsonRows(
+  chunks: AsyncIterable<string>,
+  known: readonly string[],
+  name: string,
+): AsyncGenerator<RawRow> {
   const nameOf = keyNames(known);
   let row = 0;
   for await (const line of lines(chunks)) {
-    const text = row === 0 ? line.replace(/^\uFEFF/, '') : line;
+    if (line.tooLong) {
+      yield { row: row + 1, error: rowTooLong(name, `line ${line.number}`), stop: true };
+      return;
+    }
+    const text = row === 0 ? line.text.replace(/^\uFEFF/, '') : line.text;
     if (text.trim() === '') continue;
     row++;
     let value: unknown;
@@ -207,9 +247,13 @@ function normaliseKey(key: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
-/** The record with each key as the known field it names, else normalised (and then named once as unknown). */
+/**
+ * The record with each key as the known field it names, else normalised (and then named once as
+ * unknown). The result has no prototype: a key `__proto__` is a field like any other (and an
+ * unknown one), never the object's prototype, whose fields would be read as the row's.
+ */
 function fieldsOf(record: Record<string, unknown>, nameOf: (key: string) => string): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  const result: Record<string, unknown> = Object.create(null);
   for (const key in record) result[nameOf(key)] = record[key];
   return result;
 }

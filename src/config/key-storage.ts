@@ -41,7 +41,7 @@ export interface SavedKey {
   storage: KeyStorage;
   /** Whether the profile is the current one. */
   current: boolean;
-  /** Why the key is in the file though the keyring was asked for (the keyring's own words). */
+  /** Why the key is in the file though the keyring was asked for (KeyringUnavailable's reason). */
   fallbackReason?: string;
 }
 
@@ -65,7 +65,7 @@ export async function saveProfileWithKey(
       return { storage: 'keyring', current: store.set(name, { ...fields, keyringAccount: account }, where) };
     } catch (error) {
       if (!(error instanceof KeyringUnavailable)) throw error;
-      fallbackReason = error.message;
+      fallbackReason = error.reason;
     }
   }
   const current = store.set(name, { ...fields, apiKey }, where);

@@ -16,7 +16,17 @@ import { IS_BINARY } from '../version.js';
 export const KEYRING_SERVICE = 'loanctl';
 
 /** No keyring answered (no D-Bus session, no Secret Service, a locked keyring with no one to unlock it…). */
-export class KeyringUnavailable extends Error {}
+export class KeyringUnavailable extends Error {
+  /** Why, as a warning says it: the keyring's own words, or loanctl's where it refused first. */
+  get reason(): string {
+    return this.cause instanceof Error && this.cause.name === ADDON_REFUSED
+      ? this.message
+      : `no OS keyring answered (${this.message})`;
+  }
+}
+
+/** The name of keyring-addon.ts's AddonRefused: its message is already a sentence for the operator. */
+const ADDON_REFUSED = 'AddonRefused';
 
 type Entry = import('@napi-rs/keyring').AsyncEntry;
 

@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { localFileError, UsageError } from '../errors.js';
 
 /** How long a writer waits for another one before giving up: a write takes milliseconds. */
 const LOCK_WAIT_MS = 10_000;
@@ -51,12 +51,16 @@ function acquire(lockPath: string, owner: string): void {
       const fd = openSync(lockPath, 'wx', 0o600);
       try {
         writeSync(fd, owner);
+      } catch (error) {
+        // An empty lock left behind (a full disk) would hold every later writer up.
+        unlinkSync(lockPath);
+        throw error;
       } finally {
         closeSync(fd);
       }
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw localFileError(error, lockPath, 'the lock file');
     }
     const holder = readLock(lockPath);
     if (holder !== undefined && isStale(lockPath, holder)) {
@@ -166,9 +170,14 @@ function kindOf(stat: import('node:fs').Stats): string {
  * Replaces `path` with `text` atomically: a temp file in the same directory, mode 0600 (set with
  * fchmod, as open()'s mode is filtered by the umask), flushed to disk, then renamed over `path`.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string, what = 'the file'): void {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'wx', 0o600);
+  } catch (error) {
+    throw localFileError(error, path, what);
+  }
   try {
     try {
       if (process.platform !== 'win32') fchmodSync(fd, 0o600);
@@ -182,7 +191,7 @@ export function writeFileAtomic(path: string, text: string): void {
     try {
       unlinkSync(temp);
     } catch {}
-    throw error;
+    throw localFileError(error, path, what);
   }
   syncDir(dirname(path));
 }

@@ -187,7 +187,7 @@ export class ProfileStore {
     return withFileLock(this.path, () => {
       this.data = readConfigFile(this.path) ?? { profiles: {} };
       const result = change(this.data);
-      writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
+      writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, 'the config file');
       return result;
     });
   }

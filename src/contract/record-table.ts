@@ -140,9 +140,12 @@ const LOAN_REQUEST = describe({
   },
 });
 
-/** A page of the loan request list (4.5): the sandbox's handler builds it from serialised loan requests. */
+/**
+ * A page of the loan request list (4.5): the sandbox's handler builds it from serialised loan
+ * requests. Its cursor is the last id it holds, or 0 for an empty page: a count, not an id.
+ */
 const LOAN_REQUEST_PAGE = describe({
-  fields: { loan_requests: { kind: 'records', of: LOAN_REQUEST }, cursor: { kind: 'id' } },
+  fields: { loan_requests: { kind: 'records', of: LOAN_REQUEST }, cursor: { kind: 'count' } },
 });
 
 /** Every record a reply may carry, by the name the operations use (./operations.ts `reply`). */

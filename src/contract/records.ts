@@ -29,7 +29,7 @@ export { RECORDS } from './record-table.js';
 
 /** What a field holds, as the API writes it. */
 export interface KindValues {
-  /** A record's id (shown as it is, without thousands separators). */
+  /** A record's id: a whole number from 1 (shown as it is, without thousands separators). */
   id: number;
   /** A whole number of things (employees, locations). */
   count: number;

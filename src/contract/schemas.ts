@@ -31,10 +31,11 @@ export type Timestamp = z.infer<typeof Timestamp>;
 // schemas, and among zod's costliest) was most of the time this module takes to load, on the
 // start-up of every network command (bench/README.md).
 const Int = z.number().int();
+const Id = z.number().int().positive();
 const Num = z.number();
 const Text = z.string();
 const KIND_SCHEMAS = {
-  id: Int,
+  id: Id,
   count: Int,
   'whole-money': Int,
   number: Num,

@@ -163,6 +163,15 @@ export function tlsFailure(error: unknown, code: string | undefined, url: URL): 
       'certificate expired',
     );
   }
+  const proxy = (error as { proxy?: { label: string } } | undefined)?.proxy;
+  if (speaksPlainHttp(error, code) && proxy) {
+    // Through a tunnel, what answered may be the proxy itself (an error page) as well as the server.
+    return fact(
+      `Through the proxy ${proxy.label}, the tunnel to ${host} answered in plain text, not TLS (${code}): the proxy may be answering in the server's place, or the server there speaks http://.`,
+      "Check that the proxy lets this host through on its https port, and the base URL's scheme and port.",
+      'not TLS through the proxy',
+    );
+  }
   if (speaksPlainHttp(error, code)) {
     const plain = `http://${host}`;
     return fact(

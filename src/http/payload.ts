@@ -7,8 +7,10 @@
  * "unexpected error" (exit 1) or be printed as an empty row.
  *
  * Only the kind of value is checked here (object, list of objects), which is what the printers and
- * walks rely on; a field's own value is the printer's to read tolerantly (`--debug` compares the
- * whole reply with the contract's schema).
+ * walks rely on, and the ids: a field of kind `id` (src/contract/records.ts) is a whole number from
+ * 1, and one that is not is refused here — a bulk run records the ids it is given in its journal,
+ * and a walk or a look-up goes on from them. Any other field's value is the printer's to read
+ * tolerantly (`--debug` compares the whole reply with the contract's schema).
  */
 import { type OperationDef, type ReplyShape, replyRecord } from '../contract/operations.js';
 import { type NestedField, RECORDS, type RecordSpec } from '../contract/records.js';
@@ -59,6 +61,13 @@ function listProblem(record: RecordSpec, value: unknown): string | undefined {
 
 function recordProblem(record: RecordSpec, value: unknown): string | undefined {
   if (!isObject(value)) return `${kindOf(value)} instead of a record`;
+  for (const [field, optional] of idFields(record)) {
+    const id = value[field];
+    // An optional id (approved_by_id) may come as 0, the API's zero value for "not set", as an
+    // unset timestamp comes as 0001-01-01.
+    if (id === null || id === undefined || isId(id) || (optional && id === 0)) continue;
+    return `${field} ${JSON.stringify(id)} is not an id (a whole number from 1)`;
+  }
   for (const [field, spec] of nestedFields(record)) {
     const nested = value[field];
     // An absent or null nested record is the printer's to show as empty (`-`), as the API may omit it.
@@ -67,6 +76,26 @@ function recordProblem(record: RecordSpec, value: unknown): string | undefined {
     if (wrong) return `${field}: ${wrong}`;
   }
   return undefined;
+}
+
+/** Whether `value` is an id as the contract has them: a whole number from 1, exact in JSON. */
+export function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+const idsOf = new Map<RecordSpec, Array<[name: string, optional: boolean]>>();
+
+/** A record's fields of kind `id`, and whether each is optional, found once per record. */
+function idFields(record: RecordSpec): Array<[name: string, optional: boolean]> {
+  let fields = idsOf.get(record);
+  if (!fields) {
+    fields = Object.entries(record.fields).flatMap(
+      ([name, spec]): Array<[string, boolean]> =>
+        spec.kind === 'id' ? [[name, 'optional' in spec && spec.optional === true]] : [],
+    );
+    idsOf.set(record, fields);
+  }
+  return fields;
 }
 
 const nestedOf = new Map<RecordSpec, Array<[string, NestedField]>>();

@@ -41,6 +41,7 @@ import {
 } from './bounds.js';
 import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
+import { tunnelPhase, watchTunnel } from './tunnel-phase.js';
 import { partsOf } from './url-parts.js';
 
 export interface Exchange {
@@ -205,8 +206,7 @@ let opening: object | undefined;
 
 /**
  * Records every socket the agent opens in `pool.opened`, with the exchange it is opened for (see
- * Pool). For Node's own proxy support it is the socket to the proxy, before CONNECT: how much it
- * has read tells a proxy that never answered from a TLS handshake that never ended in the tunnel.
+ * Pool). For Node's own proxy support it is the socket to the proxy (./tunnel-phase.ts).
  */
 function tracked(pool: Pool): Pool {
   const agent = pool.agent as Agent & { createConnection: (...args: unknown[]) => Socket };
@@ -215,6 +215,7 @@ function tracked(pool: Pool): Pool {
     const socket = create.apply(this, args);
     pool.opened.set(socket, opening);
     socket.once('close', () => pool.opened.delete(socket));
+    if (pool.proxy) watchTunnel(socket);
     return socket;
   };
   return pool;
@@ -268,8 +269,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
       // Before the socket is handed over: the tunnel is being opened.
       if (tunnelOpen) return 'tls';
       const toProxy = [...pool.opened].find(([, owner]) => owner === token)?.[0];
-      if (!toProxy) return 'proxy';
-      return toProxy.connecting ? 'connect' : toProxy.bytesRead === 0 ? 'proxy' : 'tls';
+      return toProxy ? tunnelPhase(toProxy) : 'proxy';
     };
     // Rejects at once: a request still waiting for its socket (a proxy opening its tunnel, a full
     // pool) reports a destroy only when the socket comes, if ever; the connection opened for it

@@ -11,7 +11,7 @@
  * zsh and fish are skipped (saying so) where they are not installed; .ci/run installs them.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -97,7 +97,7 @@ const PRINT_REPLY = 'printf "%s\\n" "$' + '{COMPREPLY[@]}"';
 
 const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
-async function bash(line: string): Promise<string[]> {
+async function bash(line: string, shellEnv = env): Promise<string[]> {
   const list = words(line);
   const program = [
     `source ${quote(join(base, 'script.bash'))}`,
@@ -108,13 +108,17 @@ async function bash(line: string): Promise<string[]> {
     '_loanctl',
     PRINT_REPLY,
   ].join('\n');
-  const result = await execa('bash', ['--norc', '--noprofile', '-c', program], { env, extendEnv: false, cwd: base });
+  const result = await execa('bash', ['--norc', '--noprofile', '-c', program], {
+    env: shellEnv,
+    extendEnv: false,
+    cwd: base,
+  });
   return lines(result.stdout);
 }
 
-async function zsh(line: string, how: 'fpath' | 'source' = 'fpath'): Promise<string[]> {
+async function zsh(line: string, how: 'fpath' | 'source' = 'fpath', shellEnv = env): Promise<string[]> {
   const result = await execa('zsh', ['-f', zshDriver, zshFpath, line, ...(how === 'source' ? ['source'] : [])], {
-    env,
+    env: shellEnv,
     extendEnv: false,
     cwd: base,
     // An interactive zsh whose completion starts loanctl (profiles, snapshots) took 20 s at load
@@ -124,11 +128,11 @@ async function zsh(line: string, how: 'fpath' | 'source' = 'fpath'): Promise<str
   return lines(result.stdout);
 }
 
-async function fish(line: string): Promise<string[]> {
+async function fish(line: string, shellEnv = env): Promise<string[]> {
   const result = await execa(
     'fish',
     ['--no-config', '-c', `source ${quote(join(base, 'script.fish'))}; complete -C ${quote(line)}`],
-    { env, extendEnv: false, cwd: base },
+    { env: shellEnv, extendEnv: false, cwd: base },
   );
   return lines(result.stdout).map((entry) => entry.split('\t')[0] as string);
 }
@@ -266,6 +270,78 @@ describe.skipIf(!HAS_FISH)(
     });
   },
 );
+
+/**
+ * Names a stranger could choose (a snapshot copied in, a profile in a shared config file): each is
+ * offered as it is, and Tab runs none of them. A name that cannot be one line is not offered.
+ */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a name holding the shell's ${…} is the point
+const HOSTILE = ['$(touch PWN1)', 'a:b', '`touch PWN2`', '${HOME}', 'x;touch PWN3', '*', 'two words', "it's"];
+const UNOFFERABLE = 'line\n$(touch PWN4)';
+let hostileEnv: Record<string, string>;
+
+describe('completion treats every name as data (hostile snapshot and profile names)', { concurrent: true }, () => {
+  beforeAll(() => {
+    const root = join(base, 'hostile');
+    hostileEnv = {
+      ...env,
+      HOME: join(root, 'home'),
+      LOANCTL_CONFIG_DIR: join(root, 'config'),
+      XDG_DATA_HOME: join(root, 'data'),
+    };
+    const snapshots = join(root, 'data', 'loanctl', 'sandbox', 'snapshots');
+    mkdirSync(snapshots, { recursive: true });
+    mkdirSync(join(root, 'home'));
+    mkdirSync(join(root, 'config'), { mode: 0o700 });
+    for (const name of [...HOSTILE, UNOFFERABLE]) writeFileSync(join(snapshots, `${name}.db`), '');
+    // Written by hand, as a stranger with access to the file would: `profile add` refuses such names.
+    const profiles = Object.fromEntries(
+      [...HOSTILE, UNOFFERABLE].map((name) => [name, { baseUrl: 'https://a.example', apiKey: 'k' }]),
+    );
+    writeFileSync(join(root, 'config', 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  });
+
+  afterAll(() => {
+    for (const file of ['PWN1', 'PWN2', 'PWN3', 'PWN4']) {
+      expect(existsSync(join(base, file)), `${file} was created: a name ran as a command`).toBe(false);
+    }
+  });
+
+  const lines = ['loanctl sandbox restore ', 'loanctl profile use '];
+
+  it.each(lines)('bash: %s<TAB> offers each name quoted, which reads back as the name', async (line) => {
+    const list = words(line);
+    const program = [
+      `source ${quote(join(base, 'script.bash'))}`,
+      `COMP_WORDS=(${list.map(quote).join(' ')})`,
+      `COMP_CWORD=${list.length - 1}`,
+      '_loanctl',
+      // What the line holds after Tab, read back the way the shell reads the line when it runs.
+      'for word in "$' + '{COMPREPLY[@]}"; do eval "printf \'%s\\n\' $word"; done',
+    ].join('\n');
+    const result = await execa('bash', ['--norc', '--noprofile', '-c', program], {
+      env: hostileEnv,
+      extendEnv: false,
+      cwd: base,
+    });
+    expect(result.stdout.split('\n').sort()).toEqual([...HOSTILE].sort());
+  });
+
+  it('bash: a typed prefix is matched as text, not as a pattern', async () => {
+    expect(await bash('loanctl sandbox restore $(t', hostileEnv)).toEqual(['\\$\\(touch\\ PWN1\\)']);
+    expect(await bash('loanctl profile use *', hostileEnv)).toEqual(['\\*']);
+  });
+
+  it.skipIf(!HAS_ZSH).each(lines)('zsh: %s<TAB> offers each name, quoted as zsh inserts it', async (line) => {
+    // compadd reports a match as it goes on the line: \-quoted.
+    const unquoted = (await zsh(line, 'fpath', hostileEnv)).map((hit) => hit.replace(/\\(.)/g, '$1'));
+    expect(unquoted.sort()).toEqual([...HOSTILE].sort());
+  });
+
+  it.skipIf(!HAS_FISH).each(lines)('fish: %s<TAB> offers each name as it is', async (line) => {
+    expect((await fish(line, hostileEnv)).sort()).toEqual([...HOSTILE].sort());
+  });
+});
 
 describe("the guide's install lines for completion", () => {
   it('work as written in a fresh home (no completions directory yet): each writes its script', async () => {

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lockText } from '../../src/bulk/journal-lock.js';
 import { userIndexPath } from '../../src/config/user-index.js';
 import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox, isolatedCliEnv, runCli } from '../helpers/run-cli.js';
@@ -210,12 +211,13 @@ describe('the bulk journal', () => {
     // Another run, as another process: a process that is alive holds the lock.
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
-      writeFileSync(lock, `${other.pid}\n`);
+      writeFileSync(lock, lockText(other.pid as number));
+      expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${other.pid} \\S+\\n$`));
       const busy = await bulk.run('user');
       expect(busy.exitCode).toBe(2);
       expect(busy.stderr).toContain(`Another loanctl (pid ${other.pid}) is running this file now`);
       expect(busy.stdout).toBe('');
-      expect(readFileSync(lock, 'utf8')).toBe(`${other.pid}\n`);
+      expect(readFileSync(lock, 'utf8')).toBe(lockText(other.pid as number));
     } finally {
       other.kill();
       await new Promise((resolve) => other.once('exit', resolve));
@@ -226,6 +228,28 @@ describe('the bulk journal', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(existsSync(lock)).toBe(false);
     expect(counts(bulk.api).users).toBe(before);
+  });
+
+  it('a lock whose pid now belongs to another process (started at another time) is stale: the run goes on', async () => {
+    const bulk = await bulkFile('reused-pid.csv', usersCsv('reusedpid', 2));
+    expect((await bulk.run('user')).exitCode).toBe(0);
+    const [journal] = bulk.journals();
+    const lock = `${journal}.lock`;
+    // The run that wrote the lock died; the system gave its pid to this unrelated process since.
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const [pid, started] = lockText(other.pid as number)
+        .trim()
+        .split(' ');
+      expect(started).not.toBe('-');
+      writeFileSync(lock, `${pid} ${Number(started) - 1 || 'another-time'}\n`);
+      const again = await bulk.run('user');
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stderr).not.toContain('Another loanctl');
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      other.kill();
+    }
   });
 
   it('a lock file replaced by a link to another file naming a live pid is not followed: the run goes on', async () => {

@@ -242,9 +242,12 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
 
 /**
  * A proxy that lies: it answers `200 Connection established` (or, with `answer: false`, nothing)
- * to CONNECT, then sends two bytes that are not TLS and keeps the connection open.
+ * to CONNECT, then sends two bytes that are not TLS and keeps the connection open. With
+ * `answer: 'trickle'` it sends its answer one byte every 20 ms, never reaching its end; with
+ * `answer: 'silent'` it answers 200 and then sends nothing at all; with `answer: 'plain'` it
+ * answers 200, then the TLS hello with an HTTP error page.
  */
-async function lyingProxy(options: { answer?: boolean } = {}) {
+async function lyingProxy(options: { answer?: boolean | 'trickle' | 'silent' | 'plain' } = {}) {
   const { createServer } = await import('node:net');
   const open = new Set<import('node:net').Socket>();
   let connections = 0;
@@ -254,7 +257,19 @@ async function lyingProxy(options: { answer?: boolean } = {}) {
     socket.on('error', () => {});
     socket.once('close', () => open.delete(socket));
     socket.once('data', () => {
-      if (options.answer !== false) socket.write('HTTP/1.1 200 Connection established\r\n\r\nxy');
+      if (options.answer === 'trickle') {
+        const reply = `HTTP/1.1 200 Connection established\r\nX-Padding: ${'a'.repeat(10_000)}`;
+        let sent = 0;
+        const drip = setInterval(() => {
+          if (socket.destroyed || sent >= reply.length) return clearInterval(drip);
+          socket.write(reply[sent++] as string);
+        }, 20);
+        socket.once('close', () => clearInterval(drip));
+      } else if (options.answer === 'silent') socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+      else if (options.answer === 'plain') {
+        socket.once('data', () => socket.write('HTTP/1.1 403 Forbidden\r\nContent-Length: 9\r\n\r\nForbidden'));
+        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+      } else if (options.answer !== false) socket.write('HTTP/1.1 200 Connection established\r\n\r\nxy');
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -295,6 +310,68 @@ describe('the client through a proxy (the environment it is given)', () => {
       expect(liar.connections()).toBe(1);
       expect(io.stderr.text()).not.toContain('retrying');
     }
+  });
+
+  it('a proxy that trickles its CONNECT answer did not answer it, says so, and draws no listener warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    cleanups.push(() => {
+      process.off('warning', onWarning);
+    });
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 1_500,
+    } as Settings;
+    const liar = await lyingProxy({ answer: 'trickle' });
+    const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
+    cleanups.push(() => client.close());
+    const error = await rejection(client.request('GET', '/api/v1/user'));
+    expect(error.message).toBe(
+      `The proxy 127.0.0.1:${liar.port} (https_proxy) did not answer the CONNECT to api.example.test within 1.5 s.`,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.map((warning) => `${warning.name}: ${warning.message}`)).toEqual([]);
+  });
+
+  it('a tunnel that answers in plain text is said to be the tunnel, naming the proxy, not the server alone', async () => {
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 2_000,
+    } as Settings;
+    const liar = await lyingProxy({ answer: 'plain' });
+    const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
+    cleanups.push(() => client.close());
+    const error = await rejection(client.request('GET', '/api/v1/user'));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Through the proxy 127\\.0\\.0\\.1:${liar.port} \\(https_proxy\\), the tunnel to api\\.example\\.test answered in plain text, not TLS \\(\\w+\\): the proxy may be answering in the server's place, or the server there speaks http://\\.$`,
+      ),
+    );
+  });
+
+  it('a tunnel that opens, then stays silent, is a TLS handshake that did not finish, not plain HTTP', async () => {
+    const settings = {
+      baseUrl: 'https://api.example.test',
+      baseUrlSource: 'env',
+      apiKey: 'sk_live_PROXYTEST_0001',
+      apiKeySource: 'env',
+      timeoutMs: 1_000,
+    } as Settings;
+    const liar = await lyingProxy({ answer: 'silent' });
+    const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
+    cleanups.push(() => client.close());
+    const error = await rejection(client.request('GET', '/api/v1/user'));
+    expect(error.message).toBe(
+      `The proxy 127.0.0.1:${liar.port} (https_proxy) opened a tunnel to api.example.test, but the TLS handshake through it did not finish within 1 s.`,
+    );
+    expect(error.message).not.toContain('plain HTTP');
   });
 
   it('a proxy that cannot reach the API (502) is exit 5, naming the proxy, not retried, even for a GET', async () => {

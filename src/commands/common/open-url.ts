@@ -1,21 +1,25 @@
 /**
  * Opening a URL in the default browser (`sandbox open`, `loan open`): xdg-open where there is a
- * display, open on macOS, start on Windows. Where there is none, or it cannot start, the caller
- * prints the URL instead.
+ * display, open on macOS, the URL protocol handler on Windows. Where there is none, or it cannot
+ * start, the caller prints the URL instead. The opener is started directly, never through a
+ * shell (cmd.exe's `start` reads `&` as "run the next command"), with the URL as one argument,
+ * written back by the URL parser and starting with `https:` or `http:`: it cannot be read as an
+ * option. (None of these openers takes a `--`: xdg-open refuses it as an unknown option.)
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Env } from '../../basics.js';
 import { isLoopbackHost } from '../../config/base-url.js';
-import { dashboardUrlFor } from '../../config/dashboard-url.js';
+import { checkDashboardUrl, checkPageUrl, dashboardUrlFor } from '../../config/dashboard-url.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 
 /** Whether the system's opener was started with `url` (it runs on, detached, after loanctl exits). */
 export async function openInBrowser(url: string, env: Env, platform: NodeJS.Platform = process.platform) {
+  const page = checkPageUrl(url, 'The page to open');
   const opener = browserOpener(env, platform);
-  return opener !== undefined && (await launched(opener.command, [...opener.args, url], env));
+  return opener !== undefined && (await launched(opener.command, [...opener.args, page], env));
 }
 
 interface Opener {
@@ -24,10 +28,10 @@ interface Opener {
 }
 
 /** How this system opens a URL in the default browser; undefined where there is no browser to open. */
-function browserOpener(env: Env, platform: NodeJS.Platform): Opener | undefined {
+export function browserOpener(env: Env, platform: NodeJS.Platform): Opener | undefined {
   if (platform === 'darwin') return { command: 'open', args: [] };
-  // `start` is a cmd.exe built-in; its first quoted argument is a window title.
-  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""'] };
+  // What `start URL` ends in, without cmd.exe: the shell's handler of the URL's protocol.
+  if (platform === 'win32') return { command: 'rundll32', args: ['url.dll,FileProtocolHandler'] };
   const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
   return display && onPath('xdg-open', env) ? { command: 'xdg-open', args: [] } : undefined;
 }
@@ -65,7 +69,11 @@ export async function openLoanPage(id: number, deps: Deps): Promise<void> {
 
 async function loanPageUrl(id: number, deps: Deps): Promise<string> {
   const settings = await deps.settings();
-  if (settings.dashboardUrl !== undefined) return dashboardUrlFor(settings.dashboardUrl, id);
+  if (settings.dashboardUrl !== undefined) {
+    // Checked again here: the config file may have been edited by hand (or by someone else).
+    const where = `The dashboardUrl of profile "${settings.profile?.name ?? '?'}" in the config file`;
+    return dashboardUrlFor(checkDashboardUrl(settings.dashboardUrl, where), id);
+  }
   const base = settings.baseUrl;
   if (base !== undefined && isLoopbackHost(new URL(base).hostname)) return `${base}/dashboard/loans/${id}`;
   const name = settings.profile?.name ?? 'NAME';

@@ -74,5 +74,17 @@ export async function runComplete(options: CompleteOptions, deps: CompleteDeps):
   } catch {
     return;
   }
-  for (const line of lines) deps.io.stdout.write(`${line}\n`);
+  for (const line of lines) if (oneLine(line)) deps.io.stdout.write(`${line}\n`);
+}
+
+/**
+ * Whether a candidate reads back as the one it is: a name with a line break or another control
+ * character (a snapshot file anyone can name) would arrive in the shell as two names, or part of
+ * one. The tab that starts a description is the only one allowed.
+ */
+function oneLine(line: string): boolean {
+  const [name, ...description] = line.split('\t');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  const control = /[\u0000-\u001f\u007f]/;
+  return name !== '' && description.length <= 1 && !control.test(name as string) && !control.test(description.join(''));
 }

@@ -53,7 +53,7 @@ export async function runProfileAdd(options: ProfileAddOptions, deps: Deps): Pro
   // Said once, when the key is written: the profile records where it went, so no later run asks again.
   if (saved.fallbackReason !== undefined) {
     deps.io.stderr.write(
-      `loanctl: warning: no OS keyring answered (${saved.fallbackReason}), so the API key is in ${store.path} (mode 0600). Pass --insecure-storage to choose the file on purpose and skip this warning.\n`,
+      `loanctl: warning: ${saved.fallbackReason}, so the API key is in ${store.path} (mode 0600). Pass --insecure-storage to choose the file on purpose and skip this warning.\n`,
     );
   }
 }
