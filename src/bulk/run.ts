@@ -37,7 +37,7 @@ import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from
 import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
 import { phoneRepair } from './phones.js';
 import { remembered, type ServerChecks } from './remembered.js';
-import { dryRunLines, resultWriter, startProgress, summaryLine } from './report.js';
+import { dryRunLines, reportFormat, resultWriter, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
@@ -73,9 +73,7 @@ export function parseConcurrency(raw: string | undefined): number {
 export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandOptions, deps: Deps): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const format = parseBulkFormat(options.format);
-  // The report is a stream of results: CSV if asked for, else NDJSON (one result a line, whatever -o).
-  const chosen = chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io));
-  const output = chosen.name === 'csv' ? 'csv' : 'ndjson';
+  const output = reportFormat(chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io)).name);
   const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
   const settings = await deps.settings({ withKey: true });
   if (!settings.baseUrl) {
