@@ -30,7 +30,7 @@ import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
-const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = 1024 * 1024;
 
 export interface SandboxOptions extends ObserveOptions {
   /** The SQLite file (created and migrated if needed). */

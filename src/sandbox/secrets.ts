@@ -12,7 +12,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
  * Node's own cache of random bytes: about 1 µs for a reference, where a `randomBytes` call costs
  * 5–6 µs on a small VM (every write makes a reference; bench/README).
  */
-function randomString(length: number, alphabet: string = BASE62): string {
+export function randomString(length: number, alphabet: string = BASE62): string {
   let out = '';
   while (out.length < length) out += alphabet[randomInt(alphabet.length)];
   return out;

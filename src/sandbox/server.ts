@@ -33,7 +33,7 @@ export interface RunningSandbox {
 }
 
 /** A host as it goes in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
-function urlHost(host: string): string {
+export function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
