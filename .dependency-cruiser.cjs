@@ -127,9 +127,10 @@ module.exports = {
     },
     {
       name: 'input-parses-values',
+      comment: 'Parsing what a user types: by the contract, and the repayment arithmetic (a yearly rate per unit).',
       severity: 'error',
       from: { path: '^src/input/' },
-      to: { path: '^src/', pathNot: `${folders('input', 'contract')}|${LEAVES}` },
+      to: { path: '^src/', pathNot: `${folders('input', 'contract', 'repayment')}|${LEAVES}` },
     },
     {
       name: 'repayment-is-arithmetic',
@@ -148,12 +149,12 @@ module.exports = {
       name: 'the-sandbox-stands-alone',
       comment:
         'The sandbox is a program of its own: it shares the contract, the repayment arithmetic, how values are ' +
-        'shown, the duration syntax, how a key is redacted and how large a reply may be, and nothing of the CLI.',
+        'shown, the duration and yearly-rate syntax, how a key is redacted and how large a reply may be, and nothing of the CLI.',
       severity: 'error',
       from: { path: '^src/sandbox/' },
       to: {
         path: '^src/',
-        pathNot: `${folders('sandbox', 'contract', 'repayment')}|^src/output/(values|format|columns)\\.ts$|^src/http/(redact|bounds)\\.ts$|^src/input/duration\\.ts$|${LEAVES}`,
+        pathNot: `${folders('sandbox', 'contract', 'repayment')}|^src/output/(values|format|columns)\\.ts$|^src/http/(redact|bounds)\\.ts$|^src/input/(duration|annual-rate)\\.ts$|${LEAVES}`,
       },
     },
     {

@@ -15,7 +15,7 @@ export function assertBuilt(): void {
   }
 }
 
-interface SandboxLine {
+export interface SandboxLine {
   url: string;
   api_key: string;
   org_id: number;
