@@ -42,14 +42,14 @@ export async function stream({ quick }) {
         {
           figure: `loan list --all ${total} rows: peak RSS`,
           measured: `${all.peakMb.toFixed(0)} MB`,
-          goalText: '≤ 150 MB',
-          holds: all.peakMb > 0 && all.peakMb <= 150,
+          goalText: '— (reported; the goal, flat in length, is measured by huge)',
+          holds: null,
         },
         {
           figure: `loan list filtered over ${total} rows: peak RSS`,
           measured: `${filtered.peakMb.toFixed(0)} MB`,
-          goalText: '≤ 150 MB',
-          holds: filtered.peakMb > 0 && filtered.peakMb <= 150,
+          goalText: '— (reported)',
+          holds: null,
         },
       ],
     };
