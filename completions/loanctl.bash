@@ -173,7 +173,7 @@ _loanctl_options() {
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
-    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --annual-rate --reapprove --allow-unsubmitted --allow-high-interest -h --help' ;;
+    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --from --concurrency --format --failed --ignore-journal --strict --preview --data -y --yes --annual-rate --reapprove --allow-unsubmitted --allow-high-interest -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --annual-rate --start --product -h --help' ;;
     'loan banks') REPLY='--product -h --help' ;;
     'loan guarantors') REPLY='--product -h --help' ;;
@@ -357,6 +357,10 @@ _loanctl_option_values() {
     ('loan approve|--frequency') REPLY='daily weekly bi-weekly monthly' ;;
     ('loan approve|--grace-period') REPLY='@none' ;;
     ('loan approve|--note') REPLY='@none' ;;
+    ('loan approve|--from') REPLY='@files' ;;
+    ('loan approve|--concurrency') REPLY='@none' ;;
+    ('loan approve|--format') REPLY='ndjson csv' ;;
+    ('loan approve|--failed') REPLY='@files' ;;
     ('loan approve|--data') REPLY='@none' ;;
     ('loan approve|--annual-rate') REPLY='@none' ;;
     ('loan schedule|--amount') REPLY='@none' ;;

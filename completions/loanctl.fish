@@ -748,14 +748,20 @@ function __loanctl_options
                 '--grace-period' 'days after the start before the schedule begins (default 0)' \
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
                 '--note' 'why the loan is approved on these terms' \
+                '--from' 'approve one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run' \
+                '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
+                '--format' 'with --from: the file format (default: by extension, else by content)' \
+                '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
+                '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '--preview' 'show the repayment schedule (as loan schedule would) before asking to confirm' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
-                '--reapprove' 'with --yes: replace the terms of a loan request that is already approved' \
-                '--allow-unsubmitted' 'with --yes: approve a loan request the borrower never submitted' \
-                '--allow-high-interest' 'with --yes: approve terms whose interest is more than the principal' \
+                '--reapprove' 'with --yes or --from: replace the terms of a loan request that is already approved' \
+                '--allow-unsubmitted' 'with --yes or --from: approve a loan request the borrower never submitted' \
+                '--allow-high-interest' 'with --yes or --from: approve terms whose interest is more than the principal' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan schedule'
@@ -1154,6 +1160,14 @@ function __loanctl_option_values
             echo '@none'
         case 'loan approve|--note'
             echo '@none'
+        case 'loan approve|--from'
+            echo '@files'
+        case 'loan approve|--concurrency'
+            echo '@none'
+        case 'loan approve|--format'
+            echo 'ndjson csv'
+        case 'loan approve|--failed'
+            echo '@files'
         case 'loan approve|--data'
             echo '@none'
         case 'loan approve|--annual-rate'

@@ -44,6 +44,7 @@ import {
   openJournalFile,
 } from './journal-file.js';
 import { lockJournal } from './journal-lock.js';
+import type { BulkKind } from './kinds.js';
 
 export { JournalUntrusted } from './journal-file.js';
 
@@ -54,7 +55,7 @@ export type RowMemory =
 
 /** What a journal belongs to: the input file and the server; written in its second line. */
 export interface JournalKey {
-  kind: 'user' | 'loan';
+  kind: BulkKind;
   /** SHA-256 of the file's bytes (hex). */
   content: string;
   /** The file as given (for people reading the journal; the content is what identifies it). */

@@ -2,9 +2,9 @@
  * `--annual-rate` read into the `--rate` the API takes (`loan approve`, `loan schedule`). Apart
  * from ./flags.ts, which the command tree loads: this loads the value parsers.
  */
-import { UsageError } from '../../../errors.js';
-import { parseNonNegativeNumber, parseRateType, parseTenuredIn } from '../../../input/values.js';
-import { perUnitRate } from '../../../repayment/annual-rate.js';
+import { UsageError } from '../errors.js';
+import { perUnitRate } from '../repayment/annual-rate.js';
+import { parseNonNegativeNumber, parseRateType, parseTenuredIn } from './values.js';
 /** The flags the rate is read from. */
 export interface RateFlags {
   rate?: string | undefined;
