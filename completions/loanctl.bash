@@ -18,7 +18,7 @@ _loanctl_commands() {
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
+    'loan') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -82,6 +82,7 @@ _loanctl_resolve() {
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
+    'loan|review') REPLY='review' ;;
     'loan|find') REPLY='find' ;;
     'loan|open') REPLY='open' ;;
     'loan|show') REPLY='show' ;;
@@ -158,6 +159,7 @@ _loanctl_options() {
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
+    'loan review') REPLY='--product --limit -h --help' ;;
     'loan find') REPLY='--product --reference -h --help' ;;
     'loan open') REPLY='--product -h --help' ;;
     'loan show') REPLY='--product --web -h --help' ;;
@@ -282,6 +284,8 @@ _loanctl_option_values() {
     ('loan list|--max-amount') REPLY='@none' ;;
     ('loan queue|--product') REPLY='@none' ;;
     ('loan queue|--limit') REPLY='@none' ;;
+    ('loan review|--product') REPLY='@none' ;;
+    ('loan review|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
     ('loan open|--product') REPLY='@none' ;;
@@ -402,7 +406,7 @@ _loanctl_argument_values() {
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
+    ('loan help|0') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;

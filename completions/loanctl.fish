@@ -80,6 +80,7 @@ function __loanctl_commands
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first' \
+                'review' 'Go through the approval queue at a terminal, one loan request at a time: approve, skip, open or stop' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'open' 'Open a loan request'\''s page in the lender dashboard (prints its URL where there is no browser)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
@@ -220,6 +221,8 @@ function __loanctl_resolve
             echo 'list'
         case 'loan|queue'
             echo 'queue'
+        case 'loan|review'
+            echo 'review'
         case 'loan|find'
             echo 'find'
         case 'loan|open'
@@ -603,6 +606,12 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--limit' 'how many to show, 1 to 1000 (default 20)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'loan review'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--limit' 'how many of the queue to go through, oldest submission first, 1 to 1000 (default 20)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan find'
@@ -1010,6 +1019,10 @@ function __loanctl_option_values
             echo '@none'
         case 'loan queue|--limit'
             echo '@none'
+        case 'loan review|--product'
+            echo '@none'
+        case 'loan review|--limit'
+            echo '@none'
         case 'loan find|--product'
             echo '@none'
         case 'loan find|--reference'
@@ -1245,7 +1258,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
+            echo 'create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'
