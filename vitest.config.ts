@@ -29,6 +29,8 @@ export const PROCESS_TESTS = [
   'test/e2e/dashboard-browser.test.ts',
   'test/e2e/binary.test.ts',
   'test/e2e/package.test.ts',
+  'test/e2e/sandbox-teams.test.ts',
+  'test/e2e/examples-languages.test.ts',
 ];
 
 export default defineConfig({

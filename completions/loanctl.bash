@@ -11,7 +11,7 @@ _loanctl_commands() {
   case "$1" in
     '') REPLY='demo profile api sandbox user loan cache completion help' ;;
     'profile') REPLY='add set list use show test move-key remove help' ;;
-    'sandbox') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults help' ;;
+    'sandbox') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs verify proxy faults help' ;;
     'sandbox snapshot') REPLY='list' ;;
     'sandbox clock') REPLY='set advance reset' ;;
     'sandbox org') REPLY='create help' ;;
@@ -58,6 +58,8 @@ _loanctl_resolve() {
     'sandbox|org') REPLY='org' ;;
     'sandbox|product') REPLY='product' ;;
     'sandbox|logs') REPLY='logs' ;;
+    'sandbox|verify') REPLY='verify' ;;
+    'sandbox|proxy') REPLY='proxy' ;;
     'sandbox|faults') REPLY='faults' ;;
     'sandbox|help') REPLY='help' ;;
     'sandbox snapshot|list') REPLY='list' ;;
@@ -143,7 +145,9 @@ _loanctl_options() {
     'sandbox org create') REPLY='--name --data-dir --json -h --help' ;;
     'sandbox product') REPLY='-h --help' ;;
     'sandbox product create') REPLY='--org --name --data-dir --json -h --help' ;;
-    'sandbox logs') REPLY='--data-dir -f --follow --status --path --since --limit -h --help' ;;
+    'sandbox logs') REPLY='--data-dir -f --follow --status --path --since --limit --violations -h --help' ;;
+    'sandbox verify') REPLY='--data-dir --method --path --status --since --count -h --help' ;;
+    'sandbox proxy') REPLY='--upstream --host --port --strict --timeout --data-dir -h --help' ;;
     'sandbox faults') REPLY='-h --help' ;;
     'sandbox faults add') REPLY='--preset --path --method --status --envelope --message --latency --probability --seed --times --data-dir -h --help' ;;
     'sandbox faults list') REPLY='--data-dir -h --help' ;;
@@ -225,6 +229,17 @@ _loanctl_option_values() {
     ('sandbox logs|--path') REPLY='@none' ;;
     ('sandbox logs|--since') REPLY='@none' ;;
     ('sandbox logs|--limit') REPLY='@none' ;;
+    ('sandbox verify|--data-dir') REPLY='@dirs' ;;
+    ('sandbox verify|--method') REPLY='@none' ;;
+    ('sandbox verify|--path') REPLY='@none' ;;
+    ('sandbox verify|--status') REPLY='@none' ;;
+    ('sandbox verify|--since') REPLY='@none' ;;
+    ('sandbox verify|--count') REPLY='@none' ;;
+    ('sandbox proxy|--upstream') REPLY='@none' ;;
+    ('sandbox proxy|--host') REPLY='@none' ;;
+    ('sandbox proxy|--port') REPLY='@none' ;;
+    ('sandbox proxy|--timeout') REPLY='@none' ;;
+    ('sandbox proxy|--data-dir') REPLY='@dirs' ;;
     ('sandbox faults add|--preset') REPLY='@none' ;;
     ('sandbox faults add|--path') REPLY='@none' ;;
     ('sandbox faults add|--method') REPLY='@none' ;;
@@ -381,7 +396,7 @@ _loanctl_option_values() {
     ('loan guarantors|--product') REPLY='@none' ;;
     (*'|--profile') REPLY='@profiles' ;;
     (*'|--base-url') REPLY='@none' ;;
-    (*'|-o'|*'|--output') REPLY='table json ndjson csv' ;;
+    (*'|-o'|*'|--output') REPLY='table json ndjson csv xlsx' ;;
     (*'|--fields') REPLY='@none' ;;
     (*'|--timeout') REPLY='@none' ;;
     (*) return 1 ;;
@@ -404,7 +419,7 @@ _loanctl_argument_values() {
     ('sandbox faults clear|0') REPLY='@faults' ;;
     ('sandbox faults clear|'*) REPLY='@faults' ;;
     ('sandbox faults help|0') REPLY='add list clear' ;;
-    ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs faults' ;;
+    ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs verify proxy faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
     ('loan help|0') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;

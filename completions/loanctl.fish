@@ -42,6 +42,8 @@ function __loanctl_commands
                 'org' 'Manage the sandbox'\''s lender organisations' \
                 'product' 'Manage the sandbox'\''s loan products' \
                 'logs' 'Show the requests a sandbox on this data dir answered, newest last (passwords and keys hidden)' \
+                'verify' 'Check that the sandbox received the requests a test expects (exit 1 with the difference when not)' \
+                'proxy' 'Forward requests to a real server and check each request and reply against the contract (breaks in sandbox logs --violations)' \
                 'faults' 'Make the sandbox fail on purpose: errors, latency, rate limits, for some requests' \
                 'help' 'display help for command'
         case 'sandbox snapshot'
@@ -173,6 +175,10 @@ function __loanctl_resolve
             echo 'product'
         case 'sandbox|logs'
             echo 'logs'
+        case 'sandbox|verify'
+            echo 'verify'
+        case 'sandbox|proxy'
+            echo 'proxy'
         case 'sandbox|faults'
             echo 'faults'
         case 'sandbox|help'
@@ -480,6 +486,27 @@ function __loanctl_options
                 '--path' 'only paths matching the glob (* within a segment, ** across)' \
                 '--since' 'only the last 30s, 10m, 2h, 1d…' \
                 '--limit' 'at most this many, the newest (default 50; 10 with --follow)' \
+                '--violations' 'only requests that broke the contract (sandbox proxy), with where and how' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox verify'
+            printf '%s\t%s\n' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
+                '--method' 'only requests of this method: GET, POST, PUT, DELETE' \
+                '--path' 'only paths matching the glob (* within a segment, ** across)' \
+                '--status' 'only these: 2xx, 4xx, 5xx, an HTTP code, success, error, exists, no-access, refused' \
+                '--since' 'only the last 30s, 10m, 2h, 1d…' \
+                '--count' 'exactly this many (default: at least one)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'sandbox proxy'
+            printf '%s\t%s\n' \
+                '--upstream' 'the server to forward to, e.g. https://api.lender.example (http only on loopback)' \
+                '--host' 'address to listen on' \
+                '--port' 'port to listen on; 0 picks a free one' \
+                '--strict' 'answer a reply that breaks the contract with a 502 envelope naming the break' \
+                '--timeout' 'how long the upstream may take to answer, e.g. 30s (then a 504 envelope)' \
+                '--data-dir' 'where its request log goes (default: $XDG_DATA_HOME/loanctl/proxy)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'sandbox faults'
@@ -901,6 +928,28 @@ function __loanctl_option_values
             echo '@none'
         case 'sandbox logs|--limit'
             echo '@none'
+        case 'sandbox verify|--data-dir'
+            echo '@dirs'
+        case 'sandbox verify|--method'
+            echo '@none'
+        case 'sandbox verify|--path'
+            echo '@none'
+        case 'sandbox verify|--status'
+            echo '@none'
+        case 'sandbox verify|--since'
+            echo '@none'
+        case 'sandbox verify|--count'
+            echo '@none'
+        case 'sandbox proxy|--upstream'
+            echo '@none'
+        case 'sandbox proxy|--host'
+            echo '@none'
+        case 'sandbox proxy|--port'
+            echo '@none'
+        case 'sandbox proxy|--timeout'
+            echo '@none'
+        case 'sandbox proxy|--data-dir'
+            echo '@dirs'
         case 'sandbox faults add|--preset'
             echo '@none'
         case 'sandbox faults add|--path'
@@ -1214,7 +1263,7 @@ function __loanctl_option_values
         case '*''|--base-url'
             echo '@none'
         case '*''|-o' '*''|--output'
-            echo 'table json ndjson csv'
+            echo 'table json ndjson csv xlsx'
         case '*''|--fields'
             echo '@none'
         case '*''|--timeout'
@@ -1254,7 +1303,7 @@ function __loanctl_argument_values
         case 'sandbox faults help|0'
             echo 'add list clear'
         case 'sandbox help|0'
-            echo 'start open openapi status stop reset snapshot restore seed clock org product logs faults'
+            echo 'start open openapi status stop reset snapshot restore seed clock org product logs verify proxy faults'
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'

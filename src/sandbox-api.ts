@@ -15,6 +15,8 @@ import { loadSeedFile } from './sandbox/control/seed-file.js';
 import { runSeed } from './sandbox/control/seed-run.js';
 import { resetData, restoreSnapshot, takeSnapshot } from './sandbox/control/state.js';
 import { dbPathFor, SandboxDb } from './sandbox/db.js';
+import { readFreshLog } from './sandbox/log/fresh.js';
+import { matchingRequests, publicRequest, verifyRequests } from './sandbox/log/requests.js';
 import { startSandboxServer } from './sandbox/server.js';
 
 export interface StartSandboxOptions {
@@ -38,6 +40,44 @@ export interface SeedResult {
   productId: number;
 }
 
+/** Which requests: every condition given must hold. */
+export interface RequestQuery {
+  /** GET, POST, … */
+  method?: string;
+  /** The path, or a glob of it: `/api/v1/loan_request/*` (`*` within a segment, `**` across). */
+  path?: string;
+  /** An HTTP code (404), a class ('4xx'), an envelope status ('error', 'no-access'), or 'refused'. */
+  status?: number | string;
+  /** Only requests answered at or after this time. */
+  since?: Date | string;
+}
+
+/** A request as the sandbox's request log recorded it (docs/sandbox.md, "Request log"); keys and passwords hidden. */
+export interface RecordedRequest {
+  id: number;
+  /** When its reply was sent (ISO 8601, UTC, the wall clock). */
+  time: string;
+  org_id: number | null;
+  method: string;
+  path: string;
+  /** The query string without `?`; '' when none. */
+  query: string;
+  http: number;
+  /** The envelope's status; null when the reply was not an envelope. */
+  status: string | null;
+  ms: number;
+  /** Why it was refused, or which fault or Prefer header answered it. */
+  why: string | null;
+  /** The bodies as JSON text, cut at 2,048 characters. */
+  request_body: string | null;
+  reply_body: string | null;
+  ended: 'answered' | 'client gone' | 'dropped';
+  /** What its Prefer header asked for. */
+  prefer: string | null;
+  /** Where it broke the contract (`loanctl sandbox proxy` only). */
+  violations: unknown[] | null;
+}
+
 export interface Sandbox {
   /** Base URL of the API, e.g. `http://127.0.0.1:41061` (the dashboard is at `${url}/dashboard`). */
   url: string;
@@ -47,6 +87,18 @@ export interface Sandbox {
   /** The demo organisation's product. */
   productId: number;
   dataDir: string;
+  /** The control plane's own key, for `GET ${'{url}'}/__sandbox/requests` from another language. */
+  controlKey: string;
+  /**
+   * The requests the sandbox received that match, oldest first: every request is there the moment
+   * its reply has been sent.
+   */
+  requests(query?: RequestQuery): Promise<RecordedRequest[]>;
+  /**
+   * Resolves when `count` requests match (exactly; at least one without `count`); otherwise rejects
+   * with what was expected, what matched and the nearest requests that did not.
+   */
+  expectRequest(query: RequestQuery & { count?: number }): Promise<void>;
   /** Empties borrowers, loan requests and attachments; keeps organisations, keys and products. */
   reset(): Promise<void>;
   /** A consistent copy of the data under `name` (replacing one of that name). */
@@ -70,6 +122,18 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       orgId: running.demo.org_id,
       productId: running.demo.product_id,
       dataDir,
+      controlKey: running.controlKey,
+      requests: async (query = {}) =>
+        readFreshLog(running.app.flushRequestLog, dataDir, (db) => matchingRequests(db, matchOf(query)))?.map(
+          publicRequest,
+        ) ?? [],
+      expectRequest: async ({ count, ...query }) => {
+        const verdict = readFreshLog(running.app.flushRequestLog, dataDir, (db) =>
+          verifyRequests(db, matchOf(query), count),
+        );
+        if (verdict ? !verdict.ok : count !== 0)
+          throw new Error(verdict?.message ?? 'The sandbox has logged no request.');
+      },
       reset: async () => void withDb(dataDir, (db) => resetData(db)),
       snapshot: async (name) => void withDb(dataDir, (db) => takeSnapshot(db, dataDir, name, true)),
       restore: async (name) => void withDb(dataDir, (db) => restoreSnapshot(db, dataDir, name)),
@@ -94,6 +158,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+function matchOf(query: RequestQuery) {
+  const since = query.since instanceof Date ? query.since.toISOString() : query.since;
+  return { method: query.method, path: query.path, status: query.status, since };
 }
 
 function clockTime(clock: Date | string | undefined): Date {

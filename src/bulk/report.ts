@@ -6,12 +6,27 @@
  * ten times a second (`\r` and erase-line), which needs no terminal library, and keeping a
  * dependency off the install keeps start-up and the bundle small.
  */
-import type { OutputStream } from '../basics.js';
+import type { OutputFormat, OutputStream } from '../basics.js';
+import { UsageError } from '../errors.js';
 import { csvRow } from '../output/csv.js';
 import { drained } from './drain.js';
 import type { BulkCounts, BulkSummary, RowResult } from './engine.js';
 
 const CSV_COLUMNS = ['row', 'status', 'id', 'reference', 'email', 'user_id', 'message'] as const;
+
+/**
+ * The report is a stream of results: CSV if asked for, else NDJSON (one result a line, whatever
+ * else -o says). A spreadsheet is written whole at the end, so it cannot be a report.
+ */
+export function reportFormat(chosen: OutputFormat): 'csv' | 'ndjson' {
+  if (chosen === 'xlsx') {
+    throw new UsageError(
+      'A bulk run reports each row as it ends, so it cannot write a spreadsheet.',
+      'Use -o csv (then open that), or the default NDJSON.',
+    );
+  }
+  return chosen === 'csv' ? 'csv' : 'ndjson';
+}
 
 export interface ResultLines {
   /** Takes one row's result (in row order); resolves at once unless stdout's buffer is full, then once it drained. */

@@ -37,7 +37,7 @@ import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from
 import { type BulkKind, identify, KINDS, kindTask, rowKey } from './kinds.js';
 import { phoneRepair } from './phones.js';
 import { remembered } from './remembered.js';
-import { dryRunLines, resultWriter, reviewBlock, startProgress, summaryLine } from './report.js';
+import { dryRunLines, reportFormat, resultWriter, reviewBlock, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -74,9 +74,7 @@ export function parseConcurrency(raw: string | undefined): number {
 export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions, deps: Deps): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const format = parseBulkFormat(options.format);
-  // The report is a stream of results: CSV if asked for, else NDJSON (one result a line, whatever -o).
-  const chosen = chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io));
-  const output = chosen.name === 'csv' ? 'csv' : 'ndjson';
+  const output = reportFormat(chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io)).name);
   const defaultProduct = options.product === undefined ? undefined : parseId(options.product, '--product');
   const settings = await deps.settings({ withKey: true });
   if (!settings.baseUrl) {

@@ -30,6 +30,12 @@ export function resolveOutputSettings(
 ): OutputSettings {
   // Checked where the format is chosen (./formats/index.ts `chooseFormat`), the one place.
   const output = globals.output ?? (isTty(io.stdout) ? 'table' : 'json');
+  if (output === 'xlsx' && isTty(io.stdout)) {
+    throw new UsageError(
+      '-o xlsx writes a spreadsheet file, not text for a terminal.',
+      'Send it to a file: loanctl loan list -o xlsx > loans.xlsx',
+    );
+  }
   if (globals.raw && globals.fields !== undefined) {
     throw new UsageError(
       '--raw prints the whole envelope as received, so --fields cannot pick from it.',

@@ -8,10 +8,13 @@
  *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
  *   3. query and body valid (400)             the next group commit (db.ts `write`)
  */
+import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
 import { databaseClock } from './control/clock.js';
+import { ensureControlKey } from './control/control-key.js';
+import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
@@ -21,6 +24,7 @@ import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
 import { type ObserveOptions, Observers } from './observe.js';
 import { serveOpenApi } from './openapi-route.js';
+import { installPreferences } from './prefer.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
@@ -68,6 +72,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     if (clock) reply.header('date', clock.toUTCString());
     done(null, payload);
   });
+  installPreferences(app, (request) => authenticate(request, repos).org_id);
   observers.install(app, db);
 
   // JSON bodies: an empty body counts as none (curl -X PUT …/submit -H 'Content-Type: application/json').
@@ -98,6 +103,12 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   });
 
   serveOpenApi(app);
+  app.decorate('flushRequestLog', () => observers.flushLog());
+  if (options.dbPath !== ':memory:') {
+    const dataDir = dirname(options.dbPath);
+    const flush = () => observers.flushLog();
+    registerControlRoutes(app, { dataDir, controlKey: ensureControlKey(dataDir), flush, now: () => new Date() });
+  }
 
   // Each operation at its path, and at the paths the real service documents besides the spec's
   // (tokenize_mono), with the same behaviour.
@@ -108,6 +119,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     app.route({
       method: def.method,
       url,
+      config: { operation: def.key },
       // A GET is answered synchronously, without a microtask turn; a write once its group commit is in.
       handler: (request, reply) => {
         const answer = () => serve(def, handler, request, repos, db, now);
@@ -129,7 +141,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
       () => serve(def, HANDLERS[def.key as EndpointKey] as Handler<EndpointKey>, input, repos, db, now, caller),
       options.lockWaitMs,
     );
-  const requestLog = options.requestLog === false ? undefined : requestLogReader(options.dbPath);
+  const requestLog =
+    options.requestLog === false ? undefined : requestLogReader(options.dbPath, () => observers.flushLog());
   await registerDashboard(app, { db, repos, operate, now, onError, requestLog });
   return app;
 }

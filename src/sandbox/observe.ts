@@ -10,7 +10,7 @@ import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest 
 import type { SandboxDb } from './db.js';
 import { FaultInjector, sendFault } from './faults/inject.js';
 import { DEFAULT_LIMITS, installLimits, type Limits, limitOptions, type RawReply } from './limits.js';
-import { type Captured, CLIENT_GONE_HTTP } from './log/entry.js';
+import { type Captured, CLIENT_GONE_HTTP, DROPPED_HTTP } from './log/entry.js';
 import { DEFAULT_MAX_ROWS, ENDED, type Ended, LOG_FILE_NAME, openLogForWriting } from './log/store.js';
 import { RequestLogWriter } from './log/writer.js';
 
@@ -24,6 +24,16 @@ declare module 'fastify' {
     replyText: string | undefined;
     /** The request's log entry was made (answered or client gone: only the first counts). */
     logged: boolean;
+    /** What its `Prefer` header asked for, as applied (./prefer.ts). */
+    preferred: string | undefined;
+    /** Its connection was closed without a reply because its `Prefer: drop` asked for it. */
+    dropped: boolean;
+    /** `sandbox proxy`: the contract's breaks found in the request and its reply, as JSON. */
+    violations: string | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The control plane's own routes (./control-routes.ts): not in the request log they serve. */
+    unlogged?: boolean;
   }
 }
 
@@ -49,18 +59,34 @@ export class Observers {
     });
   }
 
+  /** Commits the entries written so far, so a reader sees them (./log/fresh.ts). */
+  flushLog(): void {
+    this.log?.flush();
+  }
+
   /** Options for Fastify's constructor. */
   serverOptions(): Partial<FastifyHttpOptions<Server>> {
     return limitOptions(this.limits, (raw) => this.log?.push(rawEntry(raw)));
   }
 
-  /** Hooks on the built app: limits, faults, logging; the log is written out when the app closes. */
-  install(app: FastifyInstance, db: SandboxDb): void {
+  /**
+   * Hooks on the built app: limits, faults (with the data's database; `sandbox proxy` has none),
+   * logging; the log is written out when the app closes.
+   */
+  install(app: FastifyInstance, db: SandboxDb | undefined): void {
     installLimits(app, this.limits, (raw) => this.log?.push(rawEntry(raw)));
     app.decorateRequest('orgId', undefined);
     app.decorateRequest('faultId', undefined);
     app.decorateRequest('replyText', undefined);
+    app.decorateRequest('preferred', undefined);
+    app.decorateRequest('dropped', false);
+    app.decorateRequest('violations', undefined);
 
+    if (db) this.installFaults(app, db);
+    this.installLog(app);
+  }
+
+  private installFaults(app: FastifyInstance, db: SandboxDb): void {
     const faults = new FaultInjector(db);
     app.addHook('preHandler', (request, reply, done) => {
       const fault = faults.pick(request.method, request.url.split('?', 1)[0] as string);
@@ -70,12 +96,14 @@ export class Observers {
       if (fault.latency_ms > 0) setTimeout(answer, fault.latency_ms);
       else answer();
     });
+  }
 
+  private installLog(app: FastifyInstance): void {
     const log = this.log;
     if (!log) return;
     app.decorateRequest('logged', false);
     const record = (request: FastifyRequest, reply: FastifyReply, ended: Ended) => {
-      if (request.logged) return;
+      if (request.logged || request.routeOptions.config?.unlogged) return;
       request.logged = true;
       log.push(captured(request, reply, ended));
     };
@@ -84,7 +112,7 @@ export class Observers {
     // response's 'close' without a finished reply records it (issue #25).
     app.addHook('onRequest', (request, reply, done) => {
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) record(request, reply, ENDED.clientGone);
+        if (!reply.raw.writableFinished) record(request, reply, request.dropped ? ENDED.dropped : ENDED.clientGone);
       });
       done();
     });
@@ -105,7 +133,7 @@ function captured(request: FastifyRequest, reply: FastifyReply, ended: Ended): C
     at: Date.now(),
     method: request.method,
     url: request.url,
-    http: ended === ENDED.clientGone ? CLIENT_GONE_HTTP : reply.statusCode,
+    http: ended === ENDED.clientGone ? CLIENT_GONE_HTTP : ended === ENDED.dropped ? DROPPED_HTTP : reply.statusCode,
     ms: reply.elapsedTime,
     orgId: request.orgId,
     faultId: request.faultId,
@@ -114,6 +142,8 @@ function captured(request: FastifyRequest, reply: FastifyReply, ended: Ended): C
     replyText: request.replyText,
     authorization: request.headers.authorization,
     ended,
+    prefer: request.preferred,
+    violations: request.violations,
   };
 }
 

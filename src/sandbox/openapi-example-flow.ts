@@ -40,11 +40,11 @@ export const EXAMPLES_NOW = new Date('2026-03-02T09:30:00.000Z');
 
 export type SuccessExamples = Record<EndpointKey, Record<string, unknown>>;
 
-type Envelope = Record<string, unknown>;
+export type Envelope = Record<string, unknown>;
 /** The id of the latest record of each kind a reply carried (`loanRequest` → 1). */
 type Ids = Map<string, number>;
 
-interface Step {
+export interface Step {
   key: EndpointKey;
   params: Record<string, number>;
   query: Record<string, string>;
@@ -87,6 +87,17 @@ export async function recordSuccessExamples(): Promise<SuccessExamples> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The journey through every operation with `send` carrying each step: what `sandbox proxy`'s test
+ * sends through the proxy. Each step must succeed; its replies, as the examples.
+ */
+export function walkEveryOperation(
+  send: (step: Step) => Promise<{ http: number; envelope: Envelope }>,
+  orgId: number,
+): Promise<SuccessExamples> {
+  return new Journey(send, orgId).walk();
 }
 
 /** One walk through the contract, remembering what it sent and what the replies carried. */

@@ -17,6 +17,7 @@ import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpo
 import type { FieldDef } from '../contract/fields.js';
 import { type OperationDef, operation, type QuerySpec } from '../contract/operations.js';
 import { transitionText } from '../contract/states.js';
+import { CONTROL_SCHEME, CONTROL_SECURITY_SCHEME, controlPaths, PREFER_PARAMETER } from './openapi-control.js';
 import { SUCCESS_EXAMPLES } from './openapi-examples.js';
 import { envelopeSchemas, errorResponses, failureEnvelope, type Json, successEnvelope } from './openapi-replies.js';
 
@@ -43,7 +44,7 @@ export function openApiDocument(options: OpenApiOptions): Json {
     },
     servers: [{ url: options.serverUrl }],
     security: [{ [BEARER]: [] }],
-    paths: paths(),
+    paths: { ...paths(), ...controlPaths() },
     components: {
       securitySchemes: {
         [BEARER]: {
@@ -51,8 +52,9 @@ export function openApiDocument(options: OpenApiOptions): Json {
           scheme: 'bearer',
           description: "Your organisation's API key: `Authorization: Bearer <API_KEY>`",
         },
+        [CONTROL_SCHEME]: CONTROL_SECURITY_SCHEME,
       },
-      parameters: { ProductId: PRODUCT_ID },
+      parameters: { ProductId: PRODUCT_ID, Prefer: PREFER_PARAMETER },
       schemas: envelopeSchemas(),
     },
   };
@@ -90,6 +92,7 @@ function operationObject(def: EndpointDef, otherPath: string | undefined): Json 
       ...pathParameters(def),
       ...(def.productId ? [{ $ref: '#/components/parameters/ProductId' }] : []),
       ...queryParameters(def),
+      { $ref: '#/components/parameters/Prefer' },
     ],
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
     responses: { '200': successResponse(def), ...errorResponses(def) },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type DemoCredentials, ensureDemo } from './admin.js';
 import { buildSandbox } from './app.js';
+import { ensureControlKey } from './control/control-key.js';
 import { dbPathFor } from './db.js';
 import { guardHost, hostNames } from './hosts.js';
 
@@ -22,6 +23,8 @@ export interface RunningSandbox {
   host: string;
   port: number;
   dataDir: string;
+  /** The control plane's own key (control/control-key.ts): `GET /__sandbox/requests` takes it. */
+  controlKey: string;
   /** The demo organisation's credentials; `created` when this start made them. */
   demo: DemoCredentials & { created: boolean };
   app: FastifyInstance;
@@ -59,6 +62,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Runnin
     port,
     dataDir: options.dataDir,
     demo,
+    controlKey: ensureControlKey(options.dataDir),
     app,
     close: () => app.close(),
   };

@@ -1,5 +1,5 @@
 /**
- * One reading of a phone number everywhere (docs/guide.md, "Phone numbers"): `user create` and
+ * One reading of a phone number everywhere (docs/guide.md, "Input"): `user create` and
  * `user find` read `+234…`, `234…` and `0…` alike and refuse a 10-digit number that lost its 0,
  * naming the number it likely was; an import reads such a number (a spreadsheet dropped the 0)
  * with its 0 restored and says once how many rows it read so; `--strict` refuses those rows.

@@ -66,7 +66,7 @@ async function http(
 
 describe('loanctl sandbox start --json --port 0', () => {
   it('prints exactly one JSON line with url, api_key, org_id and product_id', () => {
-    expect(Object.keys(sandbox.line)).toEqual(['url', 'api_key', 'org_id', 'product_id']);
+    expect(Object.keys(sandbox.line)).toEqual(['url', 'api_key', 'org_id', 'product_id', 'control_key']);
     expect(sandbox.line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(sandbox.line.api_key).toMatch(/^sk_sandbox_\w{32}$/);
   });

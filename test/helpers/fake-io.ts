@@ -3,18 +3,21 @@ import type { InputStream, Io, OutputStream } from '../../src/basics.js';
 
 export interface CapturedStream extends OutputStream {
   text(): string;
+  /** Everything written, as bytes (a spreadsheet is not text). */
+  bytes(): Buffer;
 }
 
 export function captured(isTTY = false): CapturedStream {
-  let buffer = '';
+  const chunks: Buffer[] = [];
   const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      buffer += chunk.toString();
+    write(chunk, encoding, callback) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), encoding));
       callback();
     },
-  }) as Writable & { isTTY?: boolean; text(): string };
+  }) as Writable & { isTTY?: boolean; text(): string; bytes(): Buffer };
   stream.isTTY = isTTY;
-  stream.text = () => buffer;
+  stream.bytes = () => Buffer.concat(chunks);
+  stream.text = () => stream.bytes().toString();
   return stream;
 }
 

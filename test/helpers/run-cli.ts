@@ -24,6 +24,8 @@ import { type OpenSandboxOptions, openSandbox, type TestSandbox } from './sandbo
 export interface CliResult {
   exitCode: number;
   stdout: string;
+  /** stdout as bytes, for what is not text (`-o xlsx`). */
+  stdoutBytes: Buffer;
   stderr: string;
   /** stdout parsed as JSON (throws with the output when it is not). */
   json<T = unknown>(): T;
@@ -79,6 +81,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   return {
     exitCode,
     stdout,
+    stdoutBytes: io.stdout.bytes(),
     stderr,
     json: <T>() => parseStdout<T>(stdout, stderr, exitCode),
   };

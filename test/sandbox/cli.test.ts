@@ -125,7 +125,7 @@ describe('sandbox start', () => {
     const dataDir = dir();
     const started = await startInProcess({ dataDir, json: true });
     const line = JSON.parse(started.stdout.text);
-    expect(Object.keys(line)).toEqual(['url', 'api_key', 'org_id', 'product_id']);
+    expect(Object.keys(line)).toEqual(['url', 'api_key', 'org_id', 'product_id', 'control_key']);
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const reply = await fetch(`${line.url}/api/v1/loan_request?product-id=${line.product_id}&direction=ASC`, {
       headers: { authorization: `Bearer ${line.api_key}` },
@@ -143,7 +143,13 @@ describe('sandbox start', () => {
 
   it('-o json prints the same one JSON line as --json', async () => {
     const started = await startInProcess({ dataDir: dir() }, dir(), { output: 'json' });
-    expect(Object.keys(JSON.parse(started.stdout.text))).toEqual(['url', 'api_key', 'org_id', 'product_id']);
+    expect(Object.keys(JSON.parse(started.stdout.text))).toEqual([
+      'url',
+      'api_key',
+      'org_id',
+      'product_id',
+      'control_key',
+    ]);
     started.stop.abort();
     await started.running;
     expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
@@ -152,7 +158,10 @@ describe('sandbox start', () => {
   it('prints through -o and --fields as any data: csv, ndjson, and json still one line', async () => {
     for (const [globals, pattern] of [
       [{ output: 'csv', fields: 'url,product_id' }, /^url,product_id\nhttp:\/\/127\.0\.0\.1:\d+,1\n$/],
-      [{ output: 'ndjson' }, /^\{"url":"http:[^"]+","api_key":"sk_sandbox_\w+","org_id":1,"product_id":1\}\n$/],
+      [
+        { output: 'ndjson' },
+        /^\{"url":"http:[^"]+","api_key":"sk_sandbox_\w+","org_id":1,"product_id":1,"control_key":"sk_sandbox_control_\w+"\}\n$/,
+      ],
       [{ output: 'json', fields: 'url' }, /^\{"url":"http:\/\/127\.0\.0\.1:\d+"\}\n$/],
     ] as const) {
       const started = await startInProcess({ dataDir: dir() }, dir(), globals);

@@ -30,17 +30,32 @@ describe('the OpenAPI document', () => {
       for (const path of [def.path, ...(def.otherPaths ?? [])]) {
         const op = doc.paths[openApiPath(path)]?.[def.method.toLowerCase()] as Json;
         expect(op, `${def.method} ${path}`).toBeDefined();
-        const params = (op.parameters as Json[]).map((p) => (p.$ref ? 'product-id' : p.name));
+        const params = (op.parameters as Json[]).map((p) =>
+          p.$ref ? (p.$ref as string).replace('#/components/parameters/', '') : p.name,
+        );
         expect(params).toEqual([
           ...def.pathParams,
-          ...(def.productId ? ['product-id'] : []),
+          ...(def.productId ? ['ProductId'] : []),
           ...Object.keys(def.query.shape),
+          'Prefer',
         ]);
         expect(op.requestBody !== undefined, `${def.key} body`).toBe(def.body !== undefined);
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '500']));
       }
     }
     expect(doc.paths['/api/v1/loan_request/{id}/tokenize_mono'].post.operationId).toBe('tokenizeLinker_tokenize_mono');
+  });
+
+  it("documents the sandbox's own parts: the Prefer header and the control plane under its own key", () => {
+    expect(doc.components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header', required: false });
+    for (const word of ['code=503', 'envelope=error', 'latency=2s', 'drop']) {
+      expect(doc.components.parameters.Prefer.description).toContain(word);
+    }
+    const requests = doc.paths['/__sandbox/requests'].get;
+    expect(requests.security).toEqual([{ controlKey: [] }]);
+    expect(requests.parameters.map((p: Json) => p.name)).toEqual(['method', 'path', 'status', 'since', 'limit']);
+    expect(doc.paths['/__sandbox/requests/flush'].post.security).toEqual([{ controlKey: [] }]);
+    expect(doc.components.securitySchemes.controlKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it("lists each operation's own error replies (its contract row's errors) at their HTTP status, with the sandbox's message", () => {

@@ -237,6 +237,8 @@ describe('its pages', () => {
         request_body: null,
         reply_body: 'x'.repeat(BODY_LIMIT),
         ended: ENDED.answered,
+        prefer: null,
+        violations: null,
       };
       // ~14 MB of entries, committed 500 at a time as the server does.
       for (let n = 1; n <= 6_000; n++) {

@@ -73,7 +73,10 @@ describe('the completion model', () => {
       choices: ['daily', 'weekly', 'bi-weekly', 'monthly'],
     });
     expect(option('loan list', '--direction')?.values).toEqual({ kind: 'choices', choices: ['ASC', 'DESC'] });
-    expect(option('loan list', '-o')?.values).toEqual({ kind: 'choices', choices: ['table', 'json', 'ndjson', 'csv'] });
+    expect(option('loan list', '-o')?.values).toEqual({
+      kind: 'choices',
+      choices: ['table', 'json', 'ndjson', 'csv', 'xlsx'],
+    });
     expect(option('loan list', '--profile')?.values).toEqual({ kind: 'profiles' });
     expect(option('sandbox start', '--data-dir')?.values).toEqual({ kind: 'directories' });
     expect(option('loan schedule', '--exclude-weekends')?.takesValue).toBe(false);

@@ -112,7 +112,7 @@ describe('the format is chosen in one place', () => {
       const error = await render({ id: 1 }, { format: 'yaml' as never }, { io, env: {}, globals }).catch((e) => e);
       expect(error).toBeInstanceOf(UsageError);
       expect(error.message).toBe('--output: "yaml" is not a format.');
-      expect(error.hint).toBe('Use one of: table, json, ndjson, csv.');
+      expect(error.hint).toBe('Use one of: table, json, ndjson, csv, xlsx.');
     }
     const fromGlobals = await render({ id: 1 }, {}, { io, env: {}, globals: { output: 'xml' as never } }).catch(
       (e) => e,

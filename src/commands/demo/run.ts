@@ -167,9 +167,9 @@ function demoFormat(globals: GlobalOptions): DemoFormat {
     );
   }
   const output = globals.output ?? 'table';
-  if (output === 'csv') {
+  if (output === 'csv' || output === 'xlsx') {
     throw new UsageError(
-      'The demo does not print CSV: its steps return different kinds of records.',
+      `The demo does not print ${output === 'csv' ? 'CSV' : 'a spreadsheet'}: its steps return different kinds of records.`,
       'Use -o table (the default), -o json or -o ndjson.',
     );
   }

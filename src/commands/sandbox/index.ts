@@ -18,6 +18,7 @@ import { sandboxOpen } from './open-verb.js';
 import { sandboxOpenapi } from './openapi-verb.js';
 import { orgCreate } from './org-create-verb.js';
 import { productCreate } from './product-create-verb.js';
+import { sandboxProxy } from './proxy-verb.js';
 import { sandboxReset } from './reset-verb.js';
 import { sandboxRestore } from './restore-verb.js';
 import { sandboxSeed } from './seed-verb.js';
@@ -25,6 +26,7 @@ import { sandboxSnapshot } from './snapshot-verb.js';
 import { sandboxStart } from './start-verb.js';
 import { sandboxStatus } from './status-verb.js';
 import { sandboxStop } from './stop-verb.js';
+import { sandboxVerify } from './verify-verb.js';
 
 const SANDBOX_VERBS: readonly Verb[] = [
   sandboxStart,
@@ -50,6 +52,8 @@ const SANDBOX_VERBS: readonly Verb[] = [
     [productCreate],
   ),
   sandboxLogs,
+  sandboxVerify,
+  sandboxProxy,
   subNoun(
     'faults',
     'Make the sandbox fail on purpose: errors, latency, rate limits, for some requests',

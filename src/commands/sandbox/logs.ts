@@ -6,6 +6,7 @@ import { parseDuration } from '../../input/duration.js';
 import { type Output, openOutput } from '../../output/output.js';
 import { createRowWriter } from '../../output/render.js';
 import { resolveOutputSettings } from '../../output/settings.js';
+import { flushRunningSandbox } from '../../sandbox/log/fresh.js';
 import {
   ENVELOPE_STATUSES,
   entriesAfter,
@@ -14,7 +15,9 @@ import {
   newestEntries,
   unknownStatus,
 } from '../../sandbox/log/query.js';
+import { publicRequest, violationsOf } from '../../sandbox/log/requests.js';
 import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
+import { describeViolations, type Violation } from '../../sandbox/proxy/violations.js';
 import { parseWholeNumber, resolveDataDir } from './common.js';
 
 export interface SandboxLogsOptions {
@@ -24,12 +27,16 @@ export interface SandboxLogsOptions {
   path?: string;
   since?: string;
   limit?: string;
+  /** Only the requests that broke the contract (`sandbox proxy`), with where. */
+  violations?: boolean;
   /** For tests: stop following when this aborts, instead of (as well as) on SIGINT/SIGTERM. */
   stopSignal?: AbortSignal;
 }
 
 /** The columns of a table when --fields does not choose. */
 const TABLE_FIELDS = ['time', 'org_id', 'method', 'path', 'http', 'status', 'ms', 'why'];
+/** With --violations: where each broke the contract, instead of the envelope's status and why. */
+const VIOLATION_FIELDS = ['time', 'method', 'path', 'http', 'violations'];
 const POLL_MS = 250;
 
 export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): Promise<void> {
@@ -37,11 +44,18 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
   const filter = parseFilter(options, deps);
   const limit = parseWholeNumber(options.limit ?? (options.follow ? '10' : '50'), '--limit', 1, 1_000_000);
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
-  const fields = settings.output === 'table' && !settings.fields ? TABLE_FIELDS : undefined;
+  const fields =
+    settings.output === 'table' && !settings.fields
+      ? options.violations
+        ? VIOLATION_FIELDS
+        : TABLE_FIELDS
+      : undefined;
   // Opened first: a --fields naming none of an entry's fields is exit 2 before the log is read.
   // --fields may name any field of an entry, whether or not any entry matches.
   const output = await openOutput(deps, { names: () => LOG_FIELDS }, fields ? { fields } : {});
 
+  // A request answered a moment ago may still be in the running server's batch (log/fresh.ts).
+  await flushRunningSandbox(dataDir);
   const db = openLogForReading(dataDir);
   if (!db && !options.follow) {
     deps.io.stderr.write(`No requests logged yet in ${dataDir}: start a sandbox there and send it a request.\n`);
@@ -66,8 +80,12 @@ export async function runSandboxLogs(options: SandboxLogsOptions, deps: Deps): P
  * table's usual timestamps stop at the minute).
  */
 function forTable(rows: LogRow[], fields: string[] | undefined): unknown[] {
-  if (!fields) return rows;
-  return rows.map((row) => ({ ...row, time: `${row.time.replace('T', ' ').replace('Z', '')} UTC` }));
+  if (!fields) return rows.map(publicRequest);
+  return rows.map((row) => ({
+    ...row,
+    time: `${row.time.replace('T', ' ').replace('Z', '')} UTC`,
+    violations: row.violations === null ? null : describeViolations(violationsOf(row) as Array<Violation | string>),
+  }));
 }
 
 function parseFilter(options: SandboxLogsOptions, deps: Deps): LogFilter {
@@ -86,7 +104,7 @@ function parseFilter(options: SandboxLogsOptions, deps: Deps): LogFilter {
     options.since === undefined
       ? undefined
       : new Date(deps.now().getTime() - parseDuration(options.since, '--since')).toISOString();
-  return { statuses, path: options.path, since };
+  return { statuses, path: options.path, since, violations: options.violations === true };
 }
 
 /**
@@ -108,7 +126,7 @@ async function follow(
   const print = async (rows: LogRow[]) => {
     if (rows.length === 0) return;
     if (table) await output.print(forTable(rows, fields));
-    else await writer.write(rows);
+    else await writer.write(rows.map(publicRequest));
   };
   let db = opened;
   let after = shown.at(-1)?.id ?? (db ? lastId(db) : 0);

@@ -17,7 +17,7 @@ export async function runSandboxOpenapi(options: SandboxOpenapiOptions, deps: De
   const serverUrl = checkedServerUrl(options.serverUrl ?? DEFAULT_SERVER_URL);
   // A document, not a table: JSON even on a terminal.
   const format = deps.globals.output ?? 'json';
-  if (format === 'table' || format === 'csv') {
+  if (format === 'table' || format === 'csv' || format === 'xlsx') {
     throw new UsageError(
       `sandbox openapi prints JSON; -o ${format} is not one of its formats.`,
       'Use -o json (the default) or -o ndjson (one line).',

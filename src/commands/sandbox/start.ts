@@ -146,7 +146,13 @@ async function serveUntilStopped(
     // Its output is a log file: the key stays out of it (the starting command printed it).
     deps.io.stdout.write(`${new Date().toISOString()} sandbox listening on ${info.url} (pid ${process.pid})\n`);
   } else {
-    await printListening(info, output, { created: running.demo.created, profile, json: jsonLine(options, deps) }, deps);
+    const shown = { ...info, control_key: running.controlKey };
+    await printListening(
+      shown,
+      output,
+      { created: running.demo.created, profile, json: jsonLine(options, deps) },
+      deps,
+    );
   }
 
   await waitForStop(options.stopSignal);
@@ -165,7 +171,7 @@ function jsonLine(options: SandboxStartOptions, deps: Deps): boolean {
 }
 
 /** What start prints once listening, and with `--detach` also where the server runs. */
-const LISTENING_FIELDS = ['url', 'api_key', 'org_id', 'product_id'];
+const LISTENING_FIELDS = ['url', 'api_key', 'org_id', 'product_id', 'control_key'];
 const DETACHED_FIELDS = [...LISTENING_FIELDS, 'pid', 'log_file', 'data_dir'];
 
 /**
@@ -179,12 +185,13 @@ function openStartOutput(options: SandboxStartOptions, deps: Deps, names: readon
 }
 
 async function printDetached(started: DetachedSandbox, output: OutcomeOutput, json: boolean, deps: Deps) {
-  const { url, api_key, org_id, product_id, pid, log_file, data_dir } = started;
-  await output.print({ url, api_key, org_id, product_id, pid, log_file, data_dir }, [
+  const { url, api_key, org_id, product_id, control_key, pid, log_file, data_dir } = started;
+  await output.print({ url, api_key, org_id, product_id, control_key, pid, log_file, data_dir }, [
     `Sandbox running in the background on ${url}`,
     `  API key:     ${api_key}`,
     `  org id:      ${org_id}`,
     `  product id:  ${product_id}`,
+    `  control key: ${control_key}`,
     `  pid:         ${pid}`,
     `  log file:    ${log_file}`,
   ]);
@@ -196,19 +203,20 @@ async function printDetached(started: DetachedSandbox, output: OutcomeOutput, js
 
 /** The URL, key and ids on stdout (a banner on a table); on stderr, except with `-o json`, how to use them. */
 async function printListening(
-  info: SandboxListening,
+  info: SandboxListening & { control_key: string },
   output: OutcomeOutput,
   { created, profile, json }: { created: boolean; profile: WrittenProfile | undefined; json: boolean },
   deps: Deps,
 ): Promise<void> {
   const { stderr } = deps.io;
   if (created && !json) stderr.write(`Created a demo organisation and product in ${info.dataDir}.\n`);
-  const { url, api_key, org_id, product_id } = info;
-  await output.print({ url, api_key, org_id, product_id }, [
+  const { url, api_key, org_id, product_id, control_key } = info;
+  await output.print({ url, api_key, org_id, product_id, control_key }, [
     `Sandbox listening on ${url}`,
     `  API key:     ${api_key}`,
     `  org id:      ${org_id}`,
     `  product id:  ${product_id}`,
+    `  control key: ${control_key} (GET ${url}/__sandbox/requests: what it received)`,
   ]);
   if (json) return;
   stderr.write(

@@ -12,8 +12,9 @@ import type { Formatter } from './formatter.js';
 import { json } from './json.js';
 import { ndjson } from './ndjson.js';
 import { table } from './table.js';
+import { xlsx } from './xlsx.js';
 
-const FORMATTERS: Record<OutputFormat, Formatter> = { table, json, ndjson, csv };
+const FORMATTERS: Record<OutputFormat, Formatter> = { table, json, ndjson, csv, xlsx };
 
 export function chooseFormat(settings: { output: string }): Formatter {
   const { output } = settings;

@@ -12,6 +12,7 @@ import { type ExitCode, LoanctlError, UsageError } from '../../errors.js';
 import { makeDir } from '../../make-dir.js';
 import { IS_BINARY } from '../../version.js';
 import { readDemoCredentials } from '../admin.js';
+import { readControlKey } from './control-key.js';
 import { processAlive, type RunInfo, readRunning } from './run-file.js';
 
 export const LOG_FILE_NAME = 'sandbox.log';
@@ -22,6 +23,8 @@ const POLL_MS = 50;
 export interface DetachedSandbox {
   url: string;
   api_key: string;
+  /** The control plane's own key (control-key.ts). */
+  control_key: string;
   org_id: number;
   product_id: number;
   pid: number;
@@ -91,8 +94,11 @@ export async function startDetached(options: DetachOptions): Promise<DetachedSan
 
   const url = await waitUntilListening(dataDir, pid, () => exited, logFile);
   const demo = readDemoCredentials(dataDir);
-  if (!demo) throw new LoanctlError(`The sandbox started but its demo credentials are missing in ${dataDir}.`, 1);
-  return { url, ...demo, pid, log_file: logFile, data_dir: dataDir };
+  const controlKey = readControlKey(dataDir);
+  if (!demo || !controlKey) {
+    throw new LoanctlError(`The sandbox started but its demo credentials are missing in ${dataDir}.`, 1);
+  }
+  return { url, ...demo, control_key: controlKey, pid, log_file: logFile, data_dir: dataDir };
 }
 
 async function waitUntilListening(

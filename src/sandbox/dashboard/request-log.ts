@@ -14,9 +14,11 @@ import type { RequestLogEntry, RequestLogSource } from './lists.js';
 type Row = Pick<LogRow, 'time' | 'method' | 'path' | 'query' | 'http' | 'status' | 'ms' | 'why'>;
 
 /** The reader of the log beside `dbPath`; undefined for a database kept in memory (no log then). */
-export function requestLogReader(dbPath: string): RequestLogSource | undefined {
+export function requestLogReader(dbPath: string, flush: () => void): RequestLogSource | undefined {
   if (dbPath === ':memory:') return undefined;
   return (orgId, limit) => {
+    // Every request answered so far, the one a moment ago too (../log/fresh.ts).
+    flush();
     const db = openLogForReading(dirname(dbPath));
     if (!db) return [];
     try {

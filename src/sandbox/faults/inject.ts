@@ -76,8 +76,8 @@ export class FaultInjector {
   }
 }
 
-/** The fault's reply: the API's error envelope, or a bare text body as a gateway sends. */
-export function sendFault(reply: FastifyReply, fault: FaultRow & { http: number }): void {
+/** The fault's reply (or a Prefer header's, ../prefer.ts): the API's error envelope, or a bare text body as a gateway sends. */
+export function sendFault(reply: FastifyReply, fault: Pick<FaultRow, 'envelope' | 'message'> & { http: number }): void {
   reply.code(fault.http);
   if (fault.envelope === 'error') {
     const message = fault.message ?? defaultMessage(fault.http);

@@ -22,6 +22,10 @@ export interface Captured {
   /** The caller's Authorization header: only to hide the key in what is logged; never written. */
   authorization: string | undefined;
   ended: Ended;
+  /** What the request's `Prefer` header asked for and was applied (../prefer.ts); undefined: none. */
+  prefer?: string | undefined;
+  /** `sandbox proxy`: the request's and reply's breaks of the contract, as JSON (../proxy/check.ts). */
+  violations?: string | undefined;
 }
 
 /**
@@ -29,6 +33,12 @@ export interface Captured {
  * nothing was sent; 499 is nginx's code for it, so `--status 4xx` and `--status 499` find it.
  */
 export const CLIENT_GONE_HTTP = 499;
+
+/**
+ * The HTTP status logged for a request whose connection was closed without a reply because its
+ * `Prefer: drop` asked for it: nginx's 444, "closed without a response".
+ */
+export const DROPPED_HTTP = 444;
 
 /** Body fields whose values are never logged. */
 const SECRET_NAMES = /^(password|.*_password|api_?key|key|secret|token|authorization)$/i;
@@ -66,7 +76,9 @@ export function placeholderRow(captured: Captured, error: unknown): NewLogRow {
     why: `this entry could not be built (${error instanceof Error ? error.name : typeof error}): only its time, method, path and HTTP status are kept`,
     request_body: null,
     reply_body: null,
-    ended: captured.ended === ENDED.clientGone ? ENDED.clientGone : ENDED.answered,
+    ended: captured.ended === ENDED.clientGone || captured.ended === ENDED.dropped ? captured.ended : ENDED.answered,
+    prefer: null,
+    violations: null,
   };
 }
 
@@ -97,6 +109,8 @@ function fullRow(captured: Captured): NewLogRow {
     request_body: captured.requestBody === undefined ? null : cut(redactedJson(captured.requestBody), hide),
     reply_body: captured.replyText === undefined ? null : cut(captured.replyText, hide),
     ended: captured.ended,
+    prefer: captured.prefer ?? null,
+    violations: captured.violations === undefined ? null : hide(captured.violations),
   };
 }
 
@@ -202,6 +216,11 @@ function parseEnvelope(text: string | undefined): { status?: string; message?: s
 /** Which check refused the request (or which fault answered it); null for a success. */
 function why(captured: Captured, reply: { status?: string; message?: string } | undefined, query: URLSearchParams) {
   const fault = captured.faultId === undefined ? undefined : `fault #${captured.faultId} (loanctl sandbox faults list)`;
+  if (captured.ended === ENDED.dropped)
+    return `dropped without a reply, as its Prefer header asked (${captured.prefer})`;
+  if (captured.prefer !== undefined && /\b(code|envelope)=/.test(captured.prefer)) {
+    return `answered as its Prefer header asked (${captured.prefer})`;
+  }
   if (captured.ended === ENDED.clientGone)
     return `client gone before the reply${fault ? `, while ${fault} delayed it` : ''}`;
   if (fault) return fault;

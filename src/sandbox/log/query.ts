@@ -11,6 +11,10 @@ export interface LogFilter {
   path: string | undefined;
   /** ISO 8601: only entries at or after this time. */
   since: string | undefined;
+  /** Only requests of this method. */
+  method?: string | undefined;
+  /** Only requests that broke the contract (`sandbox proxy` records them). */
+  violations?: boolean;
 }
 
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
@@ -39,6 +43,11 @@ function where(filter: LogFilter, afterId: number | undefined) {
     parts.push(`(${statuses.map((part) => part.sql).join(' OR ')})`);
     args.push(...statuses.flatMap((part) => part.args));
   }
+  if (filter.method !== undefined) {
+    parts.push('method = ?');
+    args.push(filter.method.toUpperCase());
+  }
+  if (filter.violations) parts.push('violations IS NOT NULL');
   if (filter.since !== undefined) {
     parts.push('time >= ?');
     args.push(filter.since);

@@ -44,9 +44,13 @@ export interface LogRow {
   reply_body: string | null;
   /** How the request ended: its reply was sent, or its client closed the connection first. */
   ended: Ended;
+  /** The outcome the request asked for with its `Prefer` header (../prefer.ts), as it applied it. */
+  prefer: string | null;
+  /** `loanctl sandbox proxy`: where the request or its reply broke the contract (JSON, ../proxy/check.ts). */
+  violations: string | null;
 }
 
-export const ENDED = { answered: 'answered', clientGone: 'client gone' } as const;
+export const ENDED = { answered: 'answered', clientGone: 'client gone', dropped: 'dropped' } as const;
 export type Ended = (typeof ENDED)[keyof typeof ENDED];
 
 export type NewLogRow = Omit<LogRow, 'id'>;
@@ -66,6 +70,8 @@ export const LOG_FIELDS = Object.keys({
   request_body: 0,
   reply_body: 0,
   ended: 0,
+  prefer: 0,
+  violations: 0,
 } satisfies Record<keyof LogRow, 0>) as (keyof LogRow)[];
 
 const SCHEMA = `
@@ -82,16 +88,27 @@ const SCHEMA = `
     why TEXT,
     request_body TEXT,
     reply_body TEXT,
-    ended TEXT NOT NULL DEFAULT '${ENDED.answered}'
+    ended TEXT NOT NULL DEFAULT '${ENDED.answered}',
+    prefer TEXT,
+    violations TEXT
   );
 `;
 
-/** The table, and `ended` in a log written before it was recorded (every entry then was answered). */
+/** Columns added after the first logs were written, with what an older entry holds for them. */
+const ADDED_COLUMNS = [
+  // Every entry then was answered.
+  `ended TEXT NOT NULL DEFAULT '${ENDED.answered}'`,
+  'prefer TEXT',
+  'violations TEXT',
+];
+
+/** The table, and the columns a log written before them lacks. */
 function prepareTable(db: DatabaseSync): void {
   db.exec(SCHEMA);
   const columns = db.prepare('PRAGMA table_info(request_log)').all() as Array<{ name: string }>;
-  if (!columns.some((column) => column.name === 'ended')) {
-    db.exec(`ALTER TABLE request_log ADD COLUMN ended TEXT NOT NULL DEFAULT '${ENDED.answered}'`);
+  for (const column of ADDED_COLUMNS) {
+    const name = column.split(' ', 1)[0];
+    if (!columns.some((known) => known.name === name)) db.exec(`ALTER TABLE request_log ADD COLUMN ${column}`);
   }
 }
 

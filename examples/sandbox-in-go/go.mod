@@ -1,0 +1,3 @@
+module example.com/sandbox-in-go
+
+go 1.19
