@@ -79,7 +79,7 @@ describe('loan review', () => {
     expect(run1.stderr).toContain('No terms used yet for this product');
     expect(run1.stdout).toContain(`/${second}`); // the dashboard page, where no browser opens
     expect(run1.stdout).toContain(
-      `Reviewed: approved 1 (${first}); skipped 1 (${second}); opened 1 (${second}); 0 not looked at.`,
+      `Reviewed: approved 1 (${first}); skipped 1 (${second}); opened 1 (${second}); 1 left waiting.`,
     );
     const approved = await stateOf(first);
     expect(approved.lender_status).toBe('approved');
@@ -113,7 +113,7 @@ describe('loan review', () => {
     expect(run2.remaining).toEqual([]);
     expect(run2.stderr).toContain('With the last terms used for this product');
     expect(run2.stderr).toContain('refused: the approved amount (999,999.00) is more than the 20,000.00 requested');
-    expect(run2.stdout).toContain(`Reviewed: approved 1 (${second}); skipped 0; opened 0; 0 not looked at.`);
+    expect(run2.stdout).toContain(`Reviewed: approved 1 (${second}); skipped 0; opened 0; 1 left waiting.`);
     expect((await stateOf(second)).terms).toMatchObject({ approved_amount: 30000, rate: 2, tenure: 6 });
     expect((await stateOf(third)).lender_status).not.toBe('approved');
   });

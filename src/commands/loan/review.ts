@@ -54,15 +54,15 @@ export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Pro
   const done: Done = { approved: [], skipped: [], opened: [] };
   const say = (line: string) => (deps.prompter.note ? deps.prompter.note(line) : notice(deps, line));
   say(`${queue.waiting} waiting for approval; the ${queue.loans.length} waiting longest, oldest first.`);
-  let looked = 0;
   try {
     for (const queued of queue.loans) {
-      looked++;
       const action = await reviewOne(queued, { api, productId, lastTerms, deps, say, done });
       if (action === 'stop') break;
     }
   } finally {
-    deps.io.stdout.write(`${summary(done, queue.loans.length - looked)}\n`);
+    // Left waiting: every loan of the round not approved or skipped (stopped at, or never reached).
+    const left = queue.loans.length - done.approved.length - done.skipped.length;
+    deps.io.stdout.write(`${summary(done, left)}\n`);
   }
 }
 
@@ -183,8 +183,8 @@ function defaultOf(name: string, loan: LoanRequest, last: Terms | undefined): st
   return value === 'weekely' ? 'weekly' : String(value);
 }
 
-/** `Approved 2 (172, 175); skipped 1 (173); opened 1 (172); 3 not looked at.` */
+/** `Reviewed: approved 2 (172, 175); skipped 1 (173); opened 1 (172); 3 left waiting.` */
 function summary(done: Done, left: number): string {
   const part = (word: string, ids: number[]) => `${word} ${ids.length}${ids.length ? ` (${ids.join(', ')})` : ''}`;
-  return `Reviewed: ${part('approved', done.approved)}; ${part('skipped', done.skipped)}; ${part('opened', done.opened)}; ${left} not looked at.`;
+  return `Reviewed: ${part('approved', done.approved)}; ${part('skipped', done.skipped)}; ${part('opened', done.opened)}; ${left} left waiting.`;
 }
