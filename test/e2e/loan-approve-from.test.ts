@@ -127,6 +127,60 @@ describe('loan approve --from', () => {
     expect((await stateOf(unsubmitted.id)).lender_status).toBe('approved');
   });
 
+  it('a row sent without an answer is checked on the server next time: applied meanwhile, it is not sent again', async () => {
+    const loan = await newLoan(true);
+    const path = file('unknown.csv', [HEADER, row(loan.id, 45000)].join('\n'));
+    const fault = await sandbox.run([
+      'sandbox',
+      'faults',
+      'add',
+      '--data-dir',
+      sandbox.dataDir,
+      '--path',
+      '/api/v1/loan_request/*/action',
+      '--method',
+      'POST',
+      '--status',
+      '503',
+      '--times',
+      '1',
+    ]);
+    expect(fault.exitCode, fault.stderr).toBe(0);
+    const failed = join(dir, 'unknown-failed.csv');
+    const lost = await sandbox.run(['loan', 'approve', '--from', path, '--yes', '--failed', failed]);
+    expect(lost.exitCode).toBe(1);
+    expect(results(lost.stdout)[0]?.message).toMatch(/may or may not have been/);
+    // Not "rejected": it may have gone, so --failed does not offer it to be sent again.
+    expect(readFileSync(failed, 'utf8').trim()).toBe(HEADER);
+    // It was applied after all (here: by hand, on the same terms).
+    const byHand = await sandbox.run([
+      'loan',
+      'approve',
+      String(loan.id),
+      '--approved-amount',
+      '45000',
+      '--annual-rate',
+      '24',
+      '--tenure',
+      '6',
+      '--tenured-in',
+      'months',
+      '--rate-type',
+      'simple-interest',
+      '--frequency',
+      'monthly',
+      '--yes',
+    ]);
+    expect(byHand.exitCode, byHand.stderr).toBe(0);
+    const approvedAt = (await stateOf(loan.id)).approved_at;
+    const again = await sandbox.run(['loan', 'approve', '--from', path, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const [line] = results(again.stdout);
+    expect(line?.status).toBe('exists');
+    expect(line?.message).toContain('already approved on these terms; nothing was sent');
+    expect((await stateOf(loan.id)).approved_at).toBe(approvedAt);
+  });
+
   it('--yes alone never accepts a warning, and each flag accepts its own only', async () => {
     const loan = await newLoan(false);
     // 20 % a month over 6 months: the interest is more than the principal, and the borrower never submitted.
