@@ -57,6 +57,8 @@ export interface ApprovalTaskOptions {
   /** Reads the loan requests: under `--dry-run` too (`send` is then the client that only prints). */
   read: () => ApiClient;
   send: () => ApiClient;
+  /** This machine's clock, for a reply without a Date header. */
+  now: () => Date;
   /** Where each row's review goes (`--dry-run`: every row's, in one write so rows do not mix). */
   showReview?: ((row: number, lines: readonly string[]) => void) | undefined;
 }
@@ -128,7 +130,7 @@ export function approvalTask(options: ApprovalTaskOptions): ApprovalTask {
       if (done) return done;
       const { loan, now } = await current(row);
       const { reviewApproval, unacceptedWarnings } = await import('../output/approval-review.js');
-      const review = reviewApproval(loan, row.terms, now ?? new Date());
+      const review = reviewApproval(loan, row.terms, now ?? options.now());
       options.showReview?.(number, review.lines);
       if (review.refusals.length > 0) throw new ApprovalRefused(`Not approved: ${review.refusals.join(' ')}`);
       const unaccepted = unacceptedWarnings(review, options.accepted);

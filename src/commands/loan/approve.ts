@@ -9,6 +9,9 @@
  * terminal the second question is that consent. `--annual-rate` is sent as the rate per tenure
  * unit; `--frequency weekly` as the API's `weekely`. With `--dry-run` nothing is read: only the
  * approval is printed.
+ *
+ * `--from FILE` approves one loan request a row, each through the same review, on the bulk engine
+ * (src/bulk/approvals.ts); the warnings' flags hold for every row.
  */
 
 import { bulkOnly, wantsBulk } from '../../bulk/options.js';
