@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
-import { borrower } from '../helpers/cli.js';
-import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+import { approvalFlags, borrower } from '../helpers/cli.js';
+import { type CliSandbox, cliSandbox, seedLoanRequest } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-approve-from-'));
@@ -38,19 +38,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-async function newLoan(submitted: boolean): Promise<LoanRequest> {
-  const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', '50000', '--purpose', 'Stock']);
-  expect(created.exitCode, created.stderr).toBe(0);
-  const loan = created.json<LoanRequest>();
-  if (submitted) {
-    const id = String(loan.id);
-    expect((await sandbox.run(['loan', 'add-bank', id, '--code', '011', '--account-name', 'Ada Obi'])).exitCode).toBe(
-      0,
-    );
-    expect((await sandbox.run(['loan', 'submit', id])).exitCode).toBe(0);
-  }
-  return loan;
-}
+const newLoan = (submitted: boolean) => seedLoanRequest(sandbox, email, '50000', submitted);
 
 async function stateOf(id: number): Promise<LoanRequest> {
   const shown = await sandbox.run(['loan', 'show', String(id)]);
@@ -157,18 +145,7 @@ describe('loan approve --from', () => {
       'loan',
       'approve',
       String(loan.id),
-      '--approved-amount',
-      '45000',
-      '--annual-rate',
-      '24',
-      '--tenure',
-      '6',
-      '--tenured-in',
-      'months',
-      '--rate-type',
-      'simple-interest',
-      '--frequency',
-      'monthly',
+      ...approvalFlags({ '--rate': undefined, '--annual-rate': '24' }),
       '--yes',
     ]);
     expect(byHand.exitCode, byHand.stderr).toBe(0);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
 import { assertBuilt, borrower, LOANCTL, loanctlPath, ROOT } from '../helpers/cli.js';
 import { hasTmux, TmuxPty } from '../helpers/pty.js';
-import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+import { type CliSandbox, cliSandbox, seedLoanRequest } from '../helpers/run-cli.js';
 
 const HAS_TMUX = hasTmux();
 if (!HAS_TMUX) console.warn('loan-review-pty: tmux is not installed; skipping the pseudo-terminal test.');
@@ -35,16 +35,7 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
-  async function submittedLoan(email: string): Promise<number> {
-    const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', '40000', '--purpose', 'Stock']);
-    expect(created.exitCode, created.stderr).toBe(0);
-    const id = String(created.json<LoanRequest>().id);
-    expect((await sandbox.run(['loan', 'add-bank', id, '--code', '011', '--account-name', 'Ada Obi'])).exitCode).toBe(
-      0,
-    );
-    expect((await sandbox.run(['loan', 'submit', id])).exitCode).toBe(0);
-    return Number(id);
-  }
+  const submittedLoan = async (email: string) => (await seedLoanRequest(sandbox, email, '40000')).id;
 
   /** Moves the menu's cursor down to `choice`, then takes it. */
   async function pick(question: RegExp, choice: string): Promise<void> {

@@ -11,20 +11,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
 import { borrower } from '../helpers/cli.js';
-import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
+import { type CliSandbox, cliSandbox, seedLoanRequest } from '../helpers/run-cli.js';
 import { type Script, scripted } from '../helpers/scripted-prompter.js';
 
 let sandbox: CliSandbox;
 const state = mkdtempSync(join(tmpdir(), 'loanctl-review-'));
 const email = 'review-queue@example.com';
 
-async function submittedLoan(amount: string): Promise<number> {
-  const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', amount, '--purpose', 'Stock']);
-  expect(created.exitCode, created.stderr).toBe(0);
-  const id = String(created.json<LoanRequest>().id);
-  expect((await sandbox.run(['loan', 'add-bank', id, '--code', '011', '--account-name', 'Ada Obi'])).exitCode).toBe(0);
-  expect((await sandbox.run(['loan', 'submit', id])).exitCode).toBe(0);
-  return Number(id);
+const submittedLoan = async (amount: string) => (await seedLoanRequest(sandbox, email, amount)).id;
+
+/** The answers to the terms' questions, in the order asked (an empty answer takes the default). */
+function terms(amount: string, rest: [string, string, string, string, string] = ['', '', '', '', '']): Script {
+  return [
+    [/approved amount/, amount],
+    [/^rate/, rest[0]],
+    [/^tenure/, rest[1]],
+    [/tenured in/, rest[2]],
+    [/rate type/, rest[3]],
+    [/frequency/, rest[4]],
+    [/note/, ''],
+  ];
 }
 
 async function stateOf(id: number): Promise<LoanRequest> {
@@ -60,13 +66,7 @@ describe('loan review', () => {
 
     const run1 = await review([
       [new RegExp(`Loan request ${first}: what now`), 'approve'],
-      [/approved amount/, ''], // Enter: the amount requested
-      [/^rate/, '2'],
-      [/^tenure/, '6'],
-      [/tenured in/, 'months'],
-      [/rate type/, 'simple-interest'],
-      [/frequency/, 'monthly'],
-      [/note/, ''],
+      ...terms('', ['2', '6', 'months', 'simple-interest', 'monthly']), // '': the amount requested
       [new RegExp(`Approve loan request ${first}:`), true],
       [new RegExp(`Loan request ${second}: what now`), 'open'],
       [new RegExp(`Loan request ${second}: what now`), 'skip'],
@@ -91,22 +91,10 @@ describe('loan review', () => {
     // An amount the API would refuse is not sent, and the menu comes back.
     const run2 = await review([
       [new RegExp(`Loan request ${second}: what now`), 'approve'],
-      [/approved amount/, ''],
-      [/^rate/, ''],
-      [/^tenure/, ''],
-      [/tenured in/, ''],
-      [/rate type/, ''],
-      [/frequency/, ''],
-      [/note/, ''],
+      ...terms(''),
       [new RegExp(`Approve loan request ${second}:`), true],
       [new RegExp(`Loan request ${third}: what now`), 'approve'],
-      [/approved amount/, '999999'],
-      [/^rate/, ''],
-      [/^tenure/, ''],
-      [/tenured in/, ''],
-      [/rate type/, ''],
-      [/frequency/, ''],
-      [/note/, ''],
+      ...terms('999999'),
       [new RegExp(`Loan request ${third}: what now`), 'stop'],
     ]);
     expect(run2.exitCode, run2.stderr).toBe(0);
