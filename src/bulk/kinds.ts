@@ -23,11 +23,17 @@ export type BulkKind = 'user' | 'loan' | 'approval';
 
 export const KINDS: Record<
   BulkKind,
-  { fields: readonly string[]; required: readonly (readonly string[])[]; noun: string }
+  {
+    fields: readonly string[];
+    required: readonly (readonly string[])[];
+    /** What one row makes, and what happens to it: `This approval may or may not have been applied.` */
+    noun: string;
+    made: string;
+  }
 > = {
-  user: { fields: USER_FIELDS, required: USER_REQUIRED, noun: 'user' },
-  loan: { fields: LOAN_FIELDS, required: LOAN_REQUIRED, noun: 'loan request' },
-  approval: { fields: APPROVAL_FIELDS, required: APPROVAL_REQUIRED, noun: 'approval' },
+  user: { fields: USER_FIELDS, required: USER_REQUIRED, noun: 'user', made: 'created' },
+  loan: { fields: LOAN_FIELDS, required: LOAN_REQUIRED, noun: 'loan request', made: 'created' },
+  approval: { fields: APPROVAL_FIELDS, required: APPROVAL_REQUIRED, noun: 'approval', made: 'applied' },
 };
 
 export interface KindTaskOptions {

@@ -89,7 +89,7 @@ export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions,
       'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
     );
   }
-  const { fields, required, noun } = KINDS[kind];
+  const { fields, required, noun, made } = KINDS[kind];
   const strict = options.strict === true;
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
@@ -199,7 +199,7 @@ export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions,
         ...who,
         message:
           `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
-          `This ${noun} may or may not have been created${check}. ${again}`,
+          `This ${noun} may or may not have been ${made}${check}. ${again}`,
       };
     }
     const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
