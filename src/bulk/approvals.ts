@@ -23,7 +23,7 @@ import { loanRequestIn, lookUpLoanRequest } from '../domain/loan-requests.js';
 import { ExitCode, LoanctlError, NoAccessError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
 import { httpDate } from '../http/reply.js';
-import { rateFlag } from '../input/annual-rate-flag.js';
+import { rateFlag } from '../input/annual-rate.js';
 import { buildOperationBody } from '../input/body.js';
 import { parseId } from '../input/values.js';
 import type { BulkTask, RowOutcome } from './engine.js';
@@ -183,22 +183,20 @@ function approvedOn(loan: LoanRequest, terms: BodyOf<'approveLoanRequest'>): boo
 
 /**
  * `rate` as given, or worked out from `annual_rate` and the row's tenure unit by the rule
- * `--annual-rate` follows (src/input/annual-rate-flag.ts); its messages name the
- * row's columns, not the flags.
+ * `--annual-rate` follows (src/input/annual-rate.ts); its messages name the row's columns.
  */
 function rowRate(fields: Record<string, unknown>): string | undefined {
-  try {
-    return rateFlag({
-      rate: fieldText(fields, 'rate'),
-      annualRate: fieldText(fields, 'annual_rate'),
-      tenuredIn: fieldText(fields, 'tenured_in'),
-      rateType: fieldText(fields, 'rate_type'),
-    });
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message.replace(/--([a-z-]+)/g, (_flag, name: string) => name.replace(/-/g, '_')));
-  }
+  const flags = {
+    rate: fieldText(fields, 'rate'),
+    annualRate: fieldText(fields, 'annual_rate'),
+    tenuredIn: fieldText(fields, 'tenured_in'),
+    rateType: fieldText(fields, 'rate_type'),
+  };
+  return rateFlag(flags, undefined, COLUMN_NAMES);
 }
+
+/** The columns the rate is read from, as rateFlag's messages name them. */
+const COLUMN_NAMES = { rate: 'rate', annualRate: 'annual_rate', tenuredIn: 'tenured_in', rateType: 'rate_type' };
 
 /** A loan request named by a row: a whole number is an id, anything else a reference. */
 function loanOf(text: string): ApprovalRow['loan'] {

@@ -5,7 +5,7 @@
  * (./run.ts).
  */
 import type { Deps } from '../deps.js';
-import { userLookup } from '../domain/user-lookup.js';
+import { referencesSeen, userLookup } from '../domain/user-lookup.js';
 import type { ApiClient } from '../http/api-client.js';
 import {
   type AcceptedWarnings,
@@ -47,14 +47,20 @@ export interface KindTaskOptions {
   showReview?: ((row: number, lines: readonly string[]) => void) | undefined;
 }
 
-/** The task of `kind`, and the server checks that vouch for what the journal remembers. */
+/**
+ * The task of `kind`, the server checks that vouch for what the journal remembers, and what to
+ * write once the run ends (`flush`: the references of the users made, for `user show`).
+ */
 export async function kindTask(
   kind: BulkKind,
   options: KindTaskOptions,
   deps: Deps,
-): Promise<{ task: BulkTask<unknown>; checks: ServerChecks<unknown> }> {
+): Promise<{ task: BulkTask<unknown>; checks: ServerChecks<unknown>; flush?: () => unknown }> {
   const { api, defaultProduct, dryRun } = options;
-  if (kind === 'user') return { task: userTask(api) as BulkTask<unknown>, checks: {} };
+  if (kind === 'user') {
+    const references = await referencesSeen(deps); // the user rows' references, for `user show`
+    return { task: userTask(api, references?.add) as BulkTask<unknown>, checks: {}, flush: () => references?.flush() };
+  }
   const task =
     kind === 'loan'
       ? loanTask(api, { defaultProduct, dryRun, lookup: await userLookup(deps) })

@@ -126,7 +126,11 @@ export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions,
 
   // Approvals are reviewed against the server under --dry-run too: a read changes nothing.
   const reader = settings.dryRun ? createApiClient({ ...settings, dryRun: false }, clientOptions) : undefined;
-  const { task: base, checks } = await kindTask(
+  const {
+    task: base,
+    checks,
+    flush,
+  } = await kindTask(
     kind,
     {
       api,
@@ -230,7 +234,7 @@ export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions,
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
-    await results.flush();
+    await Promise.all([results.flush(), flush?.()]);
     await pool.close();
     await journal?.close();
     await failedRows?.close();

@@ -8,7 +8,7 @@
  */
 import type { Deps } from '../../../deps.js';
 import { UsageError } from '../../../errors.js';
-import { rateFlag } from '../../../input/annual-rate-flag.js';
+import { rateFlag } from '../../../input/annual-rate.js';
 import {
   parseAmount,
   parseDate,
