@@ -99,8 +99,59 @@ export function approvalTask(options: ApprovalTaskOptions): ApprovalTask {
   }
 
   async function alreadyDone(row: ApprovalRow): Promise<RowOutcome | undefined> {
-    const { loan } = await current(row);
-    if (!approvedOn(loan, row.terms)) return undefined;
+    return doneOutcome((await current(row)).loan, row.terms);
+  }
+
+  /**
+   * The rows of one loan request run one after the other (the others at once): a file that names
+   * a loan twice must not have both rows reviewed before either is sent. The second then finds
+   * the first's approval: `exists` on the same terms, a warning to accept (--reapprove) on others.
+   */
+  const turns = new Map<number, Promise<unknown>>();
+  function inTurn<T>(id: number, work: () => Promise<T>): Promise<T> {
+    const mine = (turns.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
+    turns.set(id, mine);
+    void mine
+      .finally(() => {
+        if (turns.get(id) === mine) turns.delete(id);
+      })
+      .catch(() => {});
+    return mine;
+  }
+
+  async function approveRow(row: ApprovalRow, number: number): Promise<RowOutcome> {
+    const { loan, now } = await current(row);
+    const done = doneOutcome(loan, row.terms);
+    if (done) return done;
+    const { reviewApproval, unacceptedWarnings } = await import('../output/approval-review.js');
+    const review = reviewApproval(loan, row.terms, now ?? options.now());
+    options.showReview?.(number, review.lines);
+    if (review.refusals.length > 0) throw new ApprovalRefused(`Not approved: ${review.refusals.join(' ')}`);
+    const unaccepted = unacceptedWarnings(review, options.accepted);
+    if (unaccepted.length > 0) {
+      const flags = unaccepted.map((warning) => warning.flag).join(' ');
+      throw new ApprovalRefused(
+        `Not approved: ${unaccepted.map((warning) => warning.text).join(' ')} Pass ${flags} to approve such rows.`,
+      );
+    }
+    const result = await send().call('approveLoanRequest', {
+      params: { id: loan.id },
+      productId: row.productId,
+      query: { action: 'approve' },
+      body: row.terms,
+    });
+    return {
+      status: 'success',
+      id: loan.id,
+      reference: loan.reference,
+      user_id: loan.user_id,
+      message: result.message,
+    };
+  }
+
+  /** The row's `exists` outcome when `loan` is approved on its terms already. */
+  function doneOutcome(loan: LoanRequest, terms: ApprovalRow['terms']): RowOutcome | undefined {
+    if (!approvedOn(loan, terms)) return undefined;
     return {
       status: 'exists',
       id: loan.id,
@@ -126,33 +177,7 @@ export function approvalTask(options: ApprovalTaskOptions): ApprovalTask {
     },
 
     async execute(row, number) {
-      const done = await alreadyDone(row);
-      if (done) return done;
-      const { loan, now } = await current(row);
-      const { reviewApproval, unacceptedWarnings } = await import('../output/approval-review.js');
-      const review = reviewApproval(loan, row.terms, now ?? options.now());
-      options.showReview?.(number, review.lines);
-      if (review.refusals.length > 0) throw new ApprovalRefused(`Not approved: ${review.refusals.join(' ')}`);
-      const unaccepted = unacceptedWarnings(review, options.accepted);
-      if (unaccepted.length > 0) {
-        const flags = unaccepted.map((warning) => warning.flag).join(' ');
-        throw new ApprovalRefused(
-          `Not approved: ${unaccepted.map((warning) => warning.text).join(' ')} Pass ${flags} to approve such rows.`,
-        );
-      }
-      const result = await send().call('approveLoanRequest', {
-        params: { id: loan.id },
-        productId: row.productId,
-        query: { action: 'approve' },
-        body: row.terms,
-      });
-      return {
-        status: 'success',
-        id: loan.id,
-        reference: loan.reference,
-        user_id: loan.user_id,
-        message: result.message,
-      };
+      return inTurn(await idOf(row), () => approveRow(row, number));
     },
 
     async verify(row) {

@@ -158,6 +158,20 @@ describe('loan approve --from', () => {
     expect((await stateOf(loan.id)).approved_at).toBe(approvedAt);
   });
 
+  it("a loan named twice in one file is approved once: the second row finds the first one's approval", async () => {
+    const loan = await newLoan(true);
+    const twice = file(
+      'twice.csv',
+      [HEADER, row(loan.id, 45000), row(loan.reference, 45000), row(loan.id, 40000)].join('\n'),
+    );
+    const result = await sandbox.run(['loan', 'approve', '--from', twice, '--yes']);
+    const lines = results(result.stdout);
+    expect(lines.map((line) => line.status)).toEqual(['success', 'exists', 'error']);
+    expect(lines[2]?.message).toContain('is already approved for 45,000.00');
+    expect(lines[2]?.message).toContain('Pass --reapprove');
+    expect((await stateOf(loan.id)).terms?.approved_amount).toBe(45000);
+  });
+
   it('--yes alone never accepts a warning, and each flag accepts its own only', async () => {
     const loan = await newLoan(false);
     // 20 % a month over 6 months: the interest is more than the principal, and the borrower never submitted.
