@@ -56,7 +56,7 @@ export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Pro
   say(`${queue.waiting} waiting for approval; the ${queue.loans.length} waiting longest, oldest first.`);
   try {
     for (const queued of queue.loans) {
-      const action = await reviewOne(queued, { api, productId, lastTerms, deps, say, done });
+      const action = await reviewOne(queued, { api, productId, lastTerms, deps, say, done, now: new Date(queue.now) });
       if (action === 'stop') break;
     }
   } finally {
@@ -73,6 +73,8 @@ interface Context {
   deps: Deps;
   say: (line: string) => void;
   done: Done;
+  /** The server's clock when the queue was read: the preview's "today". */
+  now: Date;
 }
 
 /** One loan request: shown, then the menu until it is approved, skipped, or the review stops. */
@@ -126,7 +128,7 @@ async function reviewOne(queued: LoanRequest, context: Context): Promise<Action>
 }
 
 /** The loan, what is attached to it, and a preview with the last terms used for the product. */
-async function showLoan(loan: LoanRequest, { api, productId, lastTerms, deps, say }: Context): Promise<void> {
+async function showLoan(loan: LoanRequest, { api, productId, lastTerms, now, say }: Context): Promise<void> {
   say('');
   say(`Loan request ${loan.id} (${loan.reference}): ${loan.fullname || 'an unnamed borrower'} (user ${loan.user_id})`);
   say(`  requested    ${formatMoney(loan.amount)} for "${loan.purpose}"`);
@@ -144,7 +146,7 @@ async function showLoan(loan: LoanRequest, { api, productId, lastTerms, deps, sa
   const { reviewApproval } = await import('../../output/approval-review.js');
   const preview = { ...last, approved_amount: loan.amount };
   say('  With the last terms used for this product:');
-  for (const line of reviewApproval(loan, preview, deps.now()).lines.slice(1)) say(`  ${line}`);
+  for (const line of reviewApproval(loan, preview, now).lines.slice(1)) say(`  ${line}`);
 }
 
 /** The approval's terms, each asked as `loan approve`'s flag checks it; Enter takes the default. */
