@@ -95,6 +95,11 @@ export type Frequency = (typeof FREQUENCIES)[number];
 /** The frequencies as an operator types them; `weekly` is sent as the API's `weekely` (spec 4.19). */
 export const FREQUENCY_CHOICES_SHOWN = ['daily', 'weekly', 'bi-weekly', 'monthly'] as const;
 
+/** A frequency as an operator reads and types it: `weekely` is `weekly`. */
+export function frequencyWord(frequency: Frequency): string {
+  return FREQUENCY_CHOICES_SHOWN[FREQUENCIES.indexOf(frequency)] ?? frequency;
+}
+
 /*
  * The ranges of the API's numbers. Every number here is held exactly by a double and printed by
  * JavaScript without an exponent, so what is accepted is stored, and shown, exactly as written.

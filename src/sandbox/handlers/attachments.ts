@@ -4,12 +4,13 @@
  * loan request's progress marker (./common.ts) until it is submitted.
  */
 import type { BodyOf } from '../../contract/fields.js';
+import { informationProgress } from '../../contract/states.js';
 import { refuse } from '../envelope.js';
 import type { Owned } from '../repos/attachments.js';
 import type { LoanRequestRow, Repos } from '../repos/index.js';
 import { newLinkerId, newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
-import { informationProgress, loanRequestJson, ok, PROGRESS } from './common.js';
+import { loanRequestJson, ok, PROGRESS } from './common.js';
 import type { HandlersOf } from './types.js';
 
 type AttachmentKey =
