@@ -40,8 +40,8 @@ import { remembered } from './remembered.js';
 import { dryRunLines, reportFormat, resultWriter, reviewBlock, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
+const DEFAULT_CONCURRENCY = 8;
+const MAX_CONCURRENCY = 64;
 
 export interface BulkCommandOptions {
   /** `--from`: a path, or `-` for stdin. */

@@ -22,7 +22,7 @@ export type StateField = keyof typeof STATE_VALUES;
 export const STATE_FIELDS = Object.keys(STATE_VALUES) as StateField[];
 
 /** What tells a stage apart: a state field's value, a set timestamp, or a true flag (a column). */
-export type Mark = { field: StateField; value: string } | { timestamp: string } | { flag: string };
+type Mark = { field: StateField; value: string } | { timestamp: string } | { flag: string };
 
 /** One stage: its name, its words for people, a line of help, what marks it, the progress marker it sets. */
 export interface StageDef {
@@ -45,7 +45,7 @@ const STAGE_DEFS: readonly StageDef[] = STAGE_ROWS;
 
 type Rows = (typeof OPERATIONS)[number];
 /** The operations that address one loan request (`:id` in their path). */
-export type LoanOperationKey = Rows extends infer R
+type LoanOperationKey = Rows extends infer R
   ? R extends { key: infer K; pathParams: readonly (infer P)[] }
     ? 'id' extends P
       ? K
@@ -54,7 +54,7 @@ export type LoanOperationKey = Rows extends infer R
   : never;
 
 /** The move an operation makes: the stage it leads to, and the state fields it writes beside that stage's marks. */
-export interface Move {
+interface Move {
   to: Stage;
   writes?: Partial<Record<StateField, string>>;
   /** A loan request that already carries a mark of `to` is answered as it is, nothing written. */
@@ -196,7 +196,7 @@ export function refusalFor(key: string, loan: StatefulLoan): string | undefined 
 }
 
 /** The progress markers the stages set, in order: an operation's own marker never replaces one of them. */
-export const STAGE_PROGRESS: readonly string[] = STAGE_DEFS.flatMap((def) =>
+const STAGE_PROGRESS: readonly string[] = STAGE_DEFS.flatMap((def) =>
   def.progress === undefined ? [] : [def.progress],
 );
 

@@ -62,7 +62,7 @@ export async function renderSchedulePreview(
 }
 
 /** The human view: what the terms are, the table with its totals row, and the closing line. */
-export async function scheduleText(
+async function scheduleText(
   schedule: Schedule,
   terms: RepaymentTerms,
   options: { color: boolean; fields?: readonly string[] | undefined },

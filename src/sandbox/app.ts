@@ -156,7 +156,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
-export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
+type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply

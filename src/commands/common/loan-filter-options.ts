@@ -30,7 +30,7 @@ export interface LoanFilterFlags {
 }
 
 /** Each flag with the option key commander gives it, in the order `--help` lists them (for hints). */
-export const LOAN_FILTER_FLAGS: ReadonlyArray<[keyof LoanFilterFlags, string]> = [
+const LOAN_FILTER_FLAGS: ReadonlyArray<[keyof LoanFilterFlags, string]> = [
   ['stage', '--stage'],
   ['status', '--status'],
   ['lenderStatus', '--lender-status'],

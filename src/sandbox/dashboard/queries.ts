@@ -154,7 +154,7 @@ function loanPageSql(states: StateValues[] | undefined, stage: Stage | undefined
  * The texts that start with `prefix` once lower-cased as SQLite's lower() does (ASCII letters
  * only): those from `from` and below `below`, in SQLite's order of texts (their code points).
  */
-export function prefixRange(prefix: string): { from: string; below: string } {
+function prefixRange(prefix: string): { from: string; below: string } {
   const from = prefix.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   const points = [...from];
   const last = (points.pop() as string).codePointAt(0) as number;

@@ -165,7 +165,7 @@ function markProgress(ctx: { repos: Repos; loanRequest: LoanRequestRow; stamp: s
 }
 
 /** `physical_location` arrives as text and is returned as a bool: see docs/sandbox.md#supporting-information-and-progress. */
-export function physicalLocation(value: string | undefined): boolean {
+function physicalLocation(value: string | undefined): boolean {
   const text = (value ?? '').trim().toLowerCase();
   return !['', 'no', 'n', 'false', '0', 'none', 'online', 'virtual'].includes(text);
 }

@@ -8,8 +8,8 @@ import { loanRequestJson, ok, PROGRESS } from './common.js';
 import type { HandlersOf } from './types.js';
 
 /** Loan requests list: default and largest `limit` (a larger one is clamped). */
-export const LOAN_REQUESTS_DEFAULT_LIMIT = 20;
-export const LOAN_REQUESTS_MAX_LIMIT = 100;
+const LOAN_REQUESTS_DEFAULT_LIMIT = 20;
+const LOAN_REQUESTS_MAX_LIMIT = 100;
 
 type LoanRequestKey =
   | 'createLoanRequest'
