@@ -64,7 +64,7 @@ export interface ApprovalTaskOptions {
 }
 
 /** A row the review refuses: that row's error (exit 2 for the run's rows), never the whole run's. */
-export class ApprovalRefused extends LoanctlError {
+class ApprovalRefused extends LoanctlError {
   constructor(message: string) {
     super(message, ExitCode.usage);
   }

@@ -43,10 +43,7 @@ interface QueueRow {
 
 export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promise<void> {
   const productId = await resolveProduct(options, deps);
-  const limit = options.limit === undefined ? QUEUE_DEFAULT : parsePositiveInt(options.limit, '--limit');
-  if (limit > QUEUE_MAX) {
-    throw new UsageError(`--limit must be at most ${QUEUE_MAX} for loan queue (got ${limit}).`);
-  }
+  const limit = queueLimit(options.limit, 'loan queue');
   if (deps.globals.raw) throw new UsageError('loan queue is computed by loanctl, so it has no --raw envelope.');
   const { loans, waiting, scanned, now } = await readQueue(deps, productId, limit);
   await render(
@@ -59,6 +56,13 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
     deps,
     `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
   );
+}
+
+/** `--limit` of `loan queue` and `loan review`: how many of the queue, 1 to QUEUE_MAX (default QUEUE_DEFAULT). */
+export function queueLimit(raw: string | undefined, command: string): number {
+  const limit = raw === undefined ? QUEUE_DEFAULT : parsePositiveInt(raw, '--limit');
+  if (limit > QUEUE_MAX) throw new UsageError(`--limit must be at most ${QUEUE_MAX} for ${command} (got ${limit}).`);
+  return limit;
 }
 
 /** The queue: what `loan queue` prints and `loan review` walks. */

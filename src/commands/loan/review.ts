@@ -1,27 +1,26 @@
 /**
  * `loanctl loan review`: the approval queue (./queue.ts, the same walk and order) at a terminal,
  * one loan request at a time: the loan, what is attached to it, a preview with the last terms used
- * for the product, then approve (the terms asked, defaulting to those last terms: src/config/
- * last-terms.ts), skip, open in the dashboard, or stop. An approval goes through the review and
+ * for the product, then approve (the terms asked, defaulting to those last terms: ./last-terms.ts),
+ * skip, open in the dashboard, or stop. An approval goes through the review and
  * the warnings of `loan approve` (src/output/approval-review.ts) against the loan request as the
  * server has it just then. At the end (Ctrl-C too), what was done.
  *
  * Off a terminal it refuses (exit 2) and points at `loan approve --from`.
  */
 
-import type { LastTerms, Terms } from '../../config/last-terms.js';
 import { BODY_FIELDS, type FieldDef } from '../../contract/fields.js';
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { loanRequestIn, lookUpLoanRequest, requestAttachments } from '../../domain/loan-requests.js';
+import { loanRequestIn, lookUpLoanRequest, readAttachments } from '../../domain/loan-requests.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../http/api-client.js';
 import { httpDate } from '../../http/reply.js';
-import { parsePositiveInt } from '../../input/values.js';
 import { formatMoney } from '../../output/values.js';
 import { choose } from '../../prompts/ask.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
-import { QUEUE_DEFAULT, QUEUE_MAX, readQueue } from './queue.js';
+import type { LastTerms, Terms } from './last-terms.js';
+import { queueLimit, readQueue } from './queue.js';
 
 export interface LoanReviewOptions extends ProductOption {
   limit?: string;
@@ -44,10 +43,9 @@ export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Pro
     );
   }
   const productId = await resolveProduct(options, deps);
-  const limit = options.limit === undefined ? QUEUE_DEFAULT : parsePositiveInt(options.limit, '--limit');
-  if (limit > QUEUE_MAX) throw new UsageError(`--limit must be at most ${QUEUE_MAX} (got ${limit}).`);
+  const limit = queueLimit(options.limit, 'loan review');
   const settings = await deps.settings({ withKey: true });
-  const { LastTerms } = await import('../../config/last-terms.js');
+  const { LastTerms } = await import('./last-terms.js');
   const lastTerms = LastTerms.open(deps.env, settings.apiKey ?? '');
   const queue = await readQueue(deps, productId, limit);
   const api = await deps.api();
@@ -132,7 +130,7 @@ async function showLoan(loan: LoanRequest, { api, productId, lastTerms, now, say
   say('');
   say(`Loan request ${loan.id} (${loan.reference}): ${loan.fullname || 'an unnamed borrower'} (user ${loan.user_id})`);
   say(`  requested    ${formatMoney(loan.amount)} for "${loan.purpose}"`);
-  const [progress, bank, guarantors, employment] = await Promise.all(requestAttachments(api, productId, loan.id));
+  const { progress, bankDetails: bank, guarantors, employment } = await readAttachments(api, productId, loan.id);
   const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
   say(`  progress     ${String(progress.data ?? '')}`);
   say(

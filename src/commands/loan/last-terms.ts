@@ -1,22 +1,22 @@
 /**
  * The last approval terms `loan review` used for each product, offered as the next loan's
- * defaults. One small JSON file in the state dir (./state-dir.ts): `{ "version": 1, "products":
+ * defaults. One small JSON file in the state dir (src/config/state-dir.ts): `{ "version": 1, "products":
  * { "12": { approved_amount, rate, … } } }`, keyed by the API key's organisation too, so a
  * profile's terms are never offered under another's.
  *
- * Read back checked: a regular file (./locked-write.ts), JSON of that shape, each product's
+ * Read back checked: a regular file (src/config/locked-write.ts), JSON of that shape, each product's
  * terms passing the contract's schema of an approval. One that does not stops the run with one
  * line naming the file (exit 2) — defaults nobody can vouch for are never offered.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Env } from '../basics.js';
-import { bodySchema } from '../contract/field-schemas.js';
-import type { BodyOf } from '../contract/fields.js';
-import { UsageError } from '../errors.js';
-import { makeDir } from '../make-dir.js';
-import { readRegularFile, writeFileAtomic } from './locked-write.js';
-import { stateDir } from './state-dir.js';
+import type { Env } from '../../basics.js';
+import { readRegularFile, writeFileAtomic } from '../../config/locked-write.js';
+import { stateDir } from '../../config/state-dir.js';
+import { bodySchema } from '../../contract/field-schemas.js';
+import type { BodyOf } from '../../contract/fields.js';
+import { UsageError } from '../../errors.js';
+import { makeDir } from '../../make-dir.js';
 
 export type Terms = BodyOf<'approveLoanRequest'>;
 
