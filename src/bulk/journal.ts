@@ -29,9 +29,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, writeSync } from 'node:fs';
 import { type FileHandle, rename } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Env } from '../basics.js';
+import { stateDir } from '../config/state-dir.js';
 import { localFileError } from '../errors.js';
 import { isId } from '../http/payload.js';
 import { makeDir } from '../make-dir.js';
@@ -44,6 +44,7 @@ import {
   openJournalFile,
 } from './journal-file.js';
 import { lockJournal } from './journal-lock.js';
+import type { BulkKind } from './kinds.js';
 
 export { JournalUntrusted } from './journal-file.js';
 
@@ -54,7 +55,7 @@ export type RowMemory =
 
 /** What a journal belongs to: the input file and the server; written in its second line. */
 export interface JournalKey {
-  kind: 'user' | 'loan';
+  kind: BulkKind;
   /** SHA-256 of the file's bytes (hex). */
   content: string;
   /** The file as given (for people reading the journal; the content is what identifies it). */
@@ -66,11 +67,7 @@ export interface JournalKey {
 
 /** The directory of journals (see the top of this file). */
 export function journalDir(env: Env): string {
-  if (env.LOANCTL_STATE_DIR) return join(env.LOANCTL_STATE_DIR, 'bulk');
-  const xdg = env.XDG_STATE_HOME;
-  const base =
-    xdg && isAbsolute(xdg) ? join(xdg, 'loanctl') : join(env.HOME || homedir(), '.local', 'state', 'loanctl');
-  return join(base, 'bulk');
+  return join(stateDir(env), 'bulk');
 }
 
 /** SHA-256 of a file, read as a stream (flat memory). */

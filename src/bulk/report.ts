@@ -94,6 +94,11 @@ export function dryRunLines(stderr: OutputStream): ResultLines {
   };
 }
 
+/** A row's review (`loan approve --from --dry-run`), as one block: rows reviewed at once do not mix. */
+export function reviewBlock(row: number, lines: readonly string[]): string {
+  return `row ${row}: ${lines.join('\n  ')}\n`;
+}
+
 export interface ProgressLine {
   stop(): void;
 }

@@ -43,11 +43,41 @@ interface QueueRow {
 
 export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promise<void> {
   const productId = await resolveProduct(options, deps);
-  const limit = options.limit === undefined ? QUEUE_DEFAULT : parsePositiveInt(options.limit, '--limit');
-  if (limit > QUEUE_MAX) {
-    throw new UsageError(`--limit must be at most ${QUEUE_MAX} for loan queue (got ${limit}).`);
-  }
+  const limit = queueLimit(options.limit, 'loan queue');
   if (deps.globals.raw) throw new UsageError('loan queue is computed by loanctl, so it has no --raw envelope.');
+  const { loans, waiting, scanned, now } = await readQueue(deps, productId, limit);
+  await render(
+    loans.map((loan) => queueRow(loan, now)),
+    { kind: 'queue' },
+    deps,
+  );
+  const shown = Math.min(waiting, limit);
+  notice(
+    deps,
+    `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
+  );
+}
+
+/** `--limit` of `loan queue` and `loan review`: how many of the queue, 1 to QUEUE_MAX (default QUEUE_DEFAULT). */
+export function queueLimit(raw: string | undefined, command: string): number {
+  const limit = raw === undefined ? QUEUE_DEFAULT : parsePositiveInt(raw, '--limit');
+  if (limit > QUEUE_MAX) throw new UsageError(`--limit must be at most ${QUEUE_MAX} for ${command} (got ${limit}).`);
+  return limit;
+}
+
+/** The queue: what `loan queue` prints and `loan review` walks. */
+export interface Queue {
+  /** The `limit` oldest submissions waiting, oldest first. */
+  loans: readonly LoanRequest[];
+  /** How many are waiting in all, and how many loan requests were read. */
+  waiting: number;
+  scanned: number;
+  /** The server's clock (its Date header), else this machine's: ages are by it. */
+  now: number;
+}
+
+/** Reads the whole list of the product (a progress line on stderr) and keeps the `limit` oldest waiting. */
+export async function readQueue(deps: Deps, productId: number, limit: number): Promise<Queue> {
   const api = await deps.api();
   const oldest = new OldestFirst(limit);
   let scanned = 0;
@@ -71,17 +101,7 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
     progress.stop();
   }
   // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
-  const now = (serverDate ?? deps.now()).getTime();
-  await render(
-    oldest.rows().map((loan) => queueRow(loan, now)),
-    { kind: 'queue' },
-    deps,
-  );
-  const shown = Math.min(waiting, limit);
-  notice(
-    deps,
-    `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
-  );
+  return { loans: oldest.rows(), waiting, scanned, now: (serverDate ?? deps.now()).getTime() };
 }
 
 /**
