@@ -63,7 +63,7 @@ export async function kindTask(
   }
   const task =
     kind === 'loan'
-      ? loanTask(api, { defaultProduct, dryRun, lookup: await userLookup(deps) })
+      ? loanTask(api, { defaultProduct, dryRun, lookup: await userLookup(deps, api) })
       : approvalTask({ ...options, send: api, now: deps.now });
   return { task: task as BulkTask<unknown>, checks: task as ServerChecks<unknown> };
 }

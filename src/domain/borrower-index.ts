@@ -56,8 +56,9 @@ export class BorrowerIndex {
   private walking: Promise<void> | undefined;
   private rebuilt = false;
 
+  /** `api` is asked for on each request: a bulk run swaps its client once the server is down. */
   constructor(
-    private readonly api: ApiClient,
+    private readonly api: () => ApiClient,
     private readonly paths: IndexPaths,
     private readonly say: (line: string) => void,
   ) {}
@@ -129,7 +130,7 @@ export class BorrowerIndex {
     const found: UserListItem[] = [];
     let moved = false;
     const check = async (page: number) => {
-      const result = await this.api.call('listUsers', { query: { pages: page } });
+      const result = await this.api().call('listUsers', { query: { pages: page } });
       const users = (result.data ?? []) as UserListItem[];
       for (const entry of entries.filter((candidate) => candidate.page === page)) {
         const user = users.find((candidate) => candidate.id === entry.id);
@@ -171,7 +172,7 @@ export class BorrowerIndex {
     const lines: string[] = [];
     let last: WalkMark | undefined;
     let walked = 0;
-    for await (const { users, page } of userPages(this.api, {}, { prefetch: WALK_AHEAD, firstPage: fromPage })) {
+    for await (const { users, page } of userPages(this.api(), {}, { prefetch: WALK_AHEAD, firstPage: fromPage })) {
       let added = users;
       if (known && page === fromPage) {
         // Not the page the last walk ended on: the list is not the one walked.

@@ -6,14 +6,24 @@
 import { indexPaths, referenceBatch, rememberReferences } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import type { Deps } from '../deps.js';
+import type { ApiClient } from '../http/api-client.js';
 import { BorrowerIndex } from './borrower-index.js';
 import type { FindUserOptions } from './users.js';
 
-export async function userLookup(deps: Deps): Promise<FindUserOptions> {
+/**
+ * `api`: the client the look-ups send through, when not the command's own (a bulk run's, which
+ * stops retrying once its server is down).
+ */
+export async function userLookup(deps: Deps, api?: () => ApiClient): Promise<FindUserOptions> {
   const settings = await deps.settings();
   if (settings.baseUrl === undefined || settings.dryRun) return {};
   const paths = indexPaths(deps.env, settings.profile?.name, settings.baseUrl);
-  const index = new BorrowerIndex(await deps.api(), paths, (line) => deps.io.stderr.write(`${line}\n`));
+  let client = api;
+  if (!client) {
+    const own = await deps.api();
+    client = () => own;
+  }
+  const index = new BorrowerIndex(client, paths, (line) => deps.io.stderr.write(`${line}\n`));
   return { index, paths };
 }
 
