@@ -66,7 +66,7 @@ describe('finding a borrower by e-mail', () => {
   const createLoan = (email: string) =>
     sandbox.run(['loan', 'create', '--user', email, '--amount', '5000', '--purpose', 'Stock', '-o', 'json'], { env });
 
-  it('finds the newest of 100,000 borrowers in 2 requests (exists, then page 1 of today), and again in 1', async () => {
+  it('finds the newest of 100,000 borrowers in 2 requests (exists, then page 1 of those created since yesterday), and again in 2', async () => {
     proxy.seen.length = 0;
     const first = await createLoan('borrower-101000@find.example');
     expect(first.exitCode, first.stderr).toBe(0);
@@ -77,7 +77,7 @@ describe('finding a borrower by e-mail', () => {
     const again = await createLoan('Borrower-101000@find.example');
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.json<{ user_id: number }>().user_id).toBe(101_000);
-    expect(lookups(proxy)).toHaveLength(1);
+    expect(lookups(proxy)).toHaveLength(2);
   });
 
   it('finds the oldest borrower among 101,000 in a few requests', async () => {
@@ -98,14 +98,16 @@ describe('finding a borrower by e-mail', () => {
 
   it('keeps its index in the cache directory, and `loanctl cache clear` removes it', async () => {
     const dir = join(env.LOANCTL_CONFIG_DIR as string, 'cache');
-    expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    const indexes = () => readdirSync(dir).filter((name) => name.endsWith('.idx'));
+    expect(indexes()).toHaveLength(1);
+    const files = readdirSync(dir).length;
     const cleared = await sandbox.run(['cache', 'clear'], { env });
     expect(cleared.exitCode).toBe(0);
-    expect(cleared.stderr).toBe(`Removed 1 index file from ${dir}.\n`);
-    expect(cleared.json()).toEqual({ dir, removed: 1 });
+    expect(cleared.stderr).toBe(`Removed ${files} index file${files === 1 ? '' : 's'} from ${dir}.\n`);
+    expect(cleared.json()).toEqual({ dir, removed: files });
     const again = await sandbox.run(['cache', 'clear', '-o', 'csv', '--fields', 'removed'], { env });
     expect(again.stdout).toBe('removed\n0\n');
-    expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toEqual([]);
+    expect(indexes()).toEqual([]);
     expect(existsSync(dir)).toBe(true);
   });
 });
