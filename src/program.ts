@@ -16,6 +16,7 @@ import { registerDemoCommand } from './commands/demo/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
+import { registerStatusCommand } from './commands/status/index.js';
 import { registerUserCommands } from './commands/user/index.js';
 import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
@@ -78,6 +79,7 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     });
 
   registerDemoCommand(program, deps);
+  registerStatusCommand(program, deps);
   registerProfileCommands(program, deps);
   registerApiCommand(program, deps);
   registerSandboxCommands(program, deps);

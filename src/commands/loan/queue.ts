@@ -10,12 +10,10 @@
  * read, since the oldest submission may be on the last page.
  */
 import type { LoanRequest } from '../../contract/schemas.js';
-import { isWaiting, queueOrder } from '../../contract/states.js';
 import { parseTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
-import { loanRequestPages } from '../../domain/pages.js';
+import { scanQueue } from '../../domain/queue-scan.js';
 import { UsageError } from '../../errors.js';
-import { httpDate } from '../../http/reply.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
 import { formatAge } from '../../output/values.js';
@@ -28,7 +26,6 @@ export interface LoanQueueOptions extends ProductOption {
 
 export const QUEUE_DEFAULT = 20;
 export const QUEUE_MAX = 1000;
-const SCAN_PAGE_SIZE = 100;
 
 /** A loan request waiting for approval, as the inbox shows it. */
 export interface QueueRow {
@@ -48,67 +45,21 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
     throw new UsageError(`--limit must be at most ${QUEUE_MAX} for loan queue (got ${limit}).`);
   }
   if (deps.globals.raw) throw new UsageError('loan queue is computed by loanctl, so it has no --raw envelope.');
-  const api = await deps.api();
-  const oldest = new OldestFirst(limit);
-  let scanned = 0;
-  let waiting = 0;
-  let serverDate: Date | undefined;
-  const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
   const progress = startWalkProgress(deps, 'loan requests');
-  try {
-    for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
-      serverDate = httpDate(result.dateHeader) ?? serverDate;
-      const waitingBefore = waiting;
-      for (const loan of loanRequests) {
-        scanned++;
-        if (!isWaiting(loan)) continue;
-        waiting++;
-        oldest.offer(loan);
-      }
-      progress.page(loanRequests.length, waiting - waitingBefore);
-    }
-  } finally {
-    progress.stop();
-  }
-  // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
-  const now = (serverDate ?? deps.now()).getTime();
+  const scan = await scanQueue(await deps.api(), productId, deps.now, {
+    limit,
+    onPage: (rows, waiting) => progress.page(rows, waiting),
+  }).finally(() => progress.stop());
   await render(
-    oldest.rows().map((loan) => queueRow(loan, now)),
+    scan.oldest.map((loan) => queueRow(loan, scan.now)),
     { kind: 'queue' },
     deps,
   );
-  const shown = Math.min(waiting, limit);
+  const shown = Math.min(scan.waiting, limit);
   notice(
     deps,
-    `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
+    `${scan.waiting} waiting for approval (${shown} shown, oldest submission first) of ${scan.scanned} loan requests scanned (filtered by loanctl).`,
   );
-}
-
-/**
- * The `size` earliest submissions offered, kept sorted (ties by id). Offers are checked against the
- * latest kept first, so a long list costs one comparison a row once the inbox is full.
- */
-class OldestFirst {
-  private readonly kept: LoanRequest[] = [];
-
-  constructor(private readonly size: number) {}
-
-  offer(loan: LoanRequest): void {
-    const last = this.kept.at(-1);
-    if (this.kept.length === this.size && last && !earlier(loan, last)) return;
-    let at = this.kept.length;
-    while (at > 0 && earlier(loan, this.kept[at - 1] as LoanRequest)) at--;
-    this.kept.splice(at, 0, loan);
-    if (this.kept.length > this.size) this.kept.pop();
-  }
-
-  rows(): readonly LoanRequest[] {
-    return this.kept;
-  }
-}
-
-function earlier(a: LoanRequest, b: LoanRequest): boolean {
-  return queueOrder(a, b) < 0;
 }
 
 function queueRow(loan: LoanRequest, now: number): QueueRow {
