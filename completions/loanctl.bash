@@ -114,7 +114,7 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --jq --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
     'status') REPLY='--product --older-than --data-dir -h --help' ;;
     'profile') REPLY='-h --help' ;;
@@ -188,7 +188,7 @@ _loanctl_options() {
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --jq --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @snapshots, @faults,
@@ -395,6 +395,7 @@ _loanctl_option_values() {
     (*'|--base-url') REPLY='@none' ;;
     (*'|-o'|*'|--output') REPLY='table json ndjson csv xlsx' ;;
     (*'|--fields') REPLY='@none' ;;
+    (*'|--jq') REPLY='@none' ;;
     (*'|--timeout') REPLY='@none' ;;
     (*) return 1 ;;
   esac

@@ -288,6 +288,7 @@ function __loanctl_options
                 '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+                '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
                 '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
                 '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
                 '--raw' 'print the whole API envelope exactly as received' \
@@ -840,6 +841,7 @@ function __loanctl_options
         '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+        '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
         '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
         '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
         '--raw' 'print the whole API envelope exactly as received' \
@@ -1254,6 +1256,8 @@ function __loanctl_option_values
         case '*''|-o' '*''|--output'
             echo 'table json ndjson csv xlsx'
         case '*''|--fields'
+            echo '@none'
+        case '*''|--jq'
             echo '@none'
         case '*''|--timeout'
             echo '@none'
