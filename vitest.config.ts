@@ -31,6 +31,9 @@ export const PROCESS_TESTS = [
   'test/e2e/package.test.ts',
   'test/e2e/sandbox-teams.test.ts',
   'test/e2e/examples-languages.test.ts',
+  'test/hardening/pipelining.test.ts',
+  'test/e2e/sandbox-api-exit.test.ts',
+  'test/hardening/disk-full.test.ts',
 ];
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-// Bulk share (issue 24): `loanctl user create --from` against the sandbox's own POST capacity,
+// Bulk share: `loanctl user create --from` against the sandbox's own POST capacity,
 // measured side by side in one run. The capacity is autocannon's POST /api/v1/user at as many
 // connections as the bulk run's --concurrency (8), each body a new borrower, in slices between the
 // bulk runs: slice, run, slice, run, slice, run, slice. Each run's share is its rows/s over the
@@ -6,30 +6,24 @@
 // is the median of the three. Each run is timed whole, from its spawn to its exit, on a file of
 // SHARE_ROWS: an operator's large file, where the two Node starts and the exit (~150 ms) are ~1.5 %
 // of the run. autocannon's figure has no start-up in it at all; a 10,000-row file's has ~7 %, and
-// its share is reported beside the goal's (bench/README.md, "Bulk share", round nine). The bulk
-// runs write their results to a file, as an operator keeps a large run's (`> results.ndjson`); a
-// run whose results the bench reads from a pipe line by line as they come (a third process on the
-// two cores) is reported beside it, and so is the floor of any Node client process
-// (./bare-client.mjs: node:http and JSON.parse, nothing else) on the same rows in the same sandbox.
-// The goal: ≥ 70 %. What each change bought is in bench/README.md ("Bulk share").
+// its share is reported beside the goal's. The bulk runs write their results to a file, as an
+// operator keeps a large run's (`> results.ndjson`); a run whose results the bench reads from a
+// pipe line by line as they come (a third process on the two cores) is reported beside it.
+// The goal: ≥ 70 % (docs/performance.md).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
 import { BIN, cliEnv, median, NODE, startServer, tempDir, which } from './lib.mjs';
 import { newUserRequests, slice } from './throughput.mjs';
 
 const CONNECTIONS = 8;
-/** The rows of the goal's runs (the default of ./share-pair.mjs too). */
+/** The rows of the goal's runs. */
 export const SHARE_ROWS = 50_000;
-const BARE_CLIENT = fileURLToPath(new URL('./bare-client.mjs', import.meta.url));
 
 export async function bulkShare({ quick }) {
   const total = quick ? 3_000 : SHARE_ROWS;
-  // Every file here at least 2,000 rows (~300 KB): a file under bin/long-run.js's LARGE_FILE_BYTES
-  // runs without the relaunch the runs beside it have, and would measure another Node set-up.
   const shortRows = quick ? 2_000 : 10_000;
   const seconds = quick ? 3 : 4;
   const rounds = quick ? 1 : 3;
@@ -51,7 +45,6 @@ export async function bulkShare({ quick }) {
     const files = Array.from({ length: rounds }, (_, round) => usersFile(`share${round}`));
     const piped = usersFile('piped');
     const short = usersFile('short', shortRows);
-    const bare = usersFile('bare');
     const capacity = (tag) => postCapacity(server, tag, seconds);
     // A sandbox's first seconds of load are slower (its code not yet compiled): not a slice.
     await capacity('warm');
@@ -67,15 +60,12 @@ export async function bulkShare({ quick }) {
       slices.push(await capacity(tag));
       return { ...done, share: shareBetween(rateOf(done), slices.at(-2).rps, slices.at(-1).rps) };
     };
-    const bareRun = await between('slice-bare', () =>
-      bulkRun(bare, { resultsFile: join(home.dir, 'results-bare.ndjson'), bin: BARE_CLIENT }),
-    );
     const shortRun = await between('slice-short', () =>
       bulkRun(short, { resultsFile: join(home.dir, 'results-short.ndjson') }),
     );
     // After the figure's runs, so the pipe's reader never runs beside them.
     const pipedRun = await bulkRun(piped);
-    for (const { counts, summary, rows } of [...runs, pipedRun, bareRun, shortRun]) {
+    for (const { counts, summary, rows } of [...runs, pipedRun, shortRun]) {
       if (counts.success !== rows) {
         throw new Error(`expected ${rows} users created, got ${JSON.stringify(counts)}: ${summary}`);
       }
@@ -95,7 +85,6 @@ export async function bulkShare({ quick }) {
         `  loanctl user create --from (${total} rows, --concurrency ${CONNECTIONS}) > results file: ${runs.map((run) => Math.round(rateOf(run))).join(', ')} rows/s = ${shares.map((value) => `${value.toFixed(0)} %`).join(', ')} of the slices beside each; median ${share.toFixed(0)} %`,
         `  the same on ${shortRows} rows, whose share the start-up weighs on more: ${Math.round(rateOf(shortRun))} rows/s in ${ms(shortRun)} = ${shortRun.share.toFixed(0)} % of the slices beside it`,
         `  the same, its results read by the bench from a pipe as they come: ${Math.round(pipedRate)} rows/s = ${((100 * pipedRate) / meanCapacity).toFixed(0)} % of the slices' mean`,
-        `  a bare node:http client process on the same rows (bench/bare-client.mjs: no checks, no journal): ${Math.round(rateOf(bareRun))} rows/s = ${bareRun.share.toFixed(0)} % of the slices beside it; loanctl reaches ${((100 * share) / bareRun.share).toFixed(0)} % of that`,
         cpu === undefined
           ? '  (no /usr/bin/time: client CPU not measured)'
           : `  client CPU (user + system) of loanctl creating ${cpuRows} more: ${Math.round((cpu * 1e6) / cpuRows)} µs a row`,
@@ -117,12 +106,6 @@ export async function bulkShare({ quick }) {
         {
           figure: '  the same, its results read from a pipe line by line as they come',
           measured: `${((100 * pipedRate) / meanCapacity).toFixed(0)} %`,
-          goalText: '— (reported)',
-          holds: null,
-        },
-        {
-          figure: '  the floor of any Node client: a bare node:http client process',
-          measured: `${bareRun.share.toFixed(0)} %`,
           goalText: '— (reported)',
           holds: null,
         },

@@ -39,12 +39,11 @@ function curlLoop(server, file) {
  * Runs `loanctl user create --from FILE` and counts its result lines by status. `resultsFile`: its
  * stdout goes to that file, as an operator keeps a large run's results, and is counted after the
  * run; without it, the bench reads the pipe line by line while loanctl runs (a reader beside it).
- * `bin`: another build's bin/loanctl.js (bench/share-pair.mjs).
  */
-export async function loanctlFrom(server, file, home, { resultsFile, bin = BIN } = {}) {
+export async function loanctlFrom(server, file, home, { resultsFile } = {}) {
   const start = process.hrtime.bigint();
   const results = resultsFile === undefined ? 'pipe' : openSync(resultsFile, 'w');
-  const child = spawn(NODE, [bin, 'user', 'create', '--from', file], {
+  const child = spawn(NODE, [BIN, 'user', 'create', '--from', file], {
     env: cliEnv(server, home),
     stdio: ['ignore', results, 'pipe'],
   });

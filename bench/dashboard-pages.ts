@@ -99,6 +99,16 @@ async function prepare(size: number) {
       { what: `${what}, last page`, url: `${path}${join}after=${lastAfter(db, order)}` },
     ];
   });
+  // The search and the combined filters, each as an operator uses them: the oldest borrower's
+  // e-mail; a combination no loan request has (pending is always submitted here), and one most have.
+  cases.push(
+    { what: 'borrowers, search the oldest e-mail', url: '/dashboard/borrowers?email=borrower-1%40bench.example' },
+    {
+      what: 'loans, status saved + user status submitted (none)',
+      url: '/dashboard/loans?status=saved&user_status=submitted',
+    },
+    { what: 'loans, status pending + lender status saved', url: '/dashboard/loans?status=pending&lender_status=saved' },
+  );
   db.close();
   const app = await buildSandbox({ dbPath: dbPathFor(dataDir) });
   const inject = await signedIn(app, demo.api_key);

@@ -8,9 +8,10 @@
 //     borrower again (the local index): 1 request and ≤ 0.5 s;
 //   - `loan create --from` 100 rows keyed by the 50 newest e-mails of "today": ≤ 20 requests before the
 //     first row (no walk of the user list) and peak RSS ≤ 150 MB at 1,000,000;
-//   - `loan list --all -o ndjson` over 1,000,000 loan requests and its filtered form: peak RSS ≤ 150 MB;
-//   - `user show REFERENCE`: one request, then the answer; `user find --phone` over 1,000,000
-//     borrowers: ≤ 5 s.
+//   - `loan list --all -o ndjson` over 1,000,000 loan requests: peak RSS at most 1.25 x that of the
+//     same walk over its last 100,000 (the filtered form reported);
+//   - `user show REFERENCE` of a reference never seen: said at once (bench/lookup.mjs measures the
+//     look-ups by e-mail and phone).
 // Requests are counted from --debug's request lines (`debug: > GET …`).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -210,50 +211,47 @@ export async function huge({ quick }) {
     // A million rows take minutes on a busy machine: 20 minutes each before giving up.
     const long = { timeoutMs: 1_200_000 };
     const all = await measure(big, home, ['loan', 'list', '--all', '-o', 'ndjson'], long);
+    // The same walk over a tenth of the rows, in the same organisation: the last tenth by id.
+    const tenth = Math.floor(large / 10);
+    const tail = await measure(
+      big,
+      home,
+      ['loan', 'list', '--all', '--direction', 'ASC', '--cursor', String(large - tenth), '-o', 'ndjson'],
+      long,
+    );
     const filtered = await measure(big, home, ['loan', 'list', '--all', '--min-amount', '50999', '-o', 'ndjson'], long);
     say(
       `  loan list --all -o ndjson: ${count(all.rows)} rows in ${all.seconds.toFixed(1)} s, peak RSS ${all.peakMb.toFixed(0)} MB`,
       `  loan list --all --min-amount 50999: ${count(filtered.rows)} rows in ${filtered.seconds.toFixed(1)} s, peak RSS ${filtered.peakMb.toFixed(0)} MB`,
     );
-    for (const [name, run] of [
-      [`loan list --all -o ndjson, ${LARGE} rows`, all],
-      [`loan list --all filtered, over ${LARGE} rows`, filtered],
-    ]) {
-      figures.push({
-        figure: `${name}: peak RSS`,
-        measured: `${run.peakMb.toFixed(0)} MB (${run.seconds.toFixed(0)} s)`,
-        goalText: '≤ 150 MB',
-        holds: run.peakMb > 0 && run.peakMb <= 150,
-      });
-    }
-
-    // 4. The walks, at both sizes (the year's organisation).
-    const walks = {};
-    for (const size of SIZES) {
-      const env = cliEnv(servers[size], home.dir);
-      const show = cli(env, ['user', 'show', 'USR-BENCH-1']);
-      expectExit(show, 4, 'user show REFERENCE');
-      const find = cli(env, ['user', 'find', '--phone', '08099999999', '-o', 'ndjson'], { debug: false });
-      expectExit(find, 0, 'user find --phone');
-      const matched = find.stdout.split('\n').filter(Boolean).length;
-      if (matched !== size / 1000) throw new Error(`user find --phone: ${matched} matched, expected ${size / 1000}`);
-      walks[size] = { show, find };
-      say(
-        `  ${count(size)}: user show REFERENCE ${show.requests.length} request(s), ${show.seconds.toFixed(2)} s; user find --phone ${find.seconds.toFixed(2)} s (${find.stderr.trim()})`,
-      );
-    }
-    const { show, find } = walks[large];
+    const flat = all.peakMb / tail.peakMb;
     figures.push({
-      figure: `user show REFERENCE, ${LARGE} borrowers`,
-      measured: `${show.requests.length} request, ${show.seconds.toFixed(2)} s, exit 4`,
-      goalText: 'says at once',
-      holds: show.requests.length <= 1,
+      figure: `loan list --all -o ndjson, peak RSS: ${LARGE} rows / ${count(tenth)} rows`,
+      measured: `${flat.toFixed(2)} x (${all.peakMb.toFixed(0)} MB / ${tail.peakMb.toFixed(0)} MB)`,
+      goalText: '≤ 1.25 x',
+      holds: all.peakMb > 0 && tail.peakMb > 0 && flat <= 1.25,
     });
     figures.push({
-      figure: `user find --phone, ${LARGE} borrowers`,
-      measured: `${find.seconds.toFixed(1)} s`,
-      goalText: '≤ 5 s',
-      holds: find.seconds <= 5,
+      figure: `loan list --all filtered, over ${LARGE} rows: peak RSS`,
+      measured: `${filtered.peakMb.toFixed(0)} MB (${filtered.seconds.toFixed(0)} s)`,
+      goalText: '— (reported)',
+      holds: null,
+    });
+
+    // 4. A reference loanctl never saw: said at once, whatever the size (the look-ups: bench/lookup.mjs).
+    const shows = {};
+    for (const size of SIZES) {
+      const show = cli(cliEnv(servers[size], home.dir), ['user', 'show', 'USR-BENCH-1']);
+      expectExit(show, 4, 'user show REFERENCE');
+      shows[size] = show;
+      say(`  ${count(size)}: user show REFERENCE ${show.requests.length} request(s), ${show.seconds.toFixed(2)} s`);
+    }
+    const show = shows[large];
+    figures.push({
+      figure: `user show REFERENCE never seen, ${LARGE} borrowers`,
+      measured: `${show.requests.length} requests, ${show.seconds.toFixed(2)} s, exit 4`,
+      goalText: 'says at once',
+      holds: show.requests.length <= 1,
     });
     return { lines: [], figures };
   } finally {

@@ -1,10 +1,12 @@
-// `npm run bench`: every figure of issue #5, measured side by side in one run, next to its goal.
-//   npm run bench                         all sections (about 3-4 minutes on 2 cores)
+// `npm run bench`: every goal of docs/performance.md, measured side by side, next to its goal.
+//   npm run bench                         all sections (about 5 minutes on 2 cores)
 //   npm run bench -- --only startup,bulk  some sections (startup, bulk, share, stream, throughput, paging, versus)
 //   npm run bench -- --quick              fewer rounds and shorter loads, for a quick look
-//   npm run bench -- --huge               issue 24 at 1,000 and 1,000,000 borrowers and loan requests
-//                                         (bench/huge.mjs, then the --huge sections others add; ≤ 10 min)
-//   npm run bench -- --save               also write the table into bench/README.md
+//   npm run bench -- --huge               the goals at 1,000,000 borrowers and loan requests
+//                                         (bench/huge.mjs, dashboard.mjs, restore.mjs)
+//   npm run bench -- --runs 3             every section three times: each figure the range of its runs
+//   npm run bench -- --save               also write the table into docs/performance.md (3 runs
+//                                         unless --runs says otherwise)
 // Exit 0 when every goal holds, 1 when one does not (✗ in the table), 2 when the bench failed.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,7 @@ const SECTIONS = { startup, bulk, share: bulkShare, stream, throughput, paging, 
  * them: a module `bench/NAME.mjs` exporting a function `NAME({ quick, huge })` that returns
  * `{ lines, figures }` like every section). A missing one is skipped with a line saying so.
  */
-const HUGE_MODULES = ['dashboard', 'restore'];
+const HUGE_MODULES = ['lookup', 'dashboard', 'restore'];
 
 const { values } = parseArgs({
   options: {
@@ -35,8 +37,14 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     huge: { type: 'boolean', default: false },
     save: { type: 'boolean', default: false },
+    runs: { type: 'string' },
   },
 });
+const runs = Number(values.runs ?? (values.save ? 3 : 1));
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`bench: --runs ${values.runs} is not a whole number of runs of at least 1`);
+  process.exit(2);
+}
 if (values.huge) {
   SECTIONS.huge = huge;
   for (const name of HUGE_MODULES) SECTIONS[name] = await optionalSection(name);
@@ -76,42 +84,81 @@ console.log(
   `loanctl bench — ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, ${machine.date} UTC, load ${machine.load}`,
 );
 
+/** The machine's load averages (1, 5, 15 minutes), as /proc/loadavg says them. */
+const loadNow = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
 const started = Date.now();
-const figures = [];
+/** Each figure's runs, by section and name, in the order first measured: [{ section, figure, goalText, runs: [{ measured, holds, load }] }]. */
+const results = new Map();
 let failed = false;
-for (const name of chosen) {
-  const sectionStart = Date.now();
-  console.log(`\n## ${name}`);
-  try {
-    const result = await SECTIONS[name]({ quick: values.quick, huge: values.huge });
-    for (const line of result.lines) console.log(line);
-    figures.push(...result.figures.map((figure) => ({ section: name, ...figure })));
-  } catch (error) {
-    failed = true;
-    console.error(`bench: ${name} failed: ${error?.stack ?? error}`);
-    figures.push({ section: name, figure: `${name} (failed)`, measured: 'error', goalText: '—', holds: false });
+for (let run = 1; run <= runs; run++) {
+  for (const name of chosen) {
+    const sectionStart = Date.now();
+    const load = loadNow().split(' ')[0];
+    console.log(`\n## ${name}${runs > 1 ? ` (run ${run} of ${runs}, load ${load})` : ''}`);
+    let figures;
+    try {
+      const result = await SECTIONS[name]({ quick: values.quick, huge: values.huge });
+      for (const line of result.lines) console.log(line);
+      figures = result.figures;
+    } catch (error) {
+      failed = true;
+      console.error(`bench: ${name} failed: ${error?.stack ?? error}`);
+      figures = [{ figure: `${name} (failed)`, measured: 'error', goalText: '—', holds: false }];
+    }
+    for (const { figure, measured, goalText, holds } of figures) {
+      const key = `${name}\u0000${figure}`;
+      if (!results.has(key)) results.set(key, { section: name, figure, goalText, runs: [] });
+      results.get(key).runs.push({ measured, holds, load });
+    }
+    console.log(`  (${((Date.now() - sectionStart) / 1000).toFixed(1)} s)`);
   }
-  console.log(`  (${((Date.now() - sectionStart) / 1000).toFixed(1)} s)`);
 }
 
-// A reported figure (no goal) has holds null or left out: no mark, rather than a ✗.
+// A reported figure (no goal) has holds null or left out: no mark, rather than a ✗. A figure of
+// several runs holds when it held in every run.
 const mark = (holds) => (holds === null || holds === undefined ? '' : holds ? '✓' : '✗');
-const rows = figures.map((f) => [f.figure, f.measured, f.goalText, mark(f.holds)]);
-const header = ['figure', 'measured', 'goal', 'holds'];
+const heldInAll = (runsOf) =>
+  runsOf.some((r) => r.holds === false) ? false : runsOf.some((r) => r.holds === true) ? true : null;
+const figures = [...results.values()].map((f) => ({ ...f, holds: heldInAll(f.runs) }));
+const rows = figures.map((f) => [
+  f.figure,
+  rangeOf(f.runs.map((r) => r.measured)),
+  f.goalText,
+  mark(f.holds),
+  rangeOf(f.runs.map((r) => r.load)),
+]);
+const header = ['figure', runs > 1 ? `measured (${runs} runs)` : 'measured', 'goal', 'holds', 'load'];
 const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
 const line = (cells) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
 const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 const total = ((Date.now() - started) / 1000).toFixed(0);
 console.log(`\n${table}\n\n(${total} s in all)`);
 
+/**
+ * One figure over its runs: the one text of a single run; else the range of the first number of
+ * each (`1.09–1.36 x`), followed by the first run's unit, the words up to its first bracket; texts
+ * with no number in front, or the same number, are listed as they are.
+ */
+function rangeOf(texts) {
+  if (new Set(texts).size === 1) return texts[0];
+  const parsed = texts.map((text) => /^([\d,]+(?:\.\d+)?)\s*([^(]*)/.exec(text));
+  const numbers = parsed.map((match) => Number(match?.[1].replaceAll(',', '')));
+  const [low, high] = [Math.min(...numbers), Math.max(...numbers)];
+  if (parsed.some((match) => match === null) || low === high) return [...new Set(texts)].join(' / ');
+  const written = (value) => parsed[numbers.indexOf(value)][1];
+  const unit = parsed[0][2].trim();
+  return `${written(low)}–${written(high)}${unit ? ` ${unit}` : ''}`;
+}
+
 if (values.save) {
-  const readme = join(ROOT, 'bench', 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  // Each kind of run has a table of its own in bench/README.md: --huge's is under "Flat at a million".
+  const file = join(ROOT, 'docs', 'performance.md');
+  const text = readFileSync(file, 'utf8');
+  // Each kind of run has a table of its own in docs/performance.md.
   const marker = values.huge ? 'bench:huge-results' : 'bench:results';
   const block = [
     `<!-- ${marker} -->`,
-    `Measured ${machine.date} UTC on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, load average ${machine.load} at the start${values.quick ? ', --quick' : ''}${values.huge ? ', --huge' : ''}; ${total} s.`,
+    `Written by \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${runs} run${runs === 1 ? '' : 's'} on ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, ${total} s. Each figure is the range of its runs, beside the 1-minute load average at the start of its section in each run.`,
     '',
     table,
     `<!-- /${marker} -->`,
@@ -120,12 +167,12 @@ if (values.save) {
   const end = text.indexOf(`<!-- /${marker} -->`);
   if (start < 0 || end < start) {
     console.error(
-      `bench: bench/README.md has no <!-- ${marker} --> … <!-- /${marker} --> block to write the table into`,
+      `bench: docs/performance.md has no <!-- ${marker} --> … <!-- /${marker} --> block to write the table into`,
     );
     process.exit(2);
   }
-  writeFileSync(readme, text.slice(0, start) + block + text.slice(end + `<!-- /${marker} -->`.length));
-  console.log('bench/README.md updated.');
+  writeFileSync(file, text.slice(0, start) + block + text.slice(end + `<!-- /${marker} -->`.length));
+  console.log('docs/performance.md updated.');
 }
 
 const goalFailed = figures.some((f) => f.holds === false);

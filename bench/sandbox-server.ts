@@ -14,7 +14,7 @@
  *     SELECT over a counter (a million rows in seconds, where a million creates take many
  *     minutes on a busy machine): "Year Lender" (the JSON line's own key and product) with N
  *     borrowers created evenly over the past year, oldest first (`borrower-1@spread.example` …,
- *     every 1,000th with the phone +2348099999999), and N loan requests of its product (amounts
+ *     every 1,000th with the phone +2348099999999, the first alone with +2348000000001), and N loan requests of its product (amounts
  *     50,000 to 50,999, so `--min-amount 50999` keeps one in 1,000); and "Today Lender" (`today`
  *     in the JSON line) whose N borrowers were all created today (`borrower-N@today.example` the
  *     newest). Each borrower gets the numbers a create gives (org_seq, day_seq: migrations 2, 5);
@@ -163,7 +163,7 @@ function growHuge(count: number, org: OrgKey, domain: string, fromMs: number, st
            INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                               is_active, created_at, updated_at, org_seq, day_seq)
            SELECT :org_id, 'Borrower', 'Number ' || i, 'borrower-' || i || '@' || :domain,
-                  CASE WHEN i % 1000 = 0 THEN '+2348099999999' ELSE '+2348012345678' END,
+                  CASE WHEN i = 1 THEN '+2348000000001' WHEN i % 1000 = 0 THEN '+2348099999999' ELSE '+2348012345678' END,
                   CASE WHEN i % 2 = 0 THEN 'male' ELSE 'female' END,
                   'USR-BENCH-' || :org_id || '-' || i, 'api', 1, at, at, i,
                   row_number() OVER (PARTITION BY substr(at, 1, 10) ORDER BY i)

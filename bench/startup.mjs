@@ -42,19 +42,29 @@ export async function startup({ quick }) {
       `  (load average ${loadBefore} before these rounds, ${loadAverage()} after: a shared machine stretches every ratio)`,
     );
     const ratio = (name) => median(samples[name]) / base;
+    const reported = (figure, value) => ({
+      figure,
+      measured: `${value.toFixed(3)} x`,
+      goalText: '— (reported)',
+      holds: null,
+    });
     const figures = [
-      { figure: 'loanctl --version / node -e 0', value: ratio('loanctl --version'), goal: 1.3 },
-      { figure: 'loanctl --help / node -e 0', value: ratio('loanctl --help'), goal: 1.3 },
+      reported('loanctl --version / node -e 0', ratio('loanctl --version')),
+      reported('loanctl --help / node -e 0', ratio('loanctl --help')),
       { figure: 'loanctl user exists / node -e 0', value: ratio('loanctl user exists'), goal: 3 },
-    ].map((f) => ({ ...f, measured: `${f.value.toFixed(3)} x`, goalText: `≤ ${f.goal} x`, holds: f.value <= f.goal }));
-    // Goal: below gh, where gh is installed (a Go binary: no runtime to start).
+    ].map((f) =>
+      f.goal === undefined
+        ? f
+        : { ...f, measured: `${f.value.toFixed(3)} x`, goalText: `≤ ${f.goal} x`, holds: f.value <= f.goal },
+    );
+    // Goal: no slower than gh (a Go binary: no runtime to start), measured in the same rounds.
     for (const name of ['loanctl --version', 'loanctl --help']) {
       const vsGh = gh ? median(samples[name]) / median(samples['gh --version']) : undefined;
       figures.push({
         figure: `${name} / gh --version`,
-        measured: vsGh === undefined ? 'gh not installed' : `${vsGh.toFixed(3)} x`,
-        goalText: '< 1 x',
-        holds: vsGh === undefined ? null : vsGh < 1,
+        measured: vsGh === undefined ? 'gh not installed (apt-get install gh)' : `${vsGh.toFixed(3)} x`,
+        goalText: '≤ 1 x',
+        holds: vsGh === undefined ? false : vsGh <= 1,
       });
     }
     figures.push({

@@ -2,18 +2,13 @@
 // transaction) listed with `loan list --all -o ndjson`, then searched client-side with a filter
 // that keeps one in 1,000 (`--min-amount 50999 --all`: every page read, few rows written); the CLI
 // process's peak RSS, measured by GNU time (/usr/bin/time -v) where installed, else by polling
-// /proc/PID/status's VmHWM. bin/loanctl.js runs a list walk in a second Node with 4 MB semi-spaces
-// (issue 24); GNU time gives the larger of the two processes. The same list with
-// `--max-semi-space-size=0` (V8's default; the launcher then starts no second Node) shows what
-// that bound buys.
+// /proc/PID/status's VmHWM. The walk runs on V8's defaults: no flag is given to Node.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cliEnv, NODE, startServer, tempDir } from './lib.mjs';
 
 const GNU_TIME = '/usr/bin/time';
-/** V8's own semi-space sizes: bin/loanctl.js sees the flag given and starts no second Node. */
-const V8_DEFAULT = '--max-semi-space-size=0';
 
 function peakFromProc(pid) {
   try {
@@ -35,9 +30,6 @@ export async function stream({ quick }) {
     if (all.rows !== total) throw new Error(`expected ${total} rows, got ${all.rows}`);
     const filtered = await measure(server, home, ['loan', 'list', '--all', '--min-amount', '50999', '-o', 'ndjson']);
     if (filtered.rows !== total / 1000) throw new Error(`expected ${total / 1000} matches, got ${filtered.rows}`);
-    const unbounded = await measure(server, home, ['loan', 'list', '--all', '-o', 'ndjson'], {
-      nodeFlags: [V8_DEFAULT],
-    });
     const how = all.useTime ? 'GNU time -v' : 'VmHWM polled every 20 ms';
     return {
       lines: [
@@ -45,25 +37,19 @@ export async function stream({ quick }) {
         `  loan list --all -o ndjson: ${all.rows} rows, ${(all.bytes / 1e6).toFixed(0)} MB in ${all.seconds.toFixed(1)} s (${Math.round(all.rows / all.seconds)} rows/s)`,
         `  peak RSS of the CLI process: ${all.peakMb.toFixed(0)} MB (${how})`,
         `  loan list --all --min-amount 50999 (client-side filter): ${filtered.rows} of ${total} rows in ${filtered.seconds.toFixed(1)} s; peak RSS ${filtered.peakMb.toFixed(0)} MB`,
-        `  the same list on V8's default semi-spaces: ${Math.round(unbounded.rows / unbounded.seconds)} rows/s, peak RSS ${unbounded.peakMb.toFixed(0)} MB`,
       ],
       figures: [
         {
           figure: `loan list --all ${total} rows: peak RSS`,
           measured: `${all.peakMb.toFixed(0)} MB`,
-          goalText: '≤ 150 MB',
-          holds: all.peakMb > 0 && all.peakMb <= 150,
+          goalText: '— (reported; the goal, flat in length, is measured by huge)',
+          holds: null,
         },
         {
           figure: `loan list filtered over ${total} rows: peak RSS`,
           measured: `${filtered.peakMb.toFixed(0)} MB`,
-          goalText: '≤ 150 MB',
-          holds: filtered.peakMb > 0 && filtered.peakMb <= 150,
-        },
-        {
-          figure: `  the same ${total} rows on V8's default semi-spaces: peak RSS`,
-          measured: `${unbounded.peakMb.toFixed(0)} MB`,
           goalText: '— (reported)',
+          holds: null,
         },
       ],
     };

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Tiny shim: check the Node version in syntax any Node can parse, restart a list walk on Node with
-// a bounded young generation (below), turn on the compile cache (repeat starts skip parsing the
-// bundle), then hand over to the bundle.
+// Tiny shim: check the Node version in syntax any Node can parse, turn on the compile cache, then
+// hand over to the bundle.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(
@@ -21,37 +20,9 @@ if (major === 22) {
   };
 }
 
-// A run that walks or sends a list of any length (./long-run.js says which, and why) replaces this
-// process (same pid, stdio, signals and exit status) with Node started with a bounded young
-// generation. Where Node cannot (Windows; Node before 22.15, which has no process.execve), it runs
-// here on V8's defaults.
-const { youngGenerationFlag, sizeGiven } = await import('./long-run.js');
-const argv = process.argv.slice(2);
-const youngGeneration = youngGenerationFlag(argv);
-if (youngGeneration && process.execve && !sizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
-  const { fileURLToPath } = process.getBuiltinModule('node:url');
-  const script = fileURLToPath(import.meta.url);
-  try {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, youngGeneration, script, ...argv]);
-  } catch {
-    // Not replaced (it returns only on failure): the walk runs here, on V8's default sizes.
-  }
-}
-// Builtins through getBuiltinModule, not import(): see scripts/builtin-imports.mjs.
-const { enableCompileCache, registerHooks } = process.getBuiltinModule('node:module');
+// enableCompileCache: a documented, stable API (Node 22.1+); repeat starts skip parsing the bundle.
+const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
-// The bundle's chunks import one another as './chunks/NAME.js'. Node's own resolution of each (the
-// file's real path, stats, the nearest package.json for its module type) took ~10 ms of a `user
-// exists`, which loads 47 of them (bench/README.md, "Start-up: chunks and builtins"); they are ES
-// modules written by scripts/build.mjs into ../dist, so their URL is all there is to resolve.
-// Node before 22.15 has no registerHooks and resolves them itself.
-const bundle = new URL('../dist/', import.meta.url).href;
-registerHooks?.({
-  resolve: (specifier, context, nextResolve) =>
-    specifier.startsWith('./') && context.parentURL?.startsWith(bundle)
-      ? { url: new URL(specifier, context.parentURL).href, format: 'module', shortCircuit: true }
-      : nextResolve(specifier, context),
-});
 const { main, prepareProcess } = await import('../dist/loanctl.js');
 prepareProcess();
-process.exitCode = await main(argv);
+process.exitCode = await main(process.argv.slice(2));

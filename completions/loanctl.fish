@@ -74,7 +74,7 @@ function __loanctl_commands
                 'create' 'Create a borrower user (an e-mail that already exists is not an error)' \
                 'exists' 'Say whether a user with an e-mail exists (prints true or false, exit 0 either way)' \
                 'show' 'Show one borrower by id, e-mail or reference (client-side, over the user list)' \
-                'find' 'Find borrowers by phone or name (client-side, over the streamed user list)' \
+                'find' 'Find borrowers by phone or name (through the local index of borrowers)' \
                 'list' 'List the borrower users of your organisation, a page at a time' \
                 'help' 'display help for command'
         case 'loan'

@@ -1,7 +1,6 @@
 // Bundles src/entry.ts (and through it src/main.ts) into dist/ with esbuild. Code splitting keeps the modules that only some
 // commands need (the sandbox's Fastify, inquirer, the HTTP stack, zod) out of the start-up path:
 // each lazy `import()` in src becomes its own chunk that loads only when that command runs.
-// Static imports of Node's builtins are read from process.getBuiltinModule (./builtin-imports.mjs).
 // Nothing else is rewritten: what each choice here buys is measured by `npm run bench` (bench/README.md).
 
 import { execFileSync } from 'node:child_process';
@@ -10,7 +9,6 @@ import { dirname } from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { buildFacts } from './build-facts.mjs';
-import { builtinImports } from './builtin-imports.mjs';
 
 // src/entry.ts answers `--version` as one file that loads nothing else (see there), but the rest of
 // the program takes src/version.ts too, so esbuild would put it in a chunk of its own, loaded by
@@ -51,13 +49,12 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { __LOANCTL_BUILD__: buildFacts({ binary: false }) },
   // Bundled CommonJS dependencies (fastify, cli-table3…) call require(); ESM output has none.
-  // node:module through getBuiltinModule, not an import: ./builtin-imports.mjs says why.
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
   // node_modules, and only by src/config/keyring.ts's lazy import.
   // jq-web loads its jq.wasm from beside its jq.js (src/output/jq.ts): it stays in node_modules.
   external: ['@napi-rs/keyring', 'jq-web'],
-  plugins: [entryOwnsVersion, builtinImports],
+  plugins: [entryOwnsVersion],
   logLevel: 'warning',
 });
 

@@ -7,13 +7,12 @@
  * The types written here are the whole public surface (scripts/build.mjs emits dist/sandbox.d.ts
  * from this file alone), so they name nothing of the internals.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setClock } from './sandbox/control/clock.js';
 import { loadSeedFile } from './sandbox/control/seed-file.js';
 import { runSeed } from './sandbox/control/seed-run.js';
 import { resetData, restoreSnapshot, takeSnapshot } from './sandbox/control/state.js';
+import { makeTemporaryDir, removeTemporaryDir } from './sandbox/control/temporary-dir.js';
 import { dbPathFor, SandboxDb } from './sandbox/db.js';
 import { readFreshLog } from './sandbox/log/fresh.js';
 import { matchingRequests, publicRequest, verifyRequests } from './sandbox/log/requests.js';
@@ -24,7 +23,8 @@ export interface StartSandboxOptions {
   port?: number;
   /**
    * Where the data lives, kept between starts. Default: a new temporary directory, removed by
-   * `stop()`.
+   * `stop()`, or when the process ends without it (normal exit, uncaught exception, SIGINT,
+   * SIGTERM, SIGHUP).
    */
   dataDir?: string;
   /** The sandbox's time at start (an ISO 8601 time with its zone, or a Date); it runs on from there. */
@@ -107,15 +107,29 @@ export interface Sandbox {
   restore(name: string): Promise<void>;
   /** Creates data from a seed file, through the API's own routes. */
   seed(file: string): Promise<SeedResult>;
-  /** Finishes the requests in flight, stops listening, and removes a temporary data dir. */
+  /**
+   * Finishes the requests in flight, stops listening, and removes a temporary data dir. Once
+   * stopped, the other methods reject; `stop()` again does nothing.
+   */
   stop(): Promise<void>;
 }
 
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   const temporary = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'loanctl-sandbox-'));
+  const dataDir = options.dataDir ?? makeTemporaryDir();
+  const removeIfTemporary = () => {
+    if (temporary) removeTemporaryDir(dataDir);
+  };
   try {
     const running = await startSandboxServer({ dataDir, host: '127.0.0.1', port: options.port ?? 0 });
+    let stopped: Promise<void> | undefined;
+    /** `work`, unless the sandbox was stopped: then a clear refusal, and no data dir made again. */
+    const whileRunning =
+      <A extends unknown[], T>(method: string, work: (...args: A) => Promise<T>) =>
+      async (...args: A): Promise<T> => {
+        if (stopped) throw new Error(`startSandbox: ${method}() after stop(): this sandbox is stopped; start another.`);
+        return work(...args);
+      };
     const sandbox: Sandbox = {
       url: running.url,
       apiKey: running.demo.api_key,
@@ -123,27 +137,36 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       productId: running.demo.product_id,
       dataDir,
       controlKey: running.controlKey,
-      requests: async (query = {}) =>
-        readFreshLog(running.app.flushRequestLog, dataDir, (db) => matchingRequests(db, matchOf(query)))?.map(
-          publicRequest,
-        ) ?? [],
-      expectRequest: async ({ count, ...query }) => {
+      requests: whileRunning(
+        'requests',
+        async (query: RequestQuery = {}) =>
+          readFreshLog(running.app.flushRequestLog, dataDir, (db) => matchingRequests(db, matchOf(query)))?.map(
+            publicRequest,
+          ) ?? [],
+      ),
+      expectRequest: whileRunning('expectRequest', async ({ count, ...query }: RequestQuery & { count?: number }) => {
         const verdict = readFreshLog(running.app.flushRequestLog, dataDir, (db) =>
           verifyRequests(db, matchOf(query), count),
         );
         if (verdict ? !verdict.ok : count !== 0)
           throw new Error(verdict?.message ?? 'The sandbox has logged no request.');
-      },
-      reset: async () => void withDb(dataDir, (db) => resetData(db)),
-      snapshot: async (name) => void withDb(dataDir, (db) => takeSnapshot(db, dataDir, name, true)),
-      restore: async (name) => void withDb(dataDir, (db) => restoreSnapshot(db, dataDir, name)),
-      seed: async (file) => {
+      }),
+      reset: whileRunning('reset', async () => void withDb(dataDir, (db) => resetData(db))),
+      snapshot: whileRunning(
+        'snapshot',
+        async (name: string) => void withDb(dataDir, (db) => takeSnapshot(db, dataDir, name, true)),
+      ),
+      restore: whileRunning(
+        'restore',
+        async (name: string) => void withDb(dataDir, (db) => restoreSnapshot(db, dataDir, name)),
+      ),
+      seed: whileRunning('seed', async (file: string) => {
         const { steps, org_id, product_id } = await runSeed(dataDir, loadSeedFile(resolve(file)));
         return { steps, orgId: org_id, productId: product_id };
-      },
-      stop: async () => {
-        await running.close();
-        if (temporary) rmSync(dataDir, { recursive: true, force: true });
+      }),
+      stop: () => {
+        stopped ??= running.close().finally(removeIfTemporary);
+        return stopped;
       },
     };
     try {
@@ -155,7 +178,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     }
     return sandbox;
   } catch (error) {
-    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    removeIfTemporary();
     throw error;
   }
 }

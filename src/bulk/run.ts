@@ -15,7 +15,7 @@
  *   3 when the API rejected the key (the run stops there: every row would fail the same way).
  */
 import type { Deps } from '../deps.js';
-import { userLookup } from '../domain/user-lookup.js';
+import { referencesSeen, userLookup } from '../domain/user-lookup.js';
 import {
   AuthError,
   CancelledError,
@@ -132,7 +132,8 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
           lookup: await userLookup(deps),
         })
       : undefined;
-  const base = (loans ?? userTask(api)) as BulkTask<unknown>;
+  const references = await referencesSeen(deps); // the user rows' references, for `user show`
+  const base = (loans ?? userTask(api, references?.add)) as BulkTask<unknown>;
   const inner = journal ? remembered(base, journal, identify, (loans ?? {}) as ServerChecks<unknown>) : base;
   // Whether running the input again is safe: a file has its journal; users exist by e-mail.
   const again =
@@ -224,7 +225,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
-    await results.flush();
+    await Promise.all([results.flush(), references?.flush()]);
     await pool.close();
     await journal?.close();
     await failedRows?.close();

@@ -16,7 +16,11 @@ export const USER_FIELDS = bodyColumns('createUser');
 /** The columns a CSV of users must have. */
 export const USER_REQUIRED = requiredColumns('createUser');
 
-export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
+/** `seen` is told each borrower's reference with its e-mail (user show REFERENCE answers from them). */
+export function userTask(
+  api: () => ApiClient,
+  seen?: (reference: string, email: string) => void,
+): BulkTask<BodyOf<'createUser'>> {
   return {
     prepare(fields) {
       const password = fields.password;
@@ -41,6 +45,7 @@ export function userTask(api: () => ApiClient): BulkTask<BodyOf<'createUser'>> {
       const result = await api().call('createUser', { body: request });
       const reference = result.data.reference;
       const exists = result.status === 'exists';
+      if (typeof reference === 'string' && reference !== '') seen?.(reference, request.email);
       return {
         status: exists ? 'exists' : 'success',
         reference,

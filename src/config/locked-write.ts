@@ -133,6 +133,11 @@ function sleep(ms: number): void {
  * checked on the descriptor itself, so what is read is what was checked.
  */
 export function readRegularFile(path: string, what: string): string | undefined {
+  return readRegularBytes(path, what)?.toString('utf8');
+}
+
+/** readRegularFile's bytes, not decoded (the borrower index hashes them as they are). */
+export function readRegularBytes(path: string, what: string): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -145,7 +150,7 @@ export function readRegularFile(path: string, what: string): string | undefined 
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw notAFile(path, what, kindOf(stat));
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

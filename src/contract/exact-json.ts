@@ -17,12 +17,13 @@ export type ExactJson =
 
 /** Throws JSON.parse's SyntaxError for text that is not JSON. */
 export function parseExactJson(text: string): ExactJson {
-  // A reviver makes JSON.parse several times slower (a bulk run parses every row): only a text
-  // that may hold such a number pays for it.
-  if (!mayHoldInexactNumber(text)) return { ok: true, value: JSON.parse(text) };
+  const value = JSON.parse(text);
+  if (!holdsInexactNumber(value)) return { ok: true, value };
+  // Parsed again, with a reviver, only to name the number as written (a reviver makes JSON.parse
+  // several times slower, so a text without such a number never pays for it).
   let inexact: { key: string; source: string } | undefined;
   // `context.source` (the number as written) is there from Node 21; the value stands in before.
-  const value = JSON.parse(text, (key, parsed, context?: { source?: string }) => {
+  JSON.parse(text, (key, parsed, context?: { source?: string }) => {
     if (inexact === undefined && isInexactNumber(parsed)) inexact = { key, source: context?.source ?? String(parsed) };
     return parsed;
   });
@@ -31,34 +32,31 @@ export function parseExactJson(text: string): ExactJson {
 }
 
 /**
- * Sixteen digits in a row, written out: V8 skips through a text for a pattern of fixed length, and
- * not for `\d{16}`, which it tries at every digit. Over a 12 KB reply (a page of 50 users) the two
- * tests below take ~7 µs where `/\d{16}|[\d.][eE][+-]?\d/` took ~46 µs: every reply read in full
- * passes through them (src/http/reply.ts).
- */
-const SIXTEEN_DIGITS = new RegExp('\\d'.repeat(16));
-/** A number's exponent: `1e999`. */
-const EXPONENT = /[\d.][eE][+-]?\d/;
-
-/**
  * The first number in `text` (valid JSON, nested no deeper than the caller allows: JSON.parse
- * with a reviver recurses) that JSON.parse cannot keep, as written; undefined when none. Text
- * without 16 digits in a row or a digit's exponent cannot hold one, and is not parsed again.
+ * with a reviver recurses) that JSON.parse cannot keep, as written; undefined when none. `parsed`
+ * is what JSON.parse made of `text`: its numbers are looked at, and the text is parsed again only
+ * when one of them is such a number.
  */
-export function inexactNumberIn(text: string): string | undefined {
-  if (!mayHoldInexactNumber(text)) return undefined;
-  const parsed = parseExactJson(text);
-  return parsed.ok ? undefined : parsed.source;
+export function inexactNumberIn(text: string, parsed: unknown): string | undefined {
+  if (!holdsInexactNumber(parsed)) return undefined;
+  const exact = parseExactJson(text);
+  return exact.ok ? undefined : exact.source;
 }
 
-/**
- * False for a text without 16 digits in a row or a digit followed by an exponent (a JSON number has a
- * digit before its exponent): no number in it can be inexact. It runs on every row and reply of a
- * bulk run and every page read in full; the two tests apart beat one pattern of both alternatives
- * (`/\d(?:\d{15}|[eE][+-]?\d)/`: 0.34 against 0.11 µs a bulk row, 26 against 7 µs a page).
- */
-function mayHoldInexactNumber(text: string): boolean {
-  return SIXTEEN_DIGITS.test(text) || EXPONENT.test(text);
+/** Whether any number in a parsed JSON value is one JSON.parse could not keep (without recursion). */
+function holdsInexactNumber(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'number') {
+      if (isInexactNumber(value)) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const item of Array.isArray(value) ? value : Object.values(value)) {
+        if (typeof item === 'number' || (typeof item === 'object' && item !== null)) stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** What to tell the operator about such a number. */

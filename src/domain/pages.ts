@@ -19,9 +19,8 @@
  * already asked for are read and dropped.
  */
 import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
-import type { ApiClient, ApiResult, CallOptions } from '../http/api-client.js';
+import type { ApiClient, ApiResult } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
-import type { PageCount } from './plain-user-page.js';
 
 /** Told of each page a walk has read: how many rows it had and how many of them matched (a progress line). */
 export type PageSeen = (rows: number, matched: number) => void;
@@ -32,10 +31,7 @@ export interface UserQuery {
 }
 
 export interface UserPage {
-  /** Its users, read in full; none when the page was passed over (`skim`). */
   users: UserListItem[];
-  /** How many users the page has, read in full or passed over. */
-  size: number;
   /** Its number, from 1. */
   page: number;
   result: ApiResult;
@@ -46,16 +42,6 @@ export interface UserPagesOptions {
   firstPage?: number;
   /** Pages to ask for ahead of the one being handled: true is 1. */
   prefetch?: boolean | number;
-  /**
-   * How a page none of whose users will be shown may be passed over (CallOptions.skim): from the
-   * reply's text, its size and first id, or undefined for the full reading.
-   */
-  skim?: ((text: string) => PageCount | undefined) | undefined;
-}
-
-/** A page's count as a skim hands it back: the client returns it as the result's data (below). */
-class PassedPage {
-  constructor(readonly count: PageCount) {}
 }
 
 /** Every non-empty page of the user list, from `firstPage` on. */
@@ -64,31 +50,27 @@ export async function* userPages(
   query: UserQuery = {},
   options: UserPagesOptions = {},
 ): AsyncGenerator<UserPage, void, undefined> {
-  const { skim } = options;
-  // The client hands back what a skim returns as the result's data, whatever it is (src/http/reply.ts,
-  // Skim); CallOptions types it as the reply's users, so the count travels wrapped, told apart below.
-  const passOver = (text: string) => {
-    const count = skim?.(text);
-    return count && new PassedPage(count);
-  };
-  const callSkim = skim && (passOver as CallOptions<'listUsers'>['skim']);
-  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page }, skim: callSkim });
+  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
   const ahead = options.prefetch === true ? 1 : options.prefetch || 0;
   const asked = new Map<number, Promise<ApiResult>>();
   let previousFirst: number | undefined;
+  let firstSize: number | undefined;
   for (let page = options.firstPage ?? 1; ; page++) {
     const result = await (asked.get(page) ?? fetchPage(page));
     asked.delete(page);
-    const passed = result.data instanceof PassedPage ? result.data.count : undefined;
-    const users = passed ? [] : ((result.data ?? []) as UserListItem[]);
-    const size = passed?.size ?? users.length;
-    const first = passed ? passed.firstId : users[0]?.id;
-    if (size === 0 || first === previousFirst) return;
+    const users = (result.data ?? []) as UserListItem[];
+    const first = users[0]?.id;
+    if (users.length === 0 || first === previousFirst) return;
     previousFirst = first;
-    for (let next = page + 1; next <= page + ahead; next++) {
+    // Ahead by as many pages as were read (1, 2, 4 … up to `ahead`), and none past a page shorter
+    // than the first (the last): a short list costs no request beyond its end.
+    const reach = Math.min(ahead, page - (options.firstPage ?? 1) + 1);
+    const last = firstSize !== undefined && users.length < firstSize;
+    firstSize ??= users.length;
+    for (let next = page + 1; !last && next <= page + reach; next++) {
       if (!asked.has(next)) asked.set(next, prefetched(fetchPage(next)));
     }
-    yield { users, size, page, result };
+    yield { users, page, result };
   }
 }
 

@@ -1,22 +1,22 @@
 /**
- * Finding a user. The create reply carries no id (spec 2.2) and the API has no search, so an
- * e-mail is found in the user list: through the local index when it was found before (one request
- * to check it), else by `user exists` (one request: an unknown e-mail stops there) and a search
- * newest first (user-search.ts). `loan create --user`, `loan new`, bulk and `user create`'s hint
- * go through here.
+ * Finding a user by e-mail. The create reply carries no id (spec 2.2) and the API has no search, so
+ * an e-mail is found in the user list: through the local index (./borrower-index.ts: one request
+ * to confirm a borrower it knows), after `user exists` (one request: an unknown e-mail stops there).
+ * `loan create --user`, `loan new`, bulk and `user show` go through here.
  */
-import type { IndexedUser, UserIndex } from '../config/user-index.js';
+import type { IndexPaths } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import { NoAccessError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
 import type { UserRef } from '../input/values.js';
-import { searchUserByEmail } from './user-search.js';
+import { type BorrowerIndex, byEmail } from './borrower-index.js';
+import { userPages } from './pages.js';
 
 export interface FindUserOptions {
-  /** The local index of e-mails found before (none: always search). */
-  index?: UserIndex | undefined;
-  /** Today, where the search's creation windows start (default: the real clock). */
-  today?: Date;
+  /** The local index of borrowers (none: the list is walked from page 1 each time). */
+  index?: BorrowerIndex | undefined;
+  /** Where it and the references loanctl saw are kept. */
+  paths?: IndexPaths | undefined;
 }
 
 /** The user with this e-mail (case-insensitive) in the caller's organisation, or exit 4. */
@@ -25,35 +25,35 @@ export async function findUserByEmail(
   email: string,
   options: FindUserOptions = {},
 ): Promise<UserListItem> {
-  const wanted = email.trim().toLowerCase();
+  const wanted = byEmail(email);
   const { index } = options;
-  const indexed = index?.get(wanted);
-  if (indexed) {
-    const confirmed = await confirmIndexed(api, wanted, indexed);
-    if (confirmed) return confirmed;
-    index?.drop(wanted);
+  // Known to the index: confirmed by the server (one request), else the index is rebuilt.
+  let user = index?.knows(wanted) ? (await index.find(wanted, false)).users[0] : undefined;
+  if (!user) {
+    const exists = await api.call('userExists', { query: { email: email.trim().toLowerCase(), action: 'exists' } });
+    if (exists.data === true && index) {
+      // A borrower created since the index was brought up to date; else the index is not believed.
+      user = (await index.find(wanted, true)).users[0] ?? (await index.rebuildOnce(wanted)).users[0];
+    } else if (exists.data === true) {
+      user = await walkFor(api, wanted.user);
+    }
   }
-  const exists = await api.call('userExists', { query: { email: wanted, action: 'exists' } });
-  const found = exists.data === true ? await searchUserByEmail(api, wanted, options.today ?? new Date()) : undefined;
-  if (!found) {
+  if (!user) {
     throw new NoAccessError(
       `No user with e-mail ${email} in your organisation.`,
       'Check the address with `loanctl user list`, or create the user: loanctl user create --email … (see --help).',
     );
   }
-  index?.put(wanted, { id: found.user.id, ...found.at });
-  return found.user;
+  return user;
 }
 
-/**
- * The indexed user, if the user list still shows that id with that e-mail where the index says.
- * Never trusted unseen: a sandbox that was reset gives the same e-mail a new id.
- */
-async function confirmIndexed(api: ApiClient, email: string, indexed: IndexedUser): Promise<UserListItem | undefined> {
-  const { start, end, page } = indexed;
-  const result = await api.call('listUsers', { query: { start, end, pages: page } });
-  const users = (result.data ?? []) as UserListItem[];
-  return users.find((user) => user.id === indexed.id && user.email.toLowerCase() === email);
+/** Without an index (--dry-run): the first user of the list that `matches`, walking from page 1. */
+async function walkFor(api: ApiClient, matches: (user: UserListItem) => boolean): Promise<UserListItem | undefined> {
+  for await (const { users } of userPages(api, {}, { prefetch: 8 })) {
+    const user = users.find(matches);
+    if (user) return user;
+  }
+  return undefined;
 }
 
 /** The id a user reference (`--user 12` or `--user ada@example.com`) stands for; an id is taken as given. */

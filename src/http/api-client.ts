@@ -30,13 +30,6 @@ export interface CallOptions<K extends OperationKey = OperationKey> {
   body?: BodyOf<K & BodyKey>;
   /** Overrides the settings' product id (e.g. a command's `--product`). */
   productId?: number | string | undefined;
-  /**
-   * For a walk that shows nothing of most pages (`user find`): given a 200 reply's text, the
-   * page's data when none of it will be shown, else undefined for the full reading (the envelope's
-   * checks, the key's redaction, cleaning). What it returns is used as it is: it must return data
-   * only for a text it has read whole (src/domain/user-find.ts, skimUnmatched).
-   */
-  skim?: ((text: string) => ReplyData<K> | undefined) | undefined;
 }
 
 export interface RequestOptions {

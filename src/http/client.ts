@@ -32,7 +32,7 @@ import { requirePayload } from './payload.js';
 import { contractSchemas, type Prepared, prepareCall, prepareRequest, requestHeaders, USER_AGENT } from './prepare.js';
 import type { Env } from './proxy.js';
 import { redactText } from './redact.js';
-import { type ApiResult, interpretReply, type ReplyContext, type Skim, skimmedResult } from './reply.js';
+import { type ApiResult, interpretReply, type ReplyContext } from './reply.js';
 import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableStatus, seconds } from './retry.js';
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
@@ -98,10 +98,10 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
    * Sends a request; a write that fails in a way that may have applied it gets the hint that says
    * so, with `check` (the command that shows whether it was), and is never advised to be retried.
    */
-  async function sendOnce(prepared: Prepared, check: () => string | undefined, skim?: Skim): Promise<ApiResult> {
+  async function sendOnce(prepared: Prepared, check: () => string | undefined): Promise<ApiResult> {
     let reached = false;
     try {
-      return await send(prepared, skim, () => {
+      return await send(prepared, () => {
         reached = true;
       });
     } catch (error) {
@@ -113,7 +113,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
   }
 
   /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
-  async function send(prepared: Prepared, skim: Skim | undefined, sent: () => void): Promise<ApiResult> {
+  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
     if (settings.dryRun) {
       options.io.stdout.write(
         `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
@@ -210,8 +210,6 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
             `not retrying: waiting ${seconds(delay)} would pass the ${seconds(policy.maxTotalWaitMs)} limit or --timeout`,
         );
       }
-      const skimmed = skim && skimmedResult(statusCode, contentType, text, skim);
-      if (skimmed) return skimmed;
       const result = interpretReply(statusCode, contentType, text, context(url, method));
       result.dateHeader = header(replyHeaders.date);
       return result;
@@ -234,7 +232,7 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
           productId: (query['product-id'] as number | undefined) ?? settings.productId,
           globals: globalFlags(settings),
         });
-      const result = await sendOnce(prepared, check, callOptions.skim);
+      const result = await sendOnce(prepared, check);
       requirePayload(operation(key), result, check);
       if (settings.debug) {
         const { endpoint } = await contractSchemas();

@@ -19,9 +19,8 @@ import type { ApiResult } from './reply.js';
 
 /** Throws the one-line NetworkError (exit 5) for a success whose payload is missing or of the wrong kind. */
 export function requirePayload(def: OperationDef, result: ApiResult, check: () => string | undefined): void {
-  // `exists` (a borrower's e-mail already known) carries only a message on the real service; a
-  // skimmed page's data is the walk's own count of a page it read whole (src/domain/pages.ts).
-  if (result.status !== 'success' || result.skimmed) return;
+  // `exists` (a borrower's e-mail already known) carries only a message on the real service.
+  if (result.status !== 'success') return;
   for (const part of ['data', 'data1'] as const) {
     const shape = def.reply[part];
     if (shape === undefined || shape === 'none') continue;

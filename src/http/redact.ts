@@ -16,8 +16,22 @@ const MIN_BASE64_KEY = 12;
 
 const HIDDEN = '***';
 
-let cached: { key: string; pattern: RegExp } | undefined;
-let cachedForms: { key: string; plain: RegExp } | undefined;
+/**
+ * Patterns per key, kept for the few keys in use at once (the sandbox's request log hides several
+ * credentials of one header in each text: one slot would build them again for every text).
+ */
+const patterns = new Map<string, { plain: RegExp; pattern?: RegExp }>();
+const KEYS_KEPT = 8;
+
+function patternsOf(key: string): { plain: RegExp; pattern?: RegExp } {
+  let found = patterns.get(key);
+  if (found === undefined) {
+    if (patterns.size >= KEYS_KEPT) patterns.delete(patterns.keys().next().value as string);
+    found = { plain: new RegExp(formsOf(key).map(escapeForPattern).join('|'), 'i') };
+    patterns.set(key, found);
+  }
+  return found;
+}
 
 /** `text` with every form of `key` (see above) replaced by `***`. */
 export function redactText(text: string, key: string | undefined): string {
@@ -35,10 +49,7 @@ export function redactText(text: string, key: string | undefined): string {
  * text without escapes (every page of `loan list --all` comes through here).
  */
 function mayReveal(text: string, key: string): boolean {
-  if (cachedForms?.key !== key) {
-    cachedForms = { key, plain: new RegExp(formsOf(key).map(escapeForPattern).join('|'), 'i') };
-  }
-  return holds(text, cachedForms.plain);
+  return holds(text, patternsOf(key).plain);
 }
 
 /** The check of `mayReveal` for any test of plain forms: in `text` as written, or decoded. */
@@ -79,12 +90,13 @@ export function revealsKey(text: string, key: string | undefined): boolean {
 }
 
 function patternFor(key: string): RegExp {
-  if (cached?.key === key) return cached.pattern;
+  const kept = patternsOf(key);
+  if (kept.pattern) return kept.pattern;
   const forms = formsOf(key);
   // Longest first: where two forms overlap, the whole of the longer one goes.
   const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(unique.map((form) => [...form].map(characterForms).join('')).join('|'), 'gi');
-  cached = { key, pattern };
+  kept.pattern = pattern;
   return pattern;
 }
 

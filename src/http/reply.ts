@@ -40,37 +40,6 @@ export interface ApiResult<T = unknown> {
    * the commands that use it (loan queue, loan approve), not on every row of a bulk run.
    */
   dateHeader?: string | undefined;
-  /** True when `data` is what the caller's skim made of the text (CallOptions.skim), not the reply's payload. */
-  skimmed?: true;
-}
-
-/** How a walk reads a page it shows nothing of (CallOptions.skim): its data, or undefined. */
-export type Skim = (text: string) => unknown;
-
-/**
- * A page a walk's skim read (CallOptions.skim): its data, and nothing of the text kept; undefined
- * when the skim declined it, or when the reply is not one the full reading could accept as a page:
- * only a 200, never one labelled as an HTML page (a proxy's page whose body happens to be JSON).
- */
-export function skimmedResult(statusCode: number, contentType: string | undefined, text: string, skim: Skim) {
-  if (statusCode !== 200 || labelledHtml(contentType)) return undefined;
-  const data = skim(text);
-  return data === undefined ? undefined : pageResult(data);
-}
-
-function pageResult(data: unknown): ApiResult {
-  const envelope = { status: 'success' as const, message: '', data };
-  return {
-    status: 'success',
-    message: '',
-    data,
-    data1: undefined,
-    payload: data,
-    envelope,
-    rawBody: '',
-    httpStatus: 200,
-    skimmed: true,
-  };
 }
 
 /** The instant an HTTP `Date` header names (RFC 9110 IMF-fixdate), or undefined. */
@@ -212,7 +181,7 @@ function parseEnvelope(
     : cleanParsed(json, redact ?? ((text) => text));
   if (!cleaned.ok) return { ok: false, what: `JSON nested deeper than ${MAX_REPLY_DEPTH} levels` };
   // 1e999 would be shown as null, 99999999999999999999 as 100000000000000000000.
-  const inexact = inexactNumberIn(body);
+  const inexact = inexactNumberIn(body, json);
   if (inexact !== undefined)
     return { ok: false, what: `JSON holding a number loanctl cannot show exactly (${inexact})` };
   json = cleaned.value;

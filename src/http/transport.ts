@@ -30,6 +30,7 @@
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import {
   connectTimeoutError,
   limitConnect,
@@ -39,10 +40,8 @@ import {
   ready,
   timeoutError,
 } from './bounds.js';
-import { InFlight } from './in-flight.js';
 import { type Env, labelOf, nodeHasProxyEnv, type ProxyChoice, proxyFor, refuseFailedTunnel } from './proxy.js';
 import { tunnelPhase, watchTunnel } from './tunnel-phase.js';
-import { partsOf } from './url-parts.js';
 
 export interface Exchange {
   method: string;
@@ -122,7 +121,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** One pool per protocol and proxy; `routes` remembers each origin's, so NO_PROXY is read once. */
   const pools = new Map<string, Pool | Promise<Pool>>();
   const routes = new Map<string, Pool | Promise<Pool>>();
-  const inFlight = new InFlight<{ reply: Promise<Reply>; fail: (error: Error) => void }>();
+  const inFlight = new Set<{ reply: Promise<Reply>; fail: (error: Error) => void }>();
   let closed = false;
 
   const poolFor = (url: URL): Pool | Promise<Pool> => {
@@ -142,7 +141,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (closed) return Promise.reject(abandonedError());
     const entry = exchangeOnce(exchange, pool, options);
     inFlight.add(entry);
-    const forget = () => inFlight.remove(entry);
+    const forget = () => inFlight.delete(entry);
     entry.reply.then(forget, forget);
     return entry.reply;
   };
@@ -161,9 +160,9 @@ export function createTransport(options: TransportOptions): Transport {
       if (closeOptions.abort) {
         closed = true;
         // Requests still waiting for a socket too, which destroying the agents' sockets misses.
-        for (const { fail } of inFlight.all()) fail(abandonedError());
+        for (const { fail } of [...inFlight]) fail(abandonedError());
       }
-      await Promise.allSettled(inFlight.all().map(({ reply }) => reply));
+      await Promise.allSettled([...inFlight].map(({ reply }) => reply));
       for (const settled of await Promise.allSettled(pools.values())) {
         if (settled.status !== 'fulfilled') continue;
         settled.value.stop?.abort();
@@ -226,7 +225,7 @@ function exchangeOnce(exchange: Exchange, pool: Pool, options: TransportOptions)
   const connectMs = Math.min(options.connectTimeoutMs, exchange.connectTimeoutMs ?? Number.POSITIVE_INFINITY);
   const reply = new Promise<Reply>((resolve, reject) => {
     const requestOptions: RequestOptions = {
-      ...partsOf(exchange.url), // given the URL, node:http merged its parts each request
+      ...urlToHttpOptions(exchange.url),
       method: exchange.method,
       headers: exchange.headers,
       agent: pool.agent,

@@ -30,7 +30,7 @@ function fail(source: Source, problem: string, got: string | undefined, example?
 }
 
 /** What a phone may have between its digits, and is read without: spaces, dashes, brackets, dots. */
-export const PHONE_SEPARATOR = '[\\s\\-().]';
+const PHONE_SEPARATOR = '[\\s\\-().]';
 const PHONE_SEPARATORS = new RegExp(PHONE_SEPARATOR, 'g');
 
 /** Accepts `+234XXXXXXXXXX`, `234XXXXXXXXXX` and `0XXXXXXXXXX`, with spaces, dashes, dots or brackets between digits. */

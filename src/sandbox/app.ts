@@ -5,8 +5,8 @@
  *
  * The order of checks for every operation:
  *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
- *   2. product-id present (200 error)      5. the handler: a GET in one read transaction, a write in
- *   3. query and body valid (400)             the next group commit (db.ts `write`)
+ *   2. product-id present (200 error)      5. the handler: a GET in a read transaction of its own, a
+ *   3. query and body valid (400)             write in the next group commit (db.ts `write`)
  */
 import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -27,6 +27,7 @@ import { serveOpenApi } from './openapi-route.js';
 import { installPreferences } from './prefer.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
+import { isOutOfStorage, reportingOnce, toStderr } from './trouble.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
 /** Largest request body: 1 MiB. */
@@ -47,9 +48,8 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
   const db = SandboxDb.open(options.dbPath, { failFastOnLock: true });
   const repos = createRepos(db);
   const now = options.now ?? databaseClock(db);
-  const onError =
-    options.onError ??
-    ((error: unknown) => process.stderr.write(`sandbox: unexpected error: ${(error as Error)?.stack ?? error}\n`));
+  // Repeats of one failure are told as a count, a full disk as itself (trouble.ts).
+  const { report: onError, flush: flushErrors } = reportingOnce(options.onError ?? toStderr, dirname(options.dbPath));
 
   // Limits, faults and the request log (observe.ts).
   const observers = new Observers(options.dbPath, options, onError);
@@ -63,7 +63,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     // Errors the router meets before any route or error handler runs: still the envelope.
     frameworkErrors: (error, _request, reply) => send(reply, routerError(error)),
   });
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    db.close();
+    flushErrors();
+  });
   // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
   // CLI takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
   // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
@@ -97,6 +100,10 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof SandboxReply) return send(reply, error.outcome);
+    if (isOutOfStorage(error)) {
+      onError(error);
+      return send(reply, { http: 507, status: 'error', message: MESSAGES.diskFull });
+    }
     const outcome = frameworkError(error);
     if (outcome.http === 500) onError(error);
     send(reply, outcome);

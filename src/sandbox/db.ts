@@ -23,8 +23,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 /**
  * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: Node 24's SQLite
  * (3.53) reads a bare bound LIMIT while it plans, and then compiles the statement again every time
- * `:limit` is bound, which is every call: the page of loan requests cost 40–60 µs more than with
- * this form (bench/README, "The sandbox against Prism"). An expression is evaluated at run time instead.
+ * `:limit` is bound, which is every call. An expression is evaluated at run time instead.
  */
 export const LIMIT_PARAM = 'LIMIT :limit + 0';
 
@@ -43,8 +42,6 @@ export class SandboxDb {
   readonly sqlite: DatabaseSync;
   private depth = 0;
   private queued: QueuedWrite[] = [];
-  /** A read transaction is open for this turn's reads (`read`). */
-  private sharedRead = false;
 
   private constructor(sqlite: DatabaseSync) {
     this.sqlite = sqlite;
@@ -105,7 +102,6 @@ export class SandboxDb {
    */
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
-    this.endSharedRead();
     this.sqlite.exec('BEGIN IMMEDIATE');
     this.depth++;
     try {
@@ -125,12 +121,13 @@ export class SandboxDb {
    * Runs `work` in a write transaction shared with every other `write` queued in the same turn of
    * the event loop, each in a savepoint of its own: a group commit. The promise settles after the
    * commit, so no reply is sent for a write that is not in the database. A work that throws rolls
-   * back only its own savepoint; when the transaction cannot start (SQLITE_BUSY: another process
+   * back only its own savepoint (or, when its error rolled back the whole transaction, fails alone
+   * while the others run again in a new one); when the transaction cannot start (SQLITE_BUSY: another process
    * holds the lock) or commit, every write queued with it fails with that error, nothing done.
    *
-   * Why: one commit costs ~100 µs of writes and lock calls on a small VM, about what the rest of a
-   * POST costs; under load several writes arrive in one turn (6 on average in the bench) and share
-   * it (bench/README, "The sandbox against Prism").
+   * Why: a commit writes every page the write changed to the write-ahead log, and the pages of one
+   * table and its indexes are shared by the writes of a turn; without it the POST user goal of
+   * docs/performance.md is barely held (docs/decisions/group-commit.md).
    */
   write<T>(work: () => T): Promise<T> {
     return new Promise((resolve, reject) => {
@@ -139,60 +136,69 @@ export class SandboxDb {
     });
   }
 
-  private commitQueued(): void {
-    const batch = this.queued;
-    this.queued = [];
+  private commitQueued(batch: QueuedWrite[] = this.takeQueued()): void {
     const outcomes: Array<() => void> = [];
+    let lostWith: QueuedWrite | undefined;
     try {
       this.transaction(() => {
-        for (const { work, resolve, reject } of batch) {
+        for (const queued of batch) {
           this.sqlite.exec('SAVEPOINT queued_write');
           try {
-            const result = work();
+            const result = queued.work();
             this.sqlite.exec('RELEASE queued_write');
-            outcomes.push(() => resolve(result));
+            outcomes.push(() => queued.resolve(result));
           } catch (error) {
+            // Some errors (SQLITE_FULL, SQLITE_IOERR…) roll the whole transaction back: there is
+            // no savepoint left to return to, and the writes before this one are gone with it.
+            if (!isTransaction(this.sqlite)) {
+              lostWith = queued;
+              throw error;
+            }
             this.sqlite.exec('ROLLBACK TO queued_write');
             this.sqlite.exec('RELEASE queued_write');
-            outcomes.push(() => reject(error));
+            outcomes.push(() => queued.reject(error));
           }
         }
       });
     } catch (error) {
+      if (lostWith) {
+        // Only the write that failed fails; the others of its batch run again without it (each
+        // round drops one write, so this ends), none of them having been committed.
+        lostWith.reject(error);
+        const rest = batch.filter((queued) => queued !== lostWith);
+        if (rest.length > 0) this.commitQueued(rest);
+        return;
+      }
       for (const { reject } of batch) reject(error);
       return;
     }
     for (const settle of outcomes) settle();
   }
 
-  /**
-   * Runs read-only `work` in a read transaction shared by every `read` of this turn of the event
-   * loop: they see one snapshot (requests handled in one turn are concurrent anyway) and take the
-   * WAL's read lock once. Taking and dropping that lock is two system calls, ~20 µs of a list
-   * GET's ~230 under load on a small VM (bench/README); a turn handles several GETs. A write
-   * (`transaction`) ends the shared read first; so does the end of the turn. Joins an open
-   * transaction.
-   */
-  read<T>(work: () => T): T {
-    if (!isTransaction(this.sqlite)) {
-      this.sqlite.exec('BEGIN');
-      this.sharedRead = true;
-      setImmediate(() => this.endSharedRead());
-    }
-    const result = work();
-    if (result instanceof Promise) throw new Error('read work must be synchronous');
-    return result;
+  private takeQueued(): QueuedWrite[] {
+    const batch = this.queued;
+    this.queued = [];
+    return batch;
   }
 
-  private endSharedRead(): void {
-    if (!this.sharedRead) return;
-    this.sharedRead = false;
-    if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
+  /**
+   * Runs read-only `work` in a read transaction of its own, so that every statement of one request
+   * sees the same state. Joins an open transaction.
+   */
+  read<T>(work: () => T): T {
+    if (isTransaction(this.sqlite)) return work();
+    this.sqlite.exec('BEGIN');
+    try {
+      const result = work();
+      if (result instanceof Promise) throw new Error('read work must be synchronous');
+      return result;
+    } finally {
+      if (isTransaction(this.sqlite)) this.sqlite.exec('COMMIT');
+    }
   }
 
   close(): void {
     if (!isOpen(this.sqlite)) return;
-    this.endSharedRead();
     this.sqlite.close();
   }
 }

@@ -57,14 +57,20 @@ export function refuse<K extends OperationKey>(key: K, name: ErrorName<K>): Sand
   return new SandboxReply({ http: found.http, status: found.status, message: found.message });
 }
 
+/** The longest Authorization header the sandbox reads: a sandbox key with its scheme is 50 characters. */
+export const LONGEST_AUTHORIZATION = 1024;
+
 export const MESSAGES = {
   keyMissing: 'API key is missing. Send the header "Authorization: Bearer <API_KEY>".',
   keyInvalid: 'API key is invalid. Check the key, or create one with "loanctl sandbox org create".',
+  keyTooLong: `The Authorization header is too long to hold an API key (at most ${LONGEST_AUTHORIZATION} characters). Send "Authorization: Bearer <API_KEY>".`,
   productRequired: 'Product ID is required',
   noAccessUser: 'You do not have access to this user. Please verify the user id',
   noAccessLoanRequest: 'You do not have access to this loan request. Please verify the loan request id',
   noAccessProduct: 'You do not have access to this product. Please verify the product id',
   somethingWentWrong: SOMETHING_WENT_WRONG,
+  diskFull:
+    "The sandbox's disk is full: nothing of this request was saved. Free some space where the sandbox keeps its data (its operator sees where), then send it again.",
   bodyTooLarge: 'Request body is too large: the limit is 1 MiB',
   unsupportedContentType: 'Unsupported Content-Type: send JSON with "Content-Type: application/json"',
 } as const;

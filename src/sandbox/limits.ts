@@ -14,6 +14,12 @@
  *   gets the 408 envelope); only when every one is being served is the newcomer's request
  *   answered with the 503 envelope (and `Retry-After`) and its connection closed. So idle and
  *   slow clients cannot starve others, and no client sees a reset.
+ * - At most `maxInFlightPerConnection` requests of one connection waiting for their replies: a
+ *   client that pipelines requests and never reads its replies makes node queue every reply in
+ *   memory. One more is answered 429 (the envelope, `Retry-After`) and the connection closed
+ *   after the replies before it.
+ * - An Authorization header longer than LONGEST_AUTHORIZATION is answered 401 before anything
+ *   else is done with the request: no body parsed, no key looked up.
  * - Header too large (431), malformed HTTP (400), an `Expect` other than `100-continue` (417),
  *   and a body whose Content-Type is not JSON (415) are answered with the envelope.
  */
@@ -21,7 +27,7 @@ import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } 
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import { BASE as DASHBOARD } from './dashboard/layout.js';
-import { envelope, MESSAGES } from './envelope.js';
+import { envelope, LONGEST_AUTHORIZATION, MESSAGES } from './envelope.js';
 
 export interface Limits {
   requestTimeoutMs: number;
@@ -29,6 +35,7 @@ export interface Limits {
   keepAliveTimeoutMs: number;
   idleTimeoutMs: number;
   maxConnections: number;
+  maxInFlightPerConnection: number;
   checkIntervalMs: number;
 }
 
@@ -50,6 +57,9 @@ export const DEFAULT_LIMITS: Limits = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
   maxConnections: 512,
+  // Clients that pipeline send a few requests ahead; 500 connections of 200 unread requests each
+  // had node hold 100,000 replies.
+  maxInFlightPerConnection: 32,
   checkIntervalMs: 1_000,
 };
 
@@ -73,6 +83,8 @@ export function limitOptions(limits: Limits, record: RecordRaw): Partial<Fastify
 export function installLimits(app: FastifyInstance, limits: Limits, record: RecordRaw): void {
   const sockets = openConnections(app);
   capConnections(app, sockets, limits, record);
+  boundInFlight(app, limits);
+  refuseOverlongCredentials(app);
   // node answers an unknown expectation itself, with a bare 417, unless someone listens.
   app.server.on('checkExpectation', (request, response) => {
     const body = envelopeText(
@@ -97,7 +109,10 @@ export function installLimits(app: FastifyInstance, limits: Limits, record: Reco
   cutSlowRequestsOnClose(app, sockets, limits, record);
 }
 
-type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [OVER_CAP]?: true };
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [OVER_CAP]?: true; [IN_FLIGHT]?: number };
+
+/** The requests of a connection that have not had their replies yet. */
+const IN_FLIGHT = Symbol('requests in flight');
 
 /** Marks a connection that came over the cap while every other was being served. */
 const OVER_CAP = Symbol('over the connection cap');
@@ -138,6 +153,41 @@ function capConnections(app: FastifyInstance, sockets: Set<ServerSocket>, limits
       .send(
         envelopeText(`The sandbox is serving ${limits.maxConnections} connections, its most: try again in a moment`),
       );
+  });
+}
+
+/** The cap on a connection's requests in flight (see the top of this file). */
+function boundInFlight(app: FastifyInstance, limits: Limits): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const socket = request.raw.socket as ServerSocket;
+    const inFlight = (socket[IN_FLIGHT] ?? 0) + 1;
+    socket[IN_FLIGHT] = inFlight;
+    reply.raw.once('close', () => {
+      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+    });
+    if (inFlight <= limits.maxInFlightPerConnection) return done();
+    reply
+      .code(429)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .type('application/json; charset=utf-8')
+      .send(
+        envelopeText(
+          `This connection has ${limits.maxInFlightPerConnection} requests waiting for their replies, its most: read the replies before sending more`,
+        ),
+      );
+  });
+}
+
+function refuseOverlongCredentials(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header.length <= LONGEST_AUTHORIZATION) return done();
+    reply
+      .code(401)
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
+      .send(envelopeText(MESSAGES.keyTooLong));
   });
 }
 

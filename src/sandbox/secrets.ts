@@ -9,8 +9,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * `length` characters drawn uniformly from `alphabet`. `randomInt` is unbiased and draws from
- * Node's own cache of random bytes: about 1 µs for a reference, where a `randomBytes` call costs
- * 5–6 µs on a small VM (every write makes a reference; bench/README).
+ * Node's own cache of random bytes, where a `randomBytes` call for each reference costs
+ * several times as much (every write makes a reference).
  */
 export function randomString(length: number, alphabet: string = BASE62): string {
   let out = '';

@@ -1,14 +1,3 @@
-/**
- * What a network command loads (issue #5, start-up): `loanctl user exists` — the call scripts make
- * most — runs on Node's own node:http and never loads undici (neither the package nor Node's
- * internal copy behind `fetch`), TLS or zod's schema API: its query is checked by
- * src/contract/query-check.ts with zod's own e-mail pattern and no schema (the bundle's chunk of
- * zod's core comes with the pattern). Commands that send a body build that body's zod schema from
- * the contract. Timings are in `npm run bench`, not here.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { borrower } from '../helpers/cli.js';
 import { loadedBy as probe } from '../helpers/module-probe.js';
@@ -52,33 +41,6 @@ describe('network command start-up', () => {
     expect(loaded.builtins).toContain('NativeModule _http_client');
     for (const heavy of ['NativeModule internal/deps/undici/undici', 'NativeModule tls', 'NativeModule https']) {
       expect(loaded.builtins).not.toContain(heavy);
-    }
-    // Builtins are taken without their ES module facades (scripts/builtin-imports.mjs), which read
-    // every export: commander's `node:util` and `node:process` loaded parseArgs, diff and worker threads.
-    for (const lazy of ['NativeModule internal/util/parse_args/parse_args', 'NativeModule worker_threads']) {
-      expect(loaded.builtins).not.toContain(lazy);
-    }
-  });
-
-  it("a bulk run hashes its file with node:crypto and does not load crypto's lazy parts (Web Crypto)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loanctl-probe-'));
-    try {
-      const file = join(dir, 'users.ndjson');
-      const row = {
-        firstname: 'Ada',
-        lastname: 'Obi',
-        email: 'bulk-probe@example.com',
-        password: 'pw',
-        phone: '08012345678',
-        gender: 'female',
-      };
-      writeFileSync(file, `${JSON.stringify(row)}\n`);
-      const { exitCode, loaded } = await loadedBy(['user', 'create', '--from', file]);
-      expect(exitCode).toBe(0);
-      expect(loaded.builtins).toContain('NativeModule internal/crypto/hash');
-      expect(loaded.builtins).not.toContain('NativeModule internal/crypto/webcrypto');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

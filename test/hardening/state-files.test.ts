@@ -1,5 +1,5 @@
 /**
- * The state files loanctl reads back — the config file, the e-mail index cache, the bulk journal —
+ * The state files loanctl reads back — the config file, the borrower index, the bulk journal —
  * are checked before they are believed (issue 22, items 6 and 7; issue 25, item 1): one it cannot
  * trust stops the command with one line and is left as it was, never a silent skip, a rewrite
  * without what it could not read, a duplicate, or a read that blocks on a FIFO.
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockText } from '../../src/bulk/journal-lock.js';
-import { userIndexPath } from '../../src/config/user-index.js';
+import { indexPaths } from '../../src/config/user-index.js';
 import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox, isolatedCliEnv, runCli } from '../helpers/run-cli.js';
 
@@ -126,20 +126,20 @@ describe('the config file', () => {
   });
 });
 
-describe('the e-mail index cache', () => {
+describe('the borrower index', () => {
   it('a FIFO where the index file should be is refused at once, naming it', async () => {
     const api = await server();
     const created = await api.run(['user', 'create', ...borrower('fifo@example.com'), '--password-stdin'], {
       stdin: 'pw-12345678',
     });
     expect(created.exitCode).toBe(0);
-    const path = userIndexPath(api.env, undefined, api.url);
+    const path = indexPaths(api.env, undefined, api.url).index;
     mkdirSync(join(path, '..'), { recursive: true });
     mkfifo(path);
     // Before: the look-up blocked reading the FIFO.
     const shown = await api.run(['user', 'show', 'fifo@example.com']);
     expect(shown.exitCode).toBe(2);
-    expect(shown.stderr).toContain(`The e-mail index cache ${path} is a FIFO, not a file`);
+    expect(shown.stderr).toContain(`The borrower index ${path} is a FIFO, not a file`);
     rmSync(path);
   });
 });

@@ -55,7 +55,7 @@ const get = (url: string, timeoutMs = 10_000) => ({
 
 describe('transport', () => {
   // A request to another URL, or to the same origin with other credentials or another path, must not
-  // go where the one before went (src/http/url-parts.ts reads each request's own URL).
+  // go where the one before went (each request reads its own URL).
   it('requests alternating between servers, paths and credentials each reach their own', async () => {
     const [first, second] = [await server(), await server()];
     const pool = transport();

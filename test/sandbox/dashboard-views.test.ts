@@ -6,7 +6,9 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DashboardQueries, PAGE_SIZE } from '../../src/sandbox/dashboard/queries.js';
+import { DashboardQueries, type LoanFilters, PAGE_SIZE } from '../../src/sandbox/dashboard/queries.js';
+import { SandboxDb } from '../../src/sandbox/db.js';
+import { createRepos } from '../../src/sandbox/repos/index.js';
 import { approvalFlags, borrower } from '../helpers/cli.js';
 import { InjectBrowser } from '../helpers/dashboard.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
@@ -132,6 +134,84 @@ describe('the queue and the lists', () => {
     }
   });
 
+  it('filters by any set of state fields: every matching row once, newest first, and none for an unknown value', () => {
+    const db = new DatabaseSync(sandbox.dbPath);
+    try {
+      const queries = new DashboardQueries(db);
+      const walk = (filters: LoanFilters) => {
+        const seen: number[] = [];
+        let after: number | undefined;
+        do {
+          const page = queries.loanPage(sandbox.org_id, filters, after);
+          seen.push(...page.rows.map((row) => row.id));
+          after = page.next;
+        } while (after !== undefined && seen.length < 1000);
+        return seen;
+      };
+      const expected = (filters: LoanFilters) => {
+        const given = Object.entries(filters);
+        const where = given.map(([field]) => ` AND ${field} = ?`).join('');
+        return db
+          .prepare(`SELECT id FROM loan_requests WHERE org_id = ? AND deleted_at IS NULL${where} ORDER BY id DESC`)
+          .all(sandbox.org_id, ...given.map(([, value]) => value as string))
+          .map((row) => Number(row.id));
+      };
+      let matched = 0;
+      for (const status of [undefined, 'saved', 'pending'])
+        for (const lender_status of [undefined, 'saved', 'approved'])
+          for (const user_status of [undefined, 'saved', 'submitted']) {
+            const filters = Object.fromEntries(
+              Object.entries({ status, lender_status, user_status }).filter(([, value]) => value !== undefined),
+            ) as LoanFilters;
+            const rows = walk(filters);
+            expect(rows, JSON.stringify(filters)).toEqual(expected(filters));
+            matched += rows.length;
+          }
+      expect(matched).toBeGreaterThan(0);
+      expect(walk({ status: 'declined' })).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('searches borrowers by the start of their e-mail, in any case, page after page in e-mail order', () => {
+    const db = SandboxDb.open(sandbox.dbPath);
+    try {
+      const repos = createRepos(db);
+      const numbers = Array.from({ length: 2 * PAGE_SIZE + 5 }, (_, i) => (i * 17) % (2 * PAGE_SIZE + 5));
+      const create = (email: string) =>
+        repos.users.create({
+          org_id: sandbox.org_id,
+          firstname: 'Page',
+          lastname: 'Search',
+          email,
+          phone: '+2348012345678',
+          gender: 'female',
+          reference: `USR-SEARCH-${email}`,
+          source: 'api',
+          now: new Date().toISOString(),
+        });
+      db.transaction(() => {
+        for (const n of numbers) create(`Searched-${String(n).padStart(2, '0')}@paging.example`);
+        create('not-searched-01@paging.example'); // holds the text, does not start with it
+      });
+      const queries = new DashboardQueries(db.sqlite);
+      const seen: string[] = [];
+      let after: number | undefined;
+      let pages = 0;
+      do {
+        const page = queries.borrowerPage(sandbox.org_id, 'SEARCHED-', after);
+        seen.push(...page.rows.map((row) => row.email));
+        after = page.next;
+        pages++;
+      } while (after !== undefined && pages < 10);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(numbers.map((n) => `Searched-${String(n).padStart(2, '0')}@paging.example`).sort());
+    } finally {
+      db.close();
+    }
+  });
+
   it('each list reads through an index that matches its order: no sort of the whole organisation', () => {
     const db = new DatabaseSync(sandbox.dbPath);
     try {
@@ -152,21 +232,37 @@ describe('the queue and the lists', () => {
         return plans;
       };
       let queries!: DashboardQueries;
-      const [borrowers, byEmail, queue] = plansOf(() => {
+      const [borrowers, byEmail, byEmailAfter, queue] = plansOf(() => {
         queries = new DashboardQueries(db);
       });
-      for (const plan of [borrowers, byEmail]) {
-        expect(plan).toMatch(/SEARCH users USING INDEX users_org \(org_id=\? AND rowid<\?\)/);
-        expect(plan).not.toContain('TEMP B-TREE');
+      expect(borrowers).toMatch(/SEARCH users USING INDEX users_org \(org_id=\? AND rowid<\?\)/);
+      // The search by an e-mail's start is a range of the unique e-mail index, read in its order.
+      for (const plan of [byEmail, byEmailAfter]) {
+        expect(plan).toMatch(/SEARCH users USING INDEX users_org_email \(org_id=\? AND <expr>>=?\? AND <expr><\?\)/);
       }
+      for (const plan of [borrowers, byEmail, byEmailAfter]) expect(plan).not.toContain('TEMP B-TREE');
       expect(queue).toMatch(/SEARCH lr USING INDEX loan_requests_queue \(org_id=\? AND submitted_at>\?\)/);
       expect(queue).not.toContain('TEMP B-TREE');
-      const filters = [{}, { status: 'pending' }, { lender_status: 'saved' }, { user_status: 'submitted' }];
-      for (const filter of filters) {
-        const [plan] = plansOf(() => queries.loanPage(sandbox.org_id, filter, undefined));
-        const index = ['loan_requests_org', ...Object.keys(filter)].join('_');
-        expect(plan, index).toMatch(new RegExp(`SEARCH lr USING INDEX ${index} \\(`));
-        expect(plan, index).not.toContain('TEMP B-TREE');
+      // Any set of filters, however few rows match it: seeks on an index, one per combination of
+      // state values that agrees with the filters, merged in id order; only the page is sorted.
+      const filters: [LoanFilters, string, number][] = [
+        [{}, 'loan_requests_org \\(org_id=\\? AND rowid<\\?\\)', 1],
+        [
+          { status: 'pending' },
+          'loan_requests_org_states \\(org_id=\\? AND status=\\? AND lender_status=\\? AND user_status=\\? AND rowid<\\?\\)',
+          4,
+        ],
+        [{ status: 'pending', lender_status: 'approved' }, 'loan_requests_org_states', 2],
+        [{ lender_status: 'approved', user_status: 'saved' }, 'loan_requests_org_states', 2],
+        [{ status: 'saved', lender_status: 'approved', user_status: 'submitted' }, 'loan_requests_org_states', 1],
+      ];
+      for (const [filter, index, seeks] of filters) {
+        const [plan = ''] = plansOf(() => queries.loanPage(sandbox.org_id, filter, undefined));
+        const steps = plan.split('; ');
+        const reads = steps.filter((step) => /^(SEARCH|SCAN) loan_requests /.test(step));
+        expect(reads, JSON.stringify(filter)).toHaveLength(seeks);
+        for (const read of reads) expect(read).toMatch(new RegExp(`^SEARCH loan_requests USING INDEX ${index}`));
+        expect(steps.filter((step) => /^SCAN /.test(step))).toEqual(['SCAN page']);
       }
     } finally {
       db.close();

@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS, SessionStore } from '../../src/sandbox/dashboard/session.js';
 import { csrfOf, InjectBrowser, type SubmittedLoan, seedSubmittedLoan } from '../helpers/dashboard.js';
+import { runCli } from '../helpers/run-cli.js';
 import { call, type Org, openSandbox, snapshot, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -187,6 +188,64 @@ describe('approving', () => {
     expect(api.http).toBe(400);
     expect(reply.body).toContain(String(api.json.message));
     expect((await loanRow(loan.loanId))?.lender_status).not.toBe('approved');
+  });
+
+  describe("a yearly rate is checked by the CLI's own rule (src/input/annual-rate.ts)", () => {
+    const YEARLY = { ...TERMS, rate: '', annual_rate: '24', rate_type: 'fixed-amount' };
+
+    it('annual_rate with rate_type fixed-amount is refused, as `loan schedule --annual-rate` refuses it', async () => {
+      const browser = await signedIn();
+      const csrf = csrfOf((await browser.get(`/dashboard/loans/${loan.loanId}/approve`)).body);
+      const before = snapshot(sandbox.dbPath);
+      const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...YEARLY, token: csrf });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toContain(
+        'annual_rate is a percentage a year; a fixed-amount rate is the interest in currency. Give that amount with rate.',
+      );
+      expect(snapshot(sandbox.dbPath)).toEqual(before);
+      const preview = await browser.get(`/dashboard/loans/${loan.loanId}/preview?${new URLSearchParams(YEARLY)}`);
+      expect(preview.body).toContain('annual_rate is a percentage a year');
+
+      const cli = await runCli([
+        'loan',
+        'schedule',
+        '--amount',
+        '45000',
+        '--annual-rate',
+        '24',
+        '--rate-type',
+        'fixed-amount',
+        '--tenure',
+        '6',
+        '--tenured-in',
+        'months',
+        '--frequency',
+        'monthly',
+      ]);
+      expect(cli.exitCode).toBe(2);
+      expect(cli.stderr).toContain(
+        '--annual-rate is a percentage a year; a fixed-amount rate is the interest in currency. Give that amount with --rate.',
+      );
+    });
+
+    it('an annual_rate of thirty 9s is called too large, not "not a number"', async () => {
+      const browser = await signedIn();
+      const csrf = csrfOf((await browser.get(`/dashboard/loans/${loan.loanId}/approve`)).body);
+      const huge = { ...YEARLY, rate_type: 'simple-interest', annual_rate: '9'.repeat(30) };
+      const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...huge, token: csrf });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toContain(`annual_rate is too large (got &quot;${'9'.repeat(30)}&quot;)`);
+      expect(reply.body).not.toContain('must be a number');
+    });
+
+    it('annual_rate and rate together are refused, as the CLI refuses --annual-rate with --rate', async () => {
+      const browser = await signedIn();
+      const csrf = csrfOf((await browser.get(`/dashboard/loans/${loan.loanId}/approve`)).body);
+      const both = { ...YEARLY, rate_type: 'simple-interest', rate: '2' };
+      const reply = await browser.post(`/dashboard/loans/${loan.loanId}/approve`, { ...both, token: csrf });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toContain('rate and annual_rate cannot be used together.');
+    });
   });
 
   it('stores exactly the terms given, approved_by naming the dashboard sign-in', async () => {

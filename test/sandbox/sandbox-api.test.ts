@@ -66,6 +66,23 @@ describe('startSandbox', () => {
     expect(existsSync(sandbox.dataDir)).toBe(false);
   });
 
+  it('a stopped sandbox refuses reset, snapshot, restore and seed, and makes no data dir again', async () => {
+    const sandbox = await start();
+    await sandbox.stop();
+    for (const [method, attempt] of [
+      ['reset', () => sandbox.reset()],
+      ['snapshot', () => sandbox.snapshot('late')],
+      ['restore', () => sandbox.restore('late')],
+      ['seed', () => sandbox.seed('none.yaml')],
+    ] as const) {
+      await expect(attempt()).rejects.toThrow(
+        `startSandbox: ${method}() after stop(): this sandbox is stopped; start another.`,
+      );
+    }
+    expect(existsSync(sandbox.dataDir)).toBe(false);
+    await sandbox.stop(); // again: nothing to do
+  });
+
   it('keeps a data dir it was given, and its clock starts where it was set', async () => {
     const dataDir = tempDir();
     const sandbox = await start({ dataDir, clock: '2030-01-01T09:00:00Z' });

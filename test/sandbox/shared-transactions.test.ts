@@ -1,10 +1,10 @@
 /**
  * The server's requests share transactions (db.ts): the writes queued in one turn of the event
- * loop run in one transaction, each in its own savepoint (`write`), and the reads of one turn
- * share one read transaction (`read`). What a client must still be able to count on: a write is
+ * loop run in one transaction, each in its own savepoint (`write`); each request's reads run in a
+ * read transaction of their own (`read`). What a client must still be able to count on: a write is
  * acknowledged only once it is in the database, one write's failure takes nothing of the others
  * with it, a lock held by another process fails them all, leaving nothing half done, and a read
- * made after a write sees it.
+ * made after a write, by this connection or another, sees it.
  */
 import type { ChildProcess } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
@@ -87,19 +87,32 @@ it('fails every write queued together with SQLITE_BUSY while another process hol
   expect(committedNotes()).toEqual(['after the lock']);
 });
 
-it("lets a write start while this turn's reads share a transaction, and reads after it see it", () => {
+it('lets a write start between two reads, and the read after it sees it', () => {
   expect(noteCount()).toBe(0);
-  db.transaction(note('written between two reads of one turn'));
+  db.transaction(note('written between two reads'));
   expect(noteCount()).toBe(1);
-  expect(committedNotes()).toEqual(['written between two reads of one turn']);
+  expect(committedNotes()).toEqual(['written between two reads']);
 });
 
-it("ends the shared read with the turn: a write by another connection is seen by the next turn's reads", async () => {
+it('shows a read what another connection committed before it, in the same turn of the event loop', () => {
   expect(noteCount()).toBe(0);
   const other = new DatabaseSync(path);
   other.prepare('INSERT INTO notes (text) VALUES (?)').run('from elsewhere');
   other.close();
-  expect(noteCount()).toBe(0);
-  await new Promise((resolve) => setImmediate(resolve));
   expect(noteCount()).toBe(1);
+});
+
+it('keeps one snapshot for the whole of one read, whatever another connection commits meanwhile', () => {
+  const other = new DatabaseSync(path);
+  try {
+    const counts = db.read(() => {
+      const before = noteCount();
+      other.prepare('INSERT INTO notes (text) VALUES (?)').run('committed during the read');
+      return [before, noteCount()];
+    });
+    expect(counts).toEqual([0, 0]);
+    expect(noteCount()).toBe(1);
+  } finally {
+    other.close();
+  }
 });

@@ -15,16 +15,13 @@ import { fakeIo } from '../helpers/fake-io.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const world: DocWorld = { root: ROOT, spec: completionSpec(buildProgram(createDeps({ io: fakeIo(), env: {} }))) };
 
-/**
- * README.md, CONTRIBUTING.md and every Markdown file under docs/. bench/README.md joins them once
- * its rewrite lands: today it names files and flags that are gone.
- */
+/** README.md, CONTRIBUTING.md, bench/README.md and every Markdown file under docs/. */
 function documents(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
     .map((entry) => join(entry.parentPath, entry.name));
-  return [...['README.md', 'CONTRIBUTING.md'].map((name) => join(ROOT, name)), ...docs].filter((file) =>
-    existsSync(file),
+  return [...['README.md', 'CONTRIBUTING.md', 'bench/README.md'].map((name) => join(ROOT, name)), ...docs].filter(
+    (file) => existsSync(file),
   );
 }
 

@@ -104,15 +104,15 @@ describe('user find', () => {
     await deps.dispose();
     const stderr = io.stderr.text();
     expect(stderr.startsWith('\r\x1b[KScanned 50 users (1 page); 0 matched')).toBe(true);
-    expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} users; 10 matched.\n`)).toBe(true);
+    expect(stderr.endsWith(`\r\x1b[KScanned ${USERS} new users (${USERS} in the index); 10 matched.\n`)).toBe(true);
     expect(JSON.parse(io.stdout.text())).toHaveLength(10);
   });
 
-  it('elsewhere, only the closing line', async () => {
+  it('elsewhere, only the closing line (the whole list is walked into the index, then --limit applies)', async () => {
     const { io, deps } = depsFor(false);
     await runUserFind({ phone: '08099999999', limit: '3' }, deps);
     await deps.dispose();
-    expect(io.stderr.text()).toBe('Scanned 300 users; 3 matched.\n');
+    expect(io.stderr.text()).toBe(`Scanned ${USERS} new users (${USERS} in the index); 3 matched.\n`);
   });
 });
 

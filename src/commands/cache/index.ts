@@ -1,6 +1,6 @@
 /**
- * `loanctl cache …`: what loanctl keeps only to be faster, the local index of borrowers found by
- * e-mail (src/config/user-index.ts). Needs no API key and sends nothing. This file only lists the
+ * `loanctl cache …`: what loanctl keeps only to be faster, the local index of borrowers and the
+ * references seen (src/config/user-index.ts). Needs no API key and sends nothing. This file only lists the
  * verbs; each is written as ../common/verb.ts says.
  */
 import type { Command } from 'commander';

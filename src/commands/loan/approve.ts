@@ -31,7 +31,7 @@ import {
 
 export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOptions<'approveLoanRequest'> {
   yes?: boolean;
-  /** The yearly rate instead of --rate (./schedule/annual-rate-flag.ts). */
+  /** The yearly rate instead of --rate (src/input/annual-rate.ts). */
   annualRate?: string;
   /** Replace the terms of a loan request that is already approved (needed with --yes). */
   reapprove?: boolean;
@@ -47,7 +47,7 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
-  const { rateFlag } = await import('./schedule/annual-rate-flag.js');
+  const { rateFlag } = await import('../../input/annual-rate.js');
   const rate = rateFlag(options, data?.tenured_in);
   const { body: terms, ignored } = buildOperationBody(
     'approveLoanRequest',

@@ -24,7 +24,7 @@ export async function runSandboxRestore(name: string, options: SandboxRestoreOpt
   const output = await openOutcome(deps, ['restored', ...perTableFields('rows')]);
   const { live, snapshot } = withDataDir(options, deps, (db, dataDir) => ({
     live: countRows(db),
-    snapshot: snapshotCounts(dataDir, name, db.version()),
+    snapshot: snapshotCounts(db, dataDir, name),
   }));
   await confirmAction(deps, {
     question: `Replace the sandbox's ${describeCounts(live)} with snapshot "${name}" (${describeCounts(snapshot)})? This cannot be undone.`,

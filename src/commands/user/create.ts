@@ -13,6 +13,7 @@
  */
 
 import { wantsBulk } from '../../bulk/options.js';
+import { indexPaths, rememberReferences } from '../../config/user-index.js';
 import { bodySchemaWithout } from '../../contract/field-schemas.js';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
@@ -72,8 +73,17 @@ export async function runUserCreate(options: UserCreateOptions, deps: Deps): Pro
     notice(deps, `Created user ${request.email}.`);
   }
   const record = { ...(result.data as Record<string, unknown>), status: exists ? 'exists' : 'created' };
+  const reference = (result.data as { reference?: unknown } | null)?.reference;
+  if (typeof reference === 'string' && reference !== '') await rememberReference(deps, reference, request.email);
   await output.print(record, result.rawBody);
   notice(deps, `next: loanctl loan create --user ${request.email} --amount 50000 --purpose "…"`);
+}
+
+/** Kept beside the borrower index, for `user show REFERENCE`. */
+async function rememberReference(deps: Deps, reference: string, email: string): Promise<void> {
+  const settings = await deps.settings();
+  if (settings.baseUrl === undefined) return;
+  rememberReferences(indexPaths(deps.env, settings.profile?.name, settings.baseUrl), [{ reference, email }]);
 }
 
 async function readPassword(options: UserCreateOptions, fromData: string | undefined, deps: Deps): Promise<string> {

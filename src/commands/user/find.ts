@@ -1,12 +1,14 @@
 /**
  * `loanctl user find --phone P | --name N`: the borrowers with that phone, or whose name has those
- * words. The API has no search, so this is client-side over the streamed user list: eight pages
- * are asked for at once (they are numbered), rows print as each page arrives, memory stays flat
- * however long the list, a terminal shows the pages read and rows matched as the walk goes, and
- * stderr ends with how many users were scanned.
+ * words. The API has no search: the local index of borrowers (src/domain/borrower-index.ts) is
+ * brought up to date (the first time by walking the whole list, eight pages at once; then only the
+ * borrowers created since), and each match it names is confirmed by the server before it prints.
+ * stderr ends with how many users were looked at. Under --dry-run (no index) the list is walked.
  */
 import type { Deps } from '../../deps.js';
+import { byPhone, byTest } from '../../domain/borrower-index.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
+import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { UsageError } from '../../errors.js';
 import { parsePhone, parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
@@ -32,6 +34,22 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
     options.phone !== undefined ? phoneMatcher(parsePhone(options.phone, '--phone')) : nameMatcher(options.name ?? '');
   const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
+  const lookup = await userLookup(deps);
+  const { index } = lookup;
+  if (index) {
+    const wanted = options.phone !== undefined ? byPhone(options.phone, matches) : byTest(matches);
+    const progress = startWalkProgress(deps, 'users');
+    const { users, walked, indexed } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
+    const rows = limit === undefined ? users : users.slice(0, limit);
+    rememberListed(lookup, rows);
+    if (rows.length > 0) await stream.page(rows, { rawBody: '' });
+    await stream.end();
+    notice(
+      deps,
+      `Scanned ${walked} new user${walked === 1 ? '' : 's'} (${indexed} in the index); ${rows.length} matched.`,
+    );
+    return;
+  }
   let matched = 0;
   const progress = startWalkProgress(deps, 'users');
   let scanned = 0;

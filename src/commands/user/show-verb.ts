@@ -6,13 +6,15 @@ export const userShow: Verb = (user, deps) => {
   user
     .command('show')
     .description('Show one borrower by id, e-mail or reference (client-side, over the user list)')
-    .argument('<id|email|reference>', 'a user id, an e-mail, or a user reference')
+    .argument('<id|email|reference>', 'a user id, an e-mail, or a reference loanctl saw (user create, --from)')
     .addHelpText(
       'after',
       `${examples('loanctl user show 42', 'loanctl user show ada@example.com -o json', 'loanctl user show USR-1A2B3C')}
-The API has no user read: an id is found by bisecting the list's pages (they are ordered by id), an
-e-mail as loan create --user finds it (local index, else newest first), a reference by walking the
-streamed pages (stderr says how many users were scanned; the spec's list items carry no reference).
+The API has no user read and no search. An id is found by bisecting the list's pages (they are
+ordered by id); an e-mail through loanctl's local index of borrowers (the first look-up walks the
+whole list into it, later ones only the borrowers created since; every answer is confirmed by the
+server). A reference works when loanctl saw it: from user create, user create --from, and this
+command. For any other reference, use the e-mail or the id.
 `,
     )
     .action(async (ref: string) => {

@@ -1,23 +1,20 @@
 /**
  * `loanctl user show ID|EMAIL|REFERENCE`: one borrower. The API has no user read (spec 4.3), so
  * this looks in the user list, client-side: an id by bisecting the pages (they are ordered by id),
- * an e-mail as `loan create --user` does (the local index, else newest first). A reference only
- * where the list's items carry one (the spec's do not, 2.2): page 1 tells, and without one the
- * answer comes at once (exit 4, saying what to look by instead) rather than after reading every
- * page for a field that is never there. Where they do, the pages are walked (the number of users
- * looked at goes to stderr).
+ * an e-mail through the local index of borrowers (src/domain/borrower-index.ts), a reference by
+ * the e-mail loanctl saw it with (below).
  */
+
+import { referencedEmail } from '../../config/user-index.js';
 import type { UserListItem } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
-import { findUserById, listCarriesReference, referenceMatcher, scanUsers } from '../../domain/user-find.js';
-import { userLookup } from '../../domain/user-lookup.js';
+import { findUserById } from '../../domain/user-find.js';
+import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { NoAccessError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { parseEmail, parseId } from '../../input/values.js';
-import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
-import { startWalkProgress } from '../../output/walk-progress.js';
 
 export interface UserShowOptions {
   ref: string;
@@ -31,7 +28,9 @@ export async function runUserShow(options: UserShowOptions, deps: Deps): Promise
   if (/^\d+$/.test(text)) {
     user = await findUserById(api, parseId(text, 'ID'));
   } else if (text.includes('@')) {
-    user = await findUserByEmail(api, parseEmail(text, 'EMAIL'), await userLookup(deps));
+    const lookup = await userLookup(deps);
+    user = await findUserByEmail(api, parseEmail(text, 'EMAIL'), lookup);
+    rememberListed(lookup, [user]);
   } else {
     user = await findUserByReference(api, text, deps);
   }
@@ -44,25 +43,27 @@ export async function runUserShow(options: UserShowOptions, deps: Deps): Promise
   await output.print(user);
 }
 
-async function findUserByReference(api: ApiClient, reference: string, deps: Deps): Promise<UserListItem | undefined> {
-  const first = ((await api.call('listUsers', { query: { pages: 1 } })).data ?? []) as UserListItem[];
-  if (first.length > 0 && !listCarriesReference(first)) {
+/**
+ * The borrower loanctl saw with this reference (user create, its --from, show, find), found by the
+ * e-mail it was seen with and confirmed by the server as any e-mail is. The API cannot look a
+ * borrower up by reference (its list carries none, spec 2.2): one never seen says what to use.
+ */
+async function findUserByReference(api: ApiClient, reference: string, deps: Deps): Promise<UserListItem> {
+  const lookup = await userLookup(deps);
+  const email = lookup.paths && referencedEmail(lookup.paths, reference);
+  if (email === undefined) {
     throw new NoAccessError(
-      `Cannot look a user up by reference (${reference}): the API's user list does not carry references.`,
-      'Look by id, e-mail, phone or name instead: loanctl user show ID|EMAIL, or loanctl user find --phone … | --name ….',
+      `Reference ${reference} was never seen by loanctl on this profile, and the API cannot look a borrower up by reference.`,
+      'Use the e-mail or the id instead: loanctl user show EMAIL|ID (references are remembered from user create, its --from, show and find).',
     );
   }
-  let user: UserListItem | undefined;
-  const progress = startWalkProgress(deps, 'users');
-  let scanned = 0;
-  try {
-    const found = (hits: UserListItem[]) => {
-      user = hits[0];
-    };
-    ({ scanned } = await scanUsers(api, referenceMatcher(reference), found, () => user !== undefined, progress.page));
-  } finally {
-    progress.stop();
+  const user = await findUserByEmail(api, email, lookup);
+  const listed = (user as { reference?: unknown }).reference;
+  if (typeof listed === 'string' && listed.toUpperCase() !== reference.trim().toUpperCase()) {
+    throw new NoAccessError(
+      `Reference ${reference} was seen with ${email}, but the server now lists ${email} with reference ${listed}.`,
+      'Use the e-mail or the id instead: loanctl user show EMAIL|ID.',
+    );
   }
-  notice(deps, `Scanned ${scanned} user${scanned === 1 ? '' : 's'}.`);
   return user;
 }

@@ -16,11 +16,16 @@
  * Ids keep increasing: the tables are AUTOINCREMENT (repos/migration-ids.ts), and neither emptying
  * a table nor copying rows into it lowers its `sqlite_sequence`, so after a restore each table's
  * next id is above both what it held before and what the snapshot holds.
+ * A snapshot is checked first (./snapshot-check.ts): ids up to MAX_ID only, so the sequences stay
+ * far from SQLite's last id; one found above it is brought down by the next reset or restore.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SandboxDb } from '../db.js';
+import { checkSnapshotFile, checkSnapshotShape, MAX_ID, SnapshotError } from './snapshot-check.js';
+
+export { SnapshotError };
 
 /** Everything a borrower brings, children first (the order rows are deleted in). */
 const BORROWER_TABLES = [
@@ -44,10 +49,6 @@ export function perTableFields(parent: string): string[] {
 export const SNAPSHOT_DIR = 'snapshots';
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export class SnapshotError extends Error {
-  override name = 'SnapshotError';
-}
-
 export interface SnapshotEntry {
   name: string;
   bytes: number;
@@ -61,8 +62,28 @@ export const SNAPSHOT_FIELDS: readonly (keyof SnapshotEntry)[] = ['name', 'bytes
 export function resetData(db: SandboxDb, all = false): Record<string, number> {
   const tables = all ? ALL_TABLES : BORROWER_TABLES;
   return withoutForeignKeyChecks(db, () =>
-    db.transaction(() => Object.fromEntries(tables.map((table) => [table, emptyTable(db, 'main', table)]))),
+    db.transaction(() => {
+      const removed = Object.fromEntries(tables.map((table) => [table, emptyTable(db, 'main', table)]));
+      lowerRunawaySequences(db);
+      return removed;
+    }),
   );
+}
+
+/**
+ * Ids keep increasing, but not past MAX_ID: a sequence above it (left by a snapshot restored
+ * before snapshots were checked, or by a hand-edited database) would make every later insert of
+ * its table fail. Such a sequence goes down to the highest id its table still holds.
+ */
+function lowerRunawaySequences(db: SandboxDb): void {
+  for (const { name } of db.sqlite.prepare('SELECT name FROM main.sqlite_sequence WHERE seq > ?').all(MAX_ID) as Array<{
+    name: string;
+  }>) {
+    if (!(ALL_TABLES as readonly string[]).includes(name)) continue;
+    db.sqlite
+      .prepare(`UPDATE main.sqlite_sequence SET seq = (SELECT coalesce(max(id), 0) FROM main.${name}) WHERE name = ?`)
+      .run(name);
+  }
 }
 
 /** The rows removed; DELETE of a whole table frees its pages at once (no foreign-key checks here). */
@@ -137,11 +158,11 @@ export function listSnapshots(dataDir: string): SnapshotEntry[] {
 }
 
 /** The borrowers and loan requests in snapshot `name` (for the question before a restore). */
-export function snapshotCounts(dataDir: string, name: string, version: number): DataCounts {
+export function snapshotCounts(db: SandboxDb, dataDir: string, name: string): DataCounts {
   const file = existingSnapshot(dataDir, name);
+  checkSnapshotShape(file, name, db.sqlite);
   const snapshot = new DatabaseSync(file, { readOnly: true });
   try {
-    checkVersion(snapshot, name, version);
     const count = (table: string) =>
       Number((snapshot.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
     return { users: count('users'), loan_requests: count('loan_requests') };
@@ -153,9 +174,9 @@ export function snapshotCounts(dataDir: string, name: string, version: number): 
 /** Replaces the live database's rows with the snapshot's, in one transaction. */
 export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): Record<string, number> {
   const file = existingSnapshot(dataDir, name);
+  checkSnapshotFile(file, name, db.sqlite);
   db.sqlite.prepare('ATTACH DATABASE ? AS snap').run(file);
   try {
-    checkVersion(db.sqlite, name, db.version(), 'snap.');
     return withoutForeignKeyChecks(db, () =>
       db.transaction(() => {
         for (const table of ALL_TABLES) emptyTable(db, 'main', table);
@@ -164,6 +185,7 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
           db.sqlite.exec(`INSERT INTO main.${table} SELECT * FROM snap.${table}`);
           counts[table] = rowCount(db, 'main', table);
         }
+        lowerRunawaySequences(db);
         return counts;
       }),
     );
@@ -176,14 +198,4 @@ function existingSnapshot(dataDir: string, name: string): string {
   const file = snapshotPath(dataDir, name);
   if (!existsSync(file)) throw new SnapshotError(`there is no snapshot named "${name}"`);
   return file;
-}
-
-/** A snapshot of another schema version cannot be copied table by table into this one. */
-function checkVersion(sqlite: DatabaseSync, name: string, version: number, schema = ''): void {
-  const found = (sqlite.prepare(`PRAGMA ${schema}user_version`).get() as { user_version: number }).user_version;
-  if (found !== version) {
-    throw new SnapshotError(
-      `snapshot "${name}" has schema version ${found}, this sandbox ${version}; take a new snapshot`,
-    );
-  }
 }

@@ -6,9 +6,11 @@
  */
 import { bodySchema } from '../../contract/field-schemas.js';
 import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
-import { FREQUENCIES, RATE_TYPES, TENURED_IN, type TenuredIn } from '../../contract/vocabulary.js';
+import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../contract/vocabulary.js';
+import { UsageError } from '../../errors.js';
+import { type RateNames, rateFlag } from '../../input/annual-rate.js';
 import { formatMoney as money } from '../../output/values.js';
-import { ANNUAL_RATE_RULE, perUnitRate } from '../../repayment/annual-rate.js';
+import { ANNUAL_RATE_RULE } from '../../repayment/annual-rate.js';
 import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { describeIssues, invalidFieldsMessage } from '../validation.js';
@@ -21,6 +23,7 @@ const NUMERIC = new Set(['money', 'rate', 'count', 'whole']);
 /**
  * The posted form as the approval body: numbers where the field is a number (text that is not one
  * stays text, for the schema to name), a checkbox as true/false, empty optional fields left out.
+ * Throws a FormProblem when the yearly rate cannot stand with the others (as `loan approve` refuses it).
  */
 export function approvalBodyFromForm(form: Form): Record<string, unknown> {
   form = withRateFromAnnual(form);
@@ -35,16 +38,48 @@ export function approvalBodyFromForm(form: Form): Record<string, unknown> {
   return body;
 }
 
+/** Terms the form cannot send: one line, what is wrong and what to do. */
+export class FormProblem extends Error {
+  override name = 'FormProblem';
+}
+
+/** The form's fields as `rateFlag` names them in what it says. */
+const FORM_NAMES: RateNames = {
+  rate: 'rate',
+  annualRate: 'annual_rate',
+  tenuredIn: 'tenured_in',
+  rateType: 'rate_type',
+};
+
 /**
- * The rate the API takes, from the form's yearly rate when the rate per unit is left empty
- * (src/repayment/annual-rate.ts: ÷ 12 a month, ÷ 52 a week, ÷ 365 a day); the form as it is
- * otherwise (both given, the rate per unit is sent as typed).
+ * The rate the API takes, from the form's yearly rate by the CLI's own rule
+ * (src/input/annual-rate.ts: the yearly rate per tenure unit, never with a rate per unit,
+ * never for a fixed amount); the form as it is when no yearly rate is given.
  */
 function withRateFromAnnual(form: Form): Form {
-  const annual = form.annual_rate?.trim() ?? '';
-  const unit = form.tenured_in as TenuredIn;
-  if ((form.rate?.trim() ?? '') !== '' || !/^\d+(\.\d+)?$/.test(annual) || !TENURED_IN.includes(unit)) return form;
-  return { ...form, rate: String(perUnitRate(Number(annual), unit)) };
+  const given = (name: string) => {
+    const text = form[name]?.trim() ?? '';
+    return text === '' ? undefined : text;
+  };
+  if (given('annual_rate') === undefined) return form;
+  try {
+    const rate = rateFlag(
+      {
+        rate: given('rate'),
+        annualRate: given('annual_rate'),
+        tenuredIn: given('tenured_in'),
+        rateType: given('rate_type'),
+      },
+      undefined,
+      FORM_NAMES,
+    );
+    return { ...form, rate };
+  } catch (error) {
+    if (error instanceof UsageError) {
+      throw new FormProblem(error.hint ? `${error.message} ${error.hint}` : error.message);
+    }
+    throw error;
+  }
 }
 
 /** The form's values for a loan request: what was posted, else its stored terms, else the amount asked for. */
@@ -108,7 +143,13 @@ const PREVIEW_ROWS = 24;
 
 /** The schedule the form's terms give (starting `start`), or what is wrong with them. */
 export function schedulePreview(form: Form, start: Date): Html {
-  const raw = approvalBodyFromForm(form);
+  let raw: Record<string, unknown>;
+  try {
+    raw = approvalBodyFromForm(form);
+  } catch (error) {
+    if (error instanceof FormProblem) return html`<p class="hint">${error.message}</p>`;
+    throw error;
+  }
   const parsed = bodySchema('approveLoanRequest').safeParse(raw);
   if (!parsed.success) {
     return html`<p class="hint">${invalidFieldsMessage(describeIssues(parsed.error.issues, raw, 'body'))}</p>`;

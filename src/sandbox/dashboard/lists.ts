@@ -80,7 +80,7 @@ ${pager(after, page.next, '/queue', {})}`;
 
 export function borrowersPage(page: Page<UserRow>, email: string, after: number | undefined): Html {
   return html`<form method="get" action="${BASE}/borrowers" class="filters" role="search">
-  <label>E-mail contains<input type="search" name="email" value="${email}" autocomplete="off"></label>
+  <label>E-mail starts with<input type="search" name="email" value="${email}" autocomplete="off"></label>
   <div><button type="submit">Search</button></div>
 </form>
 <div class="table"><table>

@@ -4,7 +4,7 @@ import { endpointDef } from '../../contract/endpoints.js';
 import { MESSAGES } from '../envelope.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { hashApiKey } from '../secrets.js';
-import { approvalBodyFromForm, type Form, schedulePreview } from './approval.js';
+import { approvalBodyFromForm, type Form, FormProblem, schedulePreview } from './approval.js';
 import { type Html, html } from './html.js';
 import type { DashboardContext, SignedIn } from './index.js';
 import { BASE, csrfField, notice, page } from './layout.js';
@@ -158,12 +158,20 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
         approvePage(loan, who.session.csrf, ctx.now(), form),
       );
     }
+    let terms: Record<string, unknown>;
+    try {
+      terms = approvalBodyFromForm(form);
+    } catch (error) {
+      if (!(error instanceof FormProblem)) throw error;
+      const refused = approvePage(loan, who.session.csrf, ctx.now(), form, notice('error', error.message));
+      return sendPage(reply, `Approve loan request ${loan.id}`, who, refused, 400);
+    }
     const outcome = await ctx.operate(
       endpointDef('approveLoanRequest'),
       {
         headers: {},
         query: { action: 'approve', 'product-id': String(loan.product_id) },
-        body: approvalBodyFromForm(form),
+        body: terms,
         params: { id: String(loan.id) },
       },
       { ...who.owner, via: 'dashboard' },

@@ -5,8 +5,11 @@
  * Every list is read by keyset (docs/architecture.md#the-sandbox): a page starts after the last row of the one before
  * (`after`, an id), never at an OFFSET, and each order has an index that matches it (migration 7):
  * the first page and the last cost the same at a thousand rows and at a million.
- * - borrowers: newest first (id descending);
- * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts);
+ * - borrowers: newest first (id descending); searched by the start of their e-mail (any case), in
+ *   the e-mail's order, on the index of (organisation, lower-case e-mail) that keeps e-mails unique;
+ * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts): one
+ *   seek of the index of all three fields (migration 9) per combination of their values that agrees
+ *   with the filters, the seeks merged in id order;
  * - the queue: the loan requests waiting for approval, oldest submission first — the one order
  *   of the queue everywhere (`loan queue` too).
  */
@@ -37,6 +40,7 @@ const FROM_THE_START = Number.MAX_SAFE_INTEGER;
 export class DashboardQueries {
   private readonly borrowers: RowStatement<UserRow>;
   private readonly borrowersByEmail: RowStatement<UserRow>;
+  private readonly borrowersByEmailAfter: RowStatement<UserRow>;
   private readonly queue: RowStatement<LoanRequestRow>;
   /** One statement per set of filters given, so that each can use its index (made when first asked). */
   private readonly loans = new Map<string, RowStatement<LoanRequestRow>>();
@@ -44,9 +48,13 @@ export class DashboardQueries {
   constructor(private readonly db: DatabaseSync) {
     const borrowers = `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND id < :after`;
     this.borrowers = prepareRows(db, `${borrowers} ORDER BY id DESC ${LIMIT_PARAM}`);
-    this.borrowersByEmail = prepareRows(
+    // lower(email) as the index users_org_email writes it; the page after `after` starts past its e-mail.
+    const byEmail = `SELECT ${USER_COLUMNS} FROM users WHERE org_id = :org_id AND lower(email) < :below`;
+    const inEmailOrder = `ORDER BY lower(email) ${LIMIT_PARAM}`;
+    this.borrowersByEmail = prepareRows(db, `${byEmail} AND lower(email) >= :from ${inEmailOrder}`);
+    this.borrowersByEmailAfter = prepareRows(
       db,
-      `${borrowers} AND instr(lower(email), lower(:email)) > 0 ORDER BY id DESC ${LIMIT_PARAM}`,
+      `${byEmail} AND lower(email) > (SELECT lower(email) FROM users WHERE org_id = :org_id AND id = :after) ${inEmailOrder}`,
     );
     // After the row `after` in (submitted_at, id) order; the first page starts before every row.
     this.queue = prepareRows(
@@ -58,19 +66,23 @@ export class DashboardQueries {
     );
   }
 
-  /** Borrowers whose e-mail contains `email` (any case; all when empty), newest first. */
+  /**
+   * Borrowers whose e-mail starts with `email` (any case), in the e-mail's order; all when `email`
+   * is empty, newest first.
+   */
   borrowerPage(orgId: number, email: string, after: number | undefined): Page<UserRow> {
-    const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
-    const rows = email === '' ? this.borrowers.all(window) : this.borrowersByEmail.all({ ...window, email });
-    return paged(rows);
+    const limit = PAGE_SIZE + 1;
+    if (email === '') return paged(this.borrowers.all({ org_id: orgId, after: after ?? FROM_THE_START, limit }));
+    const { from, below } = prefixRange(email);
+    if (after === undefined) return paged(this.borrowersByEmail.all({ org_id: orgId, from, below, limit }));
+    return paged(this.borrowersByEmailAfter.all({ org_id: orgId, after, below, limit }));
   }
 
   /** Loan requests matching the filters (each a state field's value), newest first. */
   loanPage(orgId: number, filters: LoanFilters, after: number | undefined): Page<LoanRequestRow> {
-    const given = STATE_FIELDS.filter((field) => filters[field] !== undefined);
-    const params: Record<string, string | number> = { org_id: orgId, after: after ?? FROM_THE_START };
-    for (const field of given) params[field] = filters[field] as string;
-    return paged(this.loansFiltered(given).all({ ...params, limit: PAGE_SIZE + 1 }));
+    const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
+    const statement = this.loansFiltered(matchingStates(filters));
+    return paged(statement?.all(window) ?? []);
   }
 
   /** The loan requests waiting for approval, oldest submission first. */
@@ -78,22 +90,63 @@ export class DashboardQueries {
     return paged(this.queue.all({ org_id: orgId, after: after ?? 0, limit: PAGE_SIZE + 1 }));
   }
 
-  private loansFiltered(fields: readonly StateField[]): RowStatement<LoanRequestRow> {
-    const key = fields.join(',');
+  /** The page's statement for these combinations of state values (none: no filter); undefined when none can match. */
+  private loansFiltered(states: StateValues[] | undefined): RowStatement<LoanRequestRow> | undefined {
+    if (states?.length === 0) return undefined;
+    const key = JSON.stringify(states ?? null);
     let statement = this.loans.get(key);
     if (statement === undefined) {
-      // Field names come from the state table, never from the request; values are parameters.
-      const conditions = fields.map((field) => ` AND lr.${field} = :${field}`).join('');
-      statement = prepareRows(
-        this.db,
-        `${LOAN_REQUEST_VIEW}
-          WHERE lr.org_id = :org_id AND lr.deleted_at IS NULL AND lr.id < :after${conditions}
-          ORDER BY lr.id DESC ${LIMIT_PARAM}`,
-      );
+      statement = prepareRows(this.db, loanPageSql(states));
       this.loans.set(key, statement);
     }
     return statement;
   }
+}
+
+type StateValues = Record<StateField, string>;
+
+/**
+ * Every combination of the state fields' values that agrees with the filters (undefined when none
+ * is given). A filter value the state table does not know agrees with none.
+ */
+function matchingStates(filters: LoanFilters): StateValues[] | undefined {
+  if (STATE_FIELDS.every((field) => filters[field] === undefined)) return undefined;
+  let states: Partial<StateValues>[] = [{}];
+  for (const field of STATE_FIELDS) {
+    const given = filters[field];
+    const values = FILTER_VALUES[field].filter((value) => given === undefined || value === given);
+    states = states.flatMap((state) => values.map((value) => ({ ...state, [field]: value })));
+  }
+  return states as StateValues[];
+}
+
+/**
+ * A page of loan requests before `after`, newest first: of the organisation (no states), or of
+ * these combinations of state values, each read by a seek of loan_requests_org_states in id order
+ * and merged (a compound SELECT's ORDER BY). The values are the state table's, never a request's.
+ */
+function loanPageSql(states: StateValues[] | undefined): string {
+  const listed = 'org_id = :org_id AND deleted_at IS NULL AND id < :after';
+  const arms = (states ?? [undefined]).map((state) => {
+    const equal = state ? STATE_FIELDS.map((field) => ` AND ${field} = '${state[field]}'`).join('') : '';
+    return `SELECT id FROM loan_requests WHERE ${listed}${equal}`;
+  });
+  return `WITH page AS (${arms.join(' UNION ALL ')} ORDER BY id DESC ${LIMIT_PARAM})
+    ${LOAN_REQUEST_VIEW} JOIN page ON page.id = lr.id ORDER BY lr.id DESC`;
+}
+
+/**
+ * The texts that start with `prefix` once lower-cased as SQLite's lower() does (ASCII letters
+ * only): those from `from` and below `below`, in SQLite's order of texts (their code points).
+ */
+export function prefixRange(prefix: string): { from: string; below: string } {
+  const from = prefix.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  const points = [...from];
+  const last = (points.pop() as string).codePointAt(0) as number;
+  // The next code point, past the surrogates (never a character of their own); the last one has no next.
+  const next = last === 0xd7ff ? 0xe000 : last + 1;
+  const below = next > 0x10ffff ? `${from}\u{10ffff}` : points.join('') + String.fromCodePoint(next);
+  return { from, below };
 }
 
 /** One more row than a page was read, to know whether another page follows. */

@@ -6,10 +6,7 @@
  *
  * The faults are read from the database again only when another connection has changed it
  * (`PRAGMA data_version`), so `loanctl sandbox faults add` in another process takes effect on the
- * next request. That check is made once per turn of the event loop, shared by the requests that
- * turn handles, inside the turn's shared read transaction (db.ts `read`): outside one it takes
- * SQLite's read lock, ~6 µs of system calls here, and under load a turn handles several requests
- * (bench/README).
+ * next request.
  */
 import { STATUS_CODES } from 'node:http';
 import type { StatementSync } from 'node:sqlite';
@@ -29,7 +26,6 @@ interface LiveFault extends FaultRow {
 export class FaultInjector {
   private faults: LiveFault[] = [];
   private version = -1;
-  private checkedThisTurn = false;
   private readonly dataVersion: StatementSync;
   private readonly store: FaultsStore;
 
@@ -48,7 +44,6 @@ export class FaultInjector {
       fault.matched++;
       if (fires) fault.fired++;
       try {
-        // In a transaction of its own: committed now, never left inside the turn's shared read.
         this.db.transaction(() => this.store.counted(fault.id, fires));
       } catch (error) {
         // Another process holds the write lock: this server's own count carries on in memory.
@@ -59,20 +54,15 @@ export class FaultInjector {
     return undefined;
   }
 
+  /**
+   * The faults read again when another connection has committed since they were last read; a
+   * commit between the two statements is seen by the next request.
+   */
   private refresh(): void {
-    if (this.checkedThisTurn) return;
-    this.checkedThisTurn = true;
-    setImmediate(() => {
-      this.checkedThisTurn = false;
-    });
-    // In the turn's shared read transaction, which the GETs of this turn then join: read outside
-    // one, the version took and dropped the WAL's read lock of its own, once more a turn.
-    this.db.read(() => {
-      const { data_version: version } = this.dataVersion.get() as { data_version: number };
-      if (version === this.version) return;
-      this.version = version;
-      this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
-    });
+    const { data_version: version } = this.dataVersion.get() as { data_version: number };
+    if (version === this.version) return;
+    this.version = version;
+    this.faults = this.store.list().map((fault) => ({ ...fault, matches: globMatcher(fault.path) }));
   }
 }
 

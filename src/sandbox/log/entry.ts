@@ -2,9 +2,10 @@
  * One request's log entry: what is captured while the request is served (cheap: references only),
  * and the row made from it later, off the request's path (redaction, JSON, the refusal's reason).
  */
-import { decodeEscapes, redactPieces, redactPrefixed, redactText } from '../../http/redact.js';
+import { decodeEscapes, redactPrefixed, redactText } from '../../http/redact.js';
 import { MESSAGES } from '../envelope.js';
 import { API_KEY_PREFIX } from '../secrets.js';
+import { pieceHider } from './key-pieces.js';
 import { BODY_LIMIT, ENDED, type Ended, type NewLogRow } from './store.js';
 
 export interface Captured {
@@ -125,10 +126,14 @@ const KEY_PIECE = 7;
  */
 function keyHider(authorization: string | undefined): (text: string) => string {
   const credentials = credentialsIn(authorization);
+  // Every form of a credential (base64 too) is one pattern per credential: only for the few that
+  // may be a key. Pieces of all of them are looked for in one pass (key-pieces.ts), so a header of
+  // thousands of words costs time linear in it, not a pattern per word per text.
+  const whole = credentials.filter((credential) => credential.length <= LONGEST_KEY).slice(0, MOST_KEYS);
+  const hidePieces = pieceHider(credentials.map(secretPart), KEY_PIECE);
   const hide = (text: string) =>
-    credentials.reduce(
-      (hidden, credential) => redactPieces(redactText(hidden, credential), secretPart(credential), KEY_PIECE),
-      redactPrefixed(text, API_KEY_PREFIX),
+    hidePieces(
+      whole.reduce((hidden, credential) => redactText(hidden, credential), redactPrefixed(text, API_KEY_PREFIX)),
     );
   return (text) => {
     const hidden = hide(text);
@@ -145,6 +150,14 @@ function keyHider(authorization: string | undefined): (text: string) => string {
     return decodeEscapes(decoded) === decoded ? hidden : WITHHELD;
   };
 }
+
+/**
+ * Credentials looked for in every form: the first few words of the header, none longer than any
+ * key (a sandbox key is 43 characters; the sandbox refuses a longer header before anything else).
+ * Longer or further words are still hidden by their pieces.
+ */
+const LONGEST_KEY = 256;
+const MOST_KEYS = 4;
 
 /** Layers of escapes looked through; a text with more is withheld (each layer costs a pass). */
 const ESCAPE_LAYERS = 6;
@@ -231,6 +244,8 @@ function why(captured: Captured, reply: { status?: string; message?: string } | 
       return 'missing API key';
     case MESSAGES.keyInvalid:
       return 'bad API key';
+    case MESSAGES.keyTooLong:
+      return 'Authorization header too long';
     case MESSAGES.productRequired:
       return 'missing product id';
     case MESSAGES.noAccessLoanRequest:

@@ -30,7 +30,7 @@ export type UserListRow = RowOf<typeof RECORDS.userListItem>;
 
 /**
  * The columns of a `UserListRow`, 10 of USER_COLUMNS' 12: a list page's cost is mostly node:sqlite
- * turning each value into a JavaScript one (bench/README, "What was changed for speed").
+ * turning each value into a JavaScript one.
  */
 const LIST_ITEM_COLUMNS = storedColumns(RECORDS.userListItem).join(', ');
 

@@ -8,6 +8,7 @@
  */
 import type { Deps } from '../../../deps.js';
 import { UsageError } from '../../../errors.js';
+import { rateFlag } from '../../../input/annual-rate.js';
 import {
   parseAmount,
   parseDate,
@@ -24,7 +25,6 @@ import {
   type RepaymentTerms,
   validateRepaymentTerms,
 } from '../../../repayment/index.js';
-import { rateFlag } from './annual-rate-flag.js';
 import { SCHEDULE_FLAGS } from './flags.js';
 
 /** The repayment terms' flags as commander parses them (the approval's fields, src/contract/fields.ts). */

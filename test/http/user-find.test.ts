@@ -1,15 +1,13 @@
 /**
- * `user find` reads a page none of whose users matches with JSON.parse alone (issue 24: a walk of
- * 1,000,000 borrowers is 20,000 pages), and leaves every other page to the client's full reading.
- * The skim is held to what it may accept; the command, against a server on 127.0.0.1, still finds a
- * borrower whose phone the server wrote with escapes, and never prints the key a server echoes.
+ * `user find --phone` against a server on 127.0.0.1: it finds a borrower whose phone the server
+ * wrote with escapes, never prints the key a server echoes, and holds every page to the same checks
+ * as any other reply.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
-import { phoneMatcher, skimUnmatched } from '../../src/domain/user-find.js';
 import { main } from '../../src/main.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
@@ -25,40 +23,6 @@ const user = (id: number, phone: string) => ({
   gender: 'female',
 });
 const page = (users: unknown[]) => JSON.stringify({ status: 'success', message: 'ok', data: users });
-const skim = skimUnmatched(phoneMatcher('08099999999'));
-
-describe('skimUnmatched: what a cheap read may accept', () => {
-  it('a plain page with no match: its size and first id, to count and go past', () => {
-    const users = [user(7, '+2348012345678'), user(8, '+2348012345679')];
-    expect(skim(page(users))).toEqual({ size: 2, firstId: 7 });
-  });
-
-  it('a page with a match, in any form the CLI accepts, is left to the full reading', () => {
-    for (const phone of ['+2348099999999', '08099999999', '2348099999999', '0809 999 9999']) {
-      expect(skim(page([user(1, '+2348012345678'), user(2, phone)])), phone).toBeUndefined();
-    }
-  });
-
-  it('any backslash, even where no match shows, is left to the full reading (an escape can spell a digit)', () => {
-    const escaped = page([user(1, '+2348012345678')]).replace('"+2348012345678"', '"+234\\u00380\\u0039"');
-    expect(skim(escaped)).toBeUndefined();
-    expect(skim(page([{ ...user(1, '+2348012345678'), lastname: 'O"Brien' }]))).toBeUndefined();
-  });
-
-  it('what is not a success envelope of users with whole-number ids is left to the full reading', () => {
-    for (const text of [
-      '{"status":"error","message":"no","data":[]}',
-      '{"status":"success","message":"ok","data":{"users":[]}}',
-      page([user(2 ** 53 + 2, '+2348012345678')]),
-      page([null]),
-      '{"status":"success","data":[]}',
-      'not json',
-    ]) {
-      expect(skim(text), text).toBeUndefined();
-    }
-  });
-});
-
 describe('user find --phone against a server on 127.0.0.1', () => {
   let server: ScriptedServer;
   beforeEach(async () => {
@@ -68,7 +32,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     await server.close();
   });
 
-  it('finds a borrower whose phone the server escaped, past plain pages, and prints no echoed key', async () => {
+  it('finds a borrower whose phone the server escaped, and prints no echoed key', async () => {
     const escaped = '+234\\u0038\\u0030\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039\\u0039';
     server.script((req, res) => {
       const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
@@ -96,7 +60,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(found.map((row: { id: number }) => row.id)).toEqual([100]);
     expect(found[0].phone).toBe('+2348099999999');
     expect(io.stdout.text() + io.stderr.text()).not.toContain(KEY);
-    expect(io.stderr.text()).toContain('Scanned 150 users; 1 matched.');
+    expect(io.stderr.text()).toContain('Scanned 150 new users (150 in the index); 1 matched.');
   });
 
   it('goes past a borrower with no phone, where it used to stop with an internal error', async () => {
@@ -108,7 +72,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     const { code, io } = await findPhone(server);
     expect(code, io.stderr.text()).toBe(0);
     expect(io.stdout.text()).toContain('"id":2');
-    expect(io.stderr.text()).toBe('Scanned 2 users; 1 matched.\n');
+    expect(io.stderr.text()).toBe('Scanned 2 new users (2 in the index); 1 matched.\n');
   });
 
   it("refuses a page without the envelope's message, as every other reply, where it used to end the walk quietly", async () => {
@@ -122,7 +86,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(io.stderr.text()).toContain('not the API envelope (status, message)');
   });
 
-  it('refuses a page labelled as an HTML page, as the full reading does, even when its body is a plain page', async () => {
+  it('refuses a page labelled as an HTML page, even when its body is a plain page', async () => {
     server.script((req, res) => {
       const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
       const headers: Record<string, string> = n === 2 ? { 'content-type': 'text/html; charset=utf-8' } : {};
@@ -133,7 +97,7 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     expect(io.stderr.text()).toContain('an HTML page');
   });
 
-  it('under --debug reads every page in full, so the contract check of each reply has whole users to check', async () => {
+  it('under --debug the contract check of each reply has whole users to check', async () => {
     const full = (id: number) => ({
       ...user(id, '+2348012345678'),
       created_at: '2026-11-25T19:40:00.000Z',
@@ -145,8 +109,39 @@ describe('user find --phone against a server on 127.0.0.1', () => {
     });
     const { code, io } = await findPhone(server, ['--debug']);
     expect(code, io.stderr.text()).toBe(0);
-    expect(io.stderr.text()).toContain('Scanned 4 users; 0 matched.');
+    expect(io.stderr.text()).toContain('Scanned 4 new users (4 in the index); 0 matched.');
     expect(io.stderr.text()).not.toContain('does not match the contract');
+  });
+});
+
+describe('a server whose user list carries references', () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await scriptedServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('user find remembers the references it prints, and user show REFERENCE answers from them', async () => {
+    server.script((req, res) => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('pages'));
+      const users = [{ ...user(1, '+2348099999999'), reference: 'USR-LISTED-1' }, user(2, '+2348012345678')];
+      return json(res, 200, page(n === 1 ? users : []));
+    });
+    const env = {
+      LOANCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'loanctl-listed-')), 'cfg'),
+      LOANCTL_BASE_URL: server.url,
+      LOANCTL_API_KEY: KEY,
+    };
+    const found = fakeIo({});
+    expect(await main(['user', 'find', '--phone', '08099999999', '-o', 'ndjson'], createDeps({ io: found, env }))).toBe(
+      0,
+    );
+    const shown = fakeIo({});
+    const code = await main(['user', 'show', 'usr-listed-1', '-o', 'json'], createDeps({ io: shown, env }));
+    expect(code, shown.stderr.text()).toBe(0);
+    expect(JSON.parse(shown.stdout.text()).id).toBe(1);
   });
 });
 

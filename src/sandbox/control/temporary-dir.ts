@@ -1,0 +1,47 @@
+/**
+ * The temporary data dirs of `startSandbox()` (its database and the demo's credentials), removed
+ * on every way out of the process that still runs JavaScript: `stop()`, a normal exit, an
+ * uncaught exception or `process.exit()` (node's 'exit' event), and SIGINT, SIGTERM or SIGHUP.
+ * A signal handler is only added while such a dir exists, and then only takes the signal's
+ * default course (the process ends by that signal) when nothing else listens for it: a test
+ * runner's own handler keeps its say, and the dirs go at its 'exit'.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dirs = new Set<string>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** A new `loanctl-sandbox-*` dir under the OS's temporary dir, removed at exit unless removed before. */
+export function makeTemporaryDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loanctl-sandbox-'));
+  if (dirs.size === 0) listen();
+  dirs.add(dir);
+  return dir;
+}
+
+export function removeTemporaryDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  if (dirs.delete(dir) && dirs.size === 0) unlisten();
+}
+
+function removeAll(): void {
+  for (const dir of [...dirs]) removeTemporaryDir(dir);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  removeAll();
+  // Ours was the only handler: do what node does without one, end the process by that signal.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function listen(): void {
+  process.on('exit', removeAll);
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+}
+
+function unlisten(): void {
+  process.off('exit', removeAll);
+  for (const signal of SIGNALS) process.off(signal, onSignal);
+}
