@@ -14,15 +14,17 @@ export async function jqOutput(out: OutputStream, expression: string, raw: boole
     if (text !== '') out.write(text.endsWith('\n') ? text : `${text}\n`);
   };
   const value = (payload: unknown, envelope: unknown) =>
-    write(
-      raw && typeof envelope === 'string' ? envelope : JSON.stringify((raw ? envelope : payload) ?? payload ?? null),
-    );
+    write(raw && typeof envelope === 'string' ? envelope : JSON.stringify((raw ? envelope : payload) ?? null));
   return {
     print: async (payload, envelope) => value(payload, envelope),
     scalar: async (scalar, envelope) => value(scalar, envelope),
     composite: async (composite, envelope) => value(composite.whole, envelope),
     pages: () => ({
-      page: async (rows, result) => write(raw ? result.rawBody : rows.map((row) => JSON.stringify(row)).join('\n')),
+      page: async (rows, result) => {
+        write(raw ? result.rawBody : rows.map((row) => JSON.stringify(row)).join('\n'));
+        // As every walk (./output.ts): a slow reader holds the walk back, nothing piles up here.
+        if (out.writableNeedDrain) await (await import('../bulk/drain.js')).drained(out);
+      },
       end: async () => {},
     }),
   };
