@@ -13,8 +13,10 @@ export async function jqOutput(out: OutputStream, expression: string, raw: boole
     const text = input === '' ? '' : filter.run(input);
     if (text !== '') out.write(text.endsWith('\n') ? text : `${text}\n`);
   };
-  const value = (payload: unknown, envelope: unknown) =>
-    write(raw && typeof envelope === 'string' ? envelope : JSON.stringify((raw ? envelope : payload) ?? null));
+  const value = (payload: unknown, envelope: unknown) => {
+    const printed = raw ? (envelope ?? payload) : payload;
+    write(typeof printed === 'string' && raw ? printed : JSON.stringify(printed ?? null));
+  };
   return {
     print: async (payload, envelope) => value(payload, envelope),
     scalar: async (scalar, envelope) => value(scalar, envelope),

@@ -80,6 +80,18 @@ describe('--jq', () => {
     expect(result.stdout).toBe('');
   });
 
+  it("an error while filtering is exit 2 with jq's words", async () => {
+    const result = await sandbox.run(['loan', 'list', '--jq', '.x']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--jq failed on the output: Cannot index array with string "x".');
+  });
+
+  it('with --raw it filters the envelope as received', async () => {
+    const result = await sandbox.run(['loan', 'show', String(ids[0]), '--raw', '--jq', '.loan_request.status']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe('success\n');
+  });
+
   it('does not mix with another format or --fields', async () => {
     const csv = await sandbox.run(['loan', 'list', '-o', 'csv', '--jq', '.']);
     expect(csv.exitCode).toBe(2);
