@@ -132,6 +132,21 @@ describe('loanctl status', () => {
     });
   });
 
+  it("a loan requests file resumes on its journal's product", async () => {
+    const file = join(work, 'loans file.csv');
+    writeFileSync(file, `user,amount,purpose\n${ada},1000,one\nnobody@bulk.example,2000,two\n`);
+    const run = await sandbox.run(['loan', 'create', '--from', file], { env });
+    expect(run.exitCode, run.stderr).not.toBe(0);
+    const report = (await ok(['status'])).json<StatusReport>();
+    expect(report.bulk.find((entry) => entry.file === file)).toMatchObject({
+      kind: 'loan',
+      acknowledged: 1,
+      rows: 2,
+      left: 1,
+      resume: `loanctl loan create --from '${file}' --product ${sandbox.product_id}`,
+    });
+  });
+
   it('a journal it cannot trust is said in one line, and the rest still shows', async () => {
     const journal = join(work, 'state', 'bulk', 'user-0000-0000.journal');
     writeFileSync(journal, 'not a journal\n');
