@@ -84,6 +84,12 @@ describe('loanctl status', () => {
     expect(report.stages.map((stage) => stage.older)).toEqual([1, 0, 0]);
   });
 
+  it('-o csv is refused: its lists have no cells', async () => {
+    const result = await sandbox.run(['status', '-o', 'csv'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('-o csv has no cells for');
+  });
+
   it('a bad --older-than is exit 2, in the one duration syntax', async () => {
     const result = await sandbox.run(['status', '--older-than', 'soon'], { env });
     expect(result.exitCode).toBe(2);

@@ -66,6 +66,13 @@ const STAGE_SINCE: Record<Stage, 'created_at' | 'submitted_at' | 'approved_at'> 
 export async function runStatus(options: StatusOptions, deps: Deps): Promise<void> {
   const threshold = parseDuration(options.olderThan, '--older-than');
   if (deps.globals.raw) throw new UsageError('status is computed by loanctl, so it has no --raw envelope.');
+  const format = deps.globals.output?.toLowerCase();
+  if (format === 'csv' || format === 'xlsx') {
+    throw new UsageError(
+      `status is one record of lists, which -o ${format} has no cells for.`,
+      'Use -o json (or --jq).',
+    );
+  }
   if (options.dataDir !== undefined && options.dataDir.trim() === '')
     throw new UsageError('--data-dir must not be empty.');
   const dataDir = dataDirFrom(options.dataDir, deps.env);
