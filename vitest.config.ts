@@ -36,11 +36,18 @@ export const PROCESS_TESTS = [
   'test/hardening/disk-full.test.ts',
 ];
 
+/**
+ * The CLI on the oldest Node the package supports, which comes from the npm registry:
+ * `npm run test:oldest-node` (vitest.oldest-node.config.ts), after CI's set-up installs that Node,
+ * so that `npm test` needs no network.
+ */
+export const OLDEST_NODE_TESTS = ['test/e2e/oldest-node.test.ts'];
+
 export default defineConfig({
   test: {
     globalSetup: ['./test/helpers/global-tmp.ts'],
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...SHELL_TESTS, ...PROCESS_TESTS],
+    exclude: [...configDefaults.exclude, ...SHELL_TESTS, ...PROCESS_TESTS, ...OLDEST_NODE_TESTS],
     // End-to-end tests spawn real processes and servers; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -162,9 +162,9 @@ _loanctl_options() {
     'loan') REPLY='-h --help' ;;
     'loan create') REPLY='--product --user --amount --purpose --data --from --concurrency --format --failed --ignore-journal --strict -h --help' ;;
     'loan new') REPLY='--product --resume -h --help' ;;
-    'loan list') REPLY='--product --direction --cursor --limit --all --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
+    'loan list') REPLY='--product --direction --cursor --limit --all --stage --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
-    'loan find') REPLY='--product --reference -h --help' ;;
+    'loan find') REPLY='--product --reference --stage -h --help' ;;
     'loan open') REPLY='--product -h --help' ;;
     'loan show') REPLY='--product --web -h --help' ;;
     'loan update') REPLY='--product --purpose --data -h --help' ;;
@@ -288,6 +288,7 @@ _loanctl_option_values() {
     ('loan list|--direction') REPLY='ASC DESC' ;;
     ('loan list|--cursor') REPLY='@none' ;;
     ('loan list|--limit') REPLY='@none' ;;
+    ('loan list|--stage') REPLY='created waiting submitted approved' ;;
     ('loan list|--status') REPLY='@none' ;;
     ('loan list|--lender-status') REPLY='@none' ;;
     ('loan list|--user-status') REPLY='@none' ;;
@@ -304,6 +305,7 @@ _loanctl_option_values() {
     ('loan queue|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
+    ('loan find|--stage') REPLY='created waiting submitted approved' ;;
     ('loan open|--product') REPLY='@none' ;;
     ('loan show|--product') REPLY='@none' ;;
     ('loan update|--product') REPLY='@none' ;;
@@ -311,7 +313,7 @@ _loanctl_option_values() {
     ('loan update|--data') REPLY='@none' ;;
     ('loan delete|--product') REPLY='@none' ;;
     ('loan wait|--product') REPLY='@none' ;;
-    ('loan wait|--until') REPLY='@none' ;;
+    ('loan wait|--until') REPLY='created waiting submitted approved' ;;
     ('loan wait|--interval') REPLY='@none' ;;
     ('loan progress|--product') REPLY='@none' ;;
     ('loan tokenize|--product') REPLY='@none' ;;

@@ -88,7 +88,7 @@ function __loanctl_commands
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
                 'update' 'Change the purpose of a loan request' \
                 'delete' 'Delete a loan request (asks first on a terminal; elsewhere needs --yes)' \
-                'wait' 'Wait until a loan request is submitted or approved (polls; exit 124 on --timeout)' \
+                'wait' 'Wait until a loan request reaches a stage, e.g. approved (polls; exit 124 on --timeout)' \
                 'progress' 'Print the progress marker of a loan request' \
                 'tokenize' 'Tokenize the linker of a loan request' \
                 'upload-document' 'Attach an identity document (by URL) to a loan request' \
@@ -623,6 +623,7 @@ function __loanctl_options
                 '--cursor' 'start after this loan request id (from the previous page'\''s "next:" line)' \
                 '--limit' 'loan requests per page (default 20); with a filter, the matches to find' \
                 '--all' 'walk every page, printing rows as they arrive' \
+                '--stage' 'only this stage (created, waiting, submitted, approved)' \
                 '--status' 'only this status (e.g. saved, pending)' \
                 '--lender-status' 'only this lender status (e.g. saved, approved)' \
                 '--user-status' 'only this user status (e.g. saved, submitted)' \
@@ -647,6 +648,7 @@ function __loanctl_options
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
                 '--reference' 'the loan request reference' \
+                '--stage' 'only if it is in this stage (created, waiting, submitted, approved); else exit 4' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan open'
@@ -677,7 +679,7 @@ function __loanctl_options
         case 'loan wait'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
-                '--until' 'submitted (by the borrower) or approved (by a lender)' \
+                '--until' 'the stage to wait for (or a later one): created, waiting, submitted, approved' \
                 '--interval' 'first wait between checks, growing to 4 times it (default 5s)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
@@ -1043,6 +1045,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan list|--limit'
             echo '@none'
+        case 'loan list|--stage'
+            echo 'created waiting submitted approved'
         case 'loan list|--status'
             echo '@none'
         case 'loan list|--lender-status'
@@ -1075,6 +1079,8 @@ function __loanctl_option_values
             echo '@none'
         case 'loan find|--reference'
             echo '@none'
+        case 'loan find|--stage'
+            echo 'created waiting submitted approved'
         case 'loan open|--product'
             echo '@none'
         case 'loan show|--product'
@@ -1090,7 +1096,7 @@ function __loanctl_option_values
         case 'loan wait|--product'
             echo '@none'
         case 'loan wait|--until'
-            echo '@none'
+            echo 'created waiting submitted approved'
         case 'loan wait|--interval'
             echo '@none'
         case 'loan progress|--product'

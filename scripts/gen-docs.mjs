@@ -3,7 +3,7 @@
 // Run it after adding or changing a command, flag or help text; test/unit/reference-docs.test.ts
 // fails until then. A file there that the tree no longer gives is removed.
 
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { importTs } from './import-ts.mjs';
 
 const entry = `
@@ -27,3 +27,13 @@ const files = render();
 for (const name of readdirSync(dir)) if (!files.has(name)) rmSync(new URL(name, dir));
 for (const [name, text] of files) writeFileSync(new URL(name, dir), text);
 console.log(`${REFERENCE_DIR}: ${files.size} files written`);
+
+// docs/guide.md's "Stages of a loan request" (between its markers), from the state table
+// (src/reference/stages-markdown.ts); test/unit/stages-doc.test.ts fails until it is run.
+const stages = await importTs(
+  { entryPoints: [new URL('../src/reference/stages-markdown.ts', import.meta.url).pathname] },
+  'gen-docs-stages.mjs',
+);
+const guideUrl = new URL('../docs/guide.md', import.meta.url);
+writeFileSync(guideUrl, stages.withStages(readFileSync(guideUrl, 'utf8'), stages.stagesMarkdown()));
+console.log('docs/guide.md: stages of a loan request written');

@@ -23,13 +23,13 @@ export const VERSION: string = BUILD.version;
 /** Running as the single executable: no node_modules, assets instead of files (node:sea). */
 export const IS_BINARY: boolean = BUILD.binary;
 
-export type InstallKind = 'binary' | 'npm' | 'checkout';
+type InstallKind = 'binary' | 'npm' | 'checkout';
 
 /**
  * The single executable knows it is one. dist/ is the same in the npm package and in a checkout;
  * only a checkout has the sources beside it (the package's `files` leaves src/ out).
  */
-export function installKind(): InstallKind {
+function installKind(): InstallKind {
   if (IS_BINARY) return 'binary';
   // This module is bundled into dist/loanctl.js or a chunk under dist/chunks/: the root is above dist/.
   const here = import.meta.url;

@@ -15,7 +15,7 @@
 import { LoanctlError, UsageError } from '../errors.js';
 import type { RawRow } from './source.js';
 
-export type RowStatus = 'success' | 'exists' | 'error';
+type RowStatus = 'success' | 'exists' | 'error';
 
 /** What happened to a row, and what identifies the record (`email`, `user_id` where known). */
 export interface RowOutcome {

@@ -8,7 +8,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { drained } from './drain.js';
+import { drained } from '../output/drain.js';
 import type { RawRow, RowSource } from './source.js';
 
 /** How a text file is written: what Excel's "CSV UTF-8" gives is a BOM and CRLF. */

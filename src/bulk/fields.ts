@@ -38,8 +38,3 @@ export function requiredColumns(key: BodyKey): string[][] {
   const defs: readonly FieldDef[] = BODY_FIELDS[key];
   return defs.filter((def) => def.required).map((def) => [def.name]);
 }
-
-/** Columns no task knows: named once on stderr, then ignored. */
-export function unknownColumns(fields: Record<string, unknown>, known: ReadonlySet<string>): string[] {
-  return Object.keys(fields).filter((key) => !known.has(key));
-}

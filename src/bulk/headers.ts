@@ -13,7 +13,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { UsageError } from '../errors.js';
 
 /** The form two names are compared in: lower case, without spaces, underscores, dashes or a BOM. */
-export function lenientForm(name: string): string {
+function lenientForm(name: string): string {
   return name
     .replace(/^\uFEFF/, '')
     .toLowerCase()
@@ -130,7 +130,7 @@ export function headerFields(header: readonly string[], columns: Columns, strict
 }
 
 /** `unknown columns "Frist Name" (did you mean "firstname"?), "Notes"` (or `unknown key …`, NDJSON's). */
-export function describeUnknown(unknown: readonly string[], known: readonly string[], what = 'column'): string {
+function describeUnknown(unknown: readonly string[], known: readonly string[], what = 'column'): string {
   const named = unknown.slice(0, NAMED_AT_MOST).map((cell) => {
     const near = closestField(cell, known);
     return near === undefined ? shownName(cell) : `${shownName(cell)} (did you mean "${near}"?)`;

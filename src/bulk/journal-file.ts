@@ -14,7 +14,7 @@ export class JournalUntrusted extends UsageError {}
 
 const MAGIC = 'loanctl-bulk-journal 2 length=';
 const LENGTH_DIGITS = 16;
-export const HEADER_BYTES = MAGIC.length + LENGTH_DIGITS + 1;
+const HEADER_BYTES = MAGIC.length + LENGTH_DIGITS + 1;
 /** Row numbers and ids are whole numbers from 1, written without leading zeros. */
 export const JOURNAL_LINE = /^(?:S ([1-9]\d*)|R ([1-9]\d*)|A ([1-9]\d*) ([1-9]\d*|-) ([\w.-]+|-) ([1-9]\d*|-))$/;
 

@@ -18,7 +18,7 @@ import { localFileError } from '../errors.js';
 import { JournalUntrusted } from './journal-file.js';
 
 /** Another run holds the journal: nothing was sent. */
-export class JournalBusy extends JournalUntrusted {}
+class JournalBusy extends JournalUntrusted {}
 
 /** Takes the lock of the journal at `journalPath`; resolves with the function that releases it. */
 export async function lockJournal(journalPath: string): Promise<() => Promise<void>> {

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { InputStream } from '../basics.js';
-import { shellQuote } from '../http/curl.js';
+import { shellQuote } from '../shell-quote.js';
 import { hashFile } from './journal.js';
 import { openJournalFile, parseJournalLine, readJournalText } from './journal-file.js';
 import { LOAN_FIELDS } from './loans.js';

@@ -15,10 +15,10 @@
 import type { BulkTask, RowOutcome } from './engine.js';
 import type { Journal, RowMemory } from './journal.js';
 
-export type LookUp<P> = (prepared: P, claimed: (id: number) => boolean) => Promise<RowOutcome | undefined>;
+type LookUp<P> = (prepared: P, claimed: (id: number) => boolean) => Promise<RowOutcome | undefined>;
 
 /** Whether the record an earlier run acknowledged for this row is still on the server. */
-export type Verify<P> = (prepared: P, memory: Extract<RowMemory, { state: 'acknowledged' }>) => Promise<boolean>;
+type Verify<P> = (prepared: P, memory: Extract<RowMemory, { state: 'acknowledged' }>) => Promise<boolean>;
 
 export interface ServerChecks<P> {
   lookUp?: LookUp<P> | undefined;

@@ -9,7 +9,7 @@
 import type { OutputFormat, OutputStream } from '../basics.js';
 import { UsageError } from '../errors.js';
 import { csvRow } from '../output/csv.js';
-import { drained } from './drain.js';
+import { drained } from '../output/drain.js';
 import type { BulkCounts, BulkSummary, RowResult } from './engine.js';
 
 const CSV_COLUMNS = ['row', 'status', 'id', 'reference', 'email', 'user_id', 'message'] as const;

@@ -41,8 +41,8 @@ import { dryRunLines, reportFormat, resultWriter, startProgress, summaryLine } f
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
 import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
+const DEFAULT_CONCURRENCY = 8;
+const MAX_CONCURRENCY = 64;
 
 export interface BulkCommandOptions {
   /** `--from`: a path, or `-` for stdin. */

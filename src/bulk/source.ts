@@ -239,7 +239,7 @@ async function* ndjsonRows(
   }
 }
 
-export function normaliseKey(key: string): string {
+function normaliseKey(key: string): string {
   return key
     .replace(/^\uFEFF/, '')
     .trim()

@@ -20,6 +20,7 @@ import { OUTPUT_FORMATS } from '../basics.js';
 import { BULK_FORMATS } from '../bulk/source.js';
 import { BODY_FIELDS, FIELD_CHOICES, type FieldDef, flagName } from '../contract/fields.js';
 import { API_METHODS } from '../contract/operations.js';
+import { STAGE_CHOICES } from '../contract/states.js';
 import { DIRECTIONS } from '../input/values.js';
 
 /**
@@ -105,6 +106,9 @@ export const VALUE_HINTS: Readonly<Record<string, Values>> = {
   // The bulk file's format (`user create` / `loan create --from`): parsed by src/bulk, which also
   // takes `jsonl` and any case, so commander's `.choices()` would refuse what works.
   '--format': choices(BULK_FORMATS),
+  // The stages of the state table (`loan list --stage`, `loan find --stage`, `loan wait --until`).
+  '--stage': choices(STAGE_CHOICES),
+  '--until': choices(STAGE_CHOICES),
 };
 
 /** `--tenured-in months|days|weeks`…: the fixed values of every body field of the contract that has them. */

@@ -14,7 +14,7 @@ import {
 } from './spec.js';
 
 /** The command path as one string, `loan approve` (`''` for the root): the key the scripts switch on. */
-export function pathKey(command: CommandSpec): string {
+function pathKey(command: CommandSpec): string {
   return command.path.join(' ');
 }
 
@@ -30,7 +30,7 @@ export function dynamicSetWords(): string[] {
 }
 
 /** A Values as the scripts' value word: the choices joined by spaces, or `@kind`. */
-export function valuesWord(values: Values): string {
+function valuesWord(values: Values): string {
   switch (values.kind) {
     case 'choices':
       return values.choices.join(' ');

@@ -9,7 +9,7 @@
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from './base-url.js';
 
-export const LOAN_ID_PLACEHOLDER = '{id}';
+const LOAN_ID_PLACEHOLDER = '{id}';
 
 /** What `{id}` stands as while the template is parsed: letters the parser leaves alone anywhere. */
 const PARSED_PLACEHOLDER = 'loanctlidplaceholder';

@@ -8,9 +8,9 @@ import { parseDuration } from '../input/duration.js';
 import { checkBaseUrl } from './base-url.js';
 import { type ChosenProfile, type ProfileStore, pickProfile } from './store.js';
 
-export type Source = 'flag' | 'env' | 'profile' | 'default';
+type Source = 'flag' | 'env' | 'profile' | 'default';
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /**
  * What a run needs to reach the API. How it prints (format, fields, colour) is the output's own

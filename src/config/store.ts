@@ -47,7 +47,7 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
-export const CONFIG_FILE = 'config.json';
+const CONFIG_FILE = 'config.json';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function configDir(env: Env): string {
@@ -213,7 +213,7 @@ export function pickProfile(globals: GlobalOptions, env: Env, store: ProfileStor
   return store.current ? { name: store.current, source: 'current' } : undefined;
 }
 
-export function unknownProfile(name: string, names: string[]): UsageError {
+function unknownProfile(name: string, names: string[]): UsageError {
   return new UsageError(
     `No profile named "${name}".`,
     names.length > 0

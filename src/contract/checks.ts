@@ -7,7 +7,7 @@
  * Placeholders: `:id` and `:user_id` are the path's, `:email` is the body's `email`. A command on
  * a loan request gets `--product N` when the product is known.
  */
-import { shellQuote } from '../http/curl.js';
+import { shellQuote } from '../shell-quote.js';
 import { type HttpMethod, OPERATIONS, type OperationDef } from './operations.js';
 
 /** The check command of each write operation (its row's `check`), by operation key. */

@@ -22,17 +22,7 @@ import {
   type RecordName,
   type ReplyShape,
 } from './operations.js';
-import {
-  BankDetailsRecord,
-  BusinessRecord,
-  DocumentRecord,
-  EmploymentRecord,
-  GuarantorRecord,
-  LoanRequest,
-  LoanRequestPage,
-  UserCreateReply,
-  UserListItem,
-} from './schemas.js';
+import { recordSchema } from './schemas.js';
 
 export { fillPath, type HttpMethod };
 
@@ -43,20 +33,7 @@ export interface EndpointDef extends Omit<OperationDef, 'query' | 'reply' | 'bod
   reply: { data: z.ZodType; data1?: z.ZodType };
 }
 
-/** The schema of each record a reply may carry (./operations.ts `RecordName`). */
-const RECORDS = {
-  user: UserCreateReply,
-  userListItem: UserListItem,
-  loanRequest: LoanRequest,
-  loanRequestPage: LoanRequestPage,
-  bankDetails: BankDetailsRecord,
-  guarantor: GuarantorRecord,
-  employment: EmploymentRecord,
-  document: DocumentRecord,
-  business: BusinessRecord,
-} as const satisfies Record<RecordName, z.ZodType>;
-
-type RecordTypes = { [R in RecordName]: z.infer<(typeof RECORDS)[R]> };
+type RecordTypes = { [R in RecordName]: z.infer<ReturnType<typeof recordSchema<R>>> };
 
 /** The value a reply shape describes. */
 export type ShapeValue<S extends ReplyShape> = S extends `${infer R extends RecordName}[]`
@@ -76,9 +53,9 @@ export function shapeSchema(shape: ReplyShape): z.ZodType {
   if (shape === 'none') return z.null().optional();
   if (shape === 'boolean') return z.boolean();
   if (shape === 'string') return z.string();
-  if (shape.endsWith('[]')) return z.array(RECORDS[shape.slice(0, -2) as RecordName]);
-  if (shape.endsWith('?')) return RECORDS[shape.slice(0, -1) as RecordName].nullable();
-  return RECORDS[shape as RecordName];
+  if (shape.endsWith('[]')) return z.array(recordSchema(shape.slice(0, -2) as RecordName));
+  if (shape.endsWith('?')) return recordSchema(shape.slice(0, -1) as RecordName).nullable();
+  return recordSchema(shape as RecordName);
 }
 
 function replySchemas(def: OperationDef): EndpointDef['reply'] {

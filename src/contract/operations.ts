@@ -122,6 +122,9 @@ export interface OperationError {
 export type OperationKey = (typeof OPERATIONS)[number]['key'];
 export type Operation<K extends OperationKey = OperationKey> = Extract<(typeof OPERATIONS)[number], { key: K }>;
 
+/** The names of the failures an operation's row lists (`errors`). */
+export type ErrorName<K extends OperationKey> = Operation<K> extends { errors: infer E } ? keyof E & string : never;
+
 const BY_KEY = new Map<string, OperationDef>(OPERATIONS.map((operation) => [operation.key, operation]));
 
 export function operation<K extends OperationKey>(key: K): Operation<K> {

@@ -64,7 +64,7 @@ type StoredValues = Omit<KindValues, 'bool' | 'texts'> & { bool: number; texts: 
  * - `{ always }`: the same value in every reply;
  * - `{ copy }`: another column's value.
  */
-export type Fill =
+type Fill =
   | 'column'
   | 'or-zero'
   | 'when-set'
@@ -80,7 +80,7 @@ interface FieldCommon {
   readonly header?: string;
   readonly sandbox?: Fill;
 }
-export interface ValueField extends FieldCommon {
+interface ValueField extends FieldCommon {
   readonly kind: ValueKind;
 }
 export interface NestedField extends FieldCommon {
@@ -91,7 +91,7 @@ export type FieldSpec = ValueField | NestedField;
 export type Fields = Readonly<Record<string, FieldSpec>>;
 
 /** A column the sandbox keeps that the API does not return. */
-export interface StoredColumn {
+interface StoredColumn {
   readonly kind: ValueKind;
   readonly nullable?: true;
 }

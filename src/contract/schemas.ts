@@ -8,7 +8,15 @@
  */
 import * as z from 'zod';
 import { NESTED_RECORDS } from './record-table.js';
-import { type FieldSpec, type Fields, type KindValues, RECORDS, type RecordSpec, type ValueKind } from './records.js';
+import {
+  type FieldSpec,
+  type Fields,
+  type KindValues,
+  RECORDS,
+  type RecordName,
+  type RecordSpec,
+  type ValueKind,
+} from './records.js';
 import { ENVELOPE_STATUSES, ISO_DATE_TIME } from './vocabulary.js';
 
 // The zod-free words and types (./vocabulary.ts), for the modules that already import this one.
@@ -124,6 +132,11 @@ export type Envelope = z.infer<typeof Envelope>;
 
 // ---------------------------------------------------------------------------------------------
 // The records (./record-table.ts)
+
+/** The schema of each record a reply may carry, by its name (./operations.ts `RecordName`), built from its description. */
+export function recordSchema<R extends RecordName>(name: R): RecordSchema<(typeof RECORDS)[R]['fields']> {
+  return schemaOfRecord(RECORDS[name] as RecordSpec<(typeof RECORDS)[R]['fields']>);
+}
 
 export const UserCreateReply = schemaOfRecord(RECORDS.user);
 export type UserCreateReply = z.infer<typeof UserCreateReply>;

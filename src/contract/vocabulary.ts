@@ -54,7 +54,7 @@ export function isCalendarDay(value: string): boolean {
 export const PHONE_PATTERN = /^\+234\d{10}$/;
 
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
-export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
+type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
 /**
  * The envelope every reply is wrapped in (spec 2.1); other keys are kept. `data` may be absent:
@@ -95,6 +95,11 @@ export type Frequency = (typeof FREQUENCIES)[number];
 /** The frequencies as an operator types them; `weekly` is sent as the API's `weekely` (spec 4.19). */
 export const FREQUENCY_CHOICES_SHOWN = ['daily', 'weekly', 'bi-weekly', 'monthly'] as const;
 
+/** A frequency as an operator reads and types it: `weekely` is `weekly`. */
+export function frequencyWord(frequency: Frequency): string {
+  return FREQUENCY_CHOICES_SHOWN[FREQUENCIES.indexOf(frequency)] ?? frequency;
+}
+
 /*
  * The ranges of the API's numbers. Every number here is held exactly by a double and printed by
  * JavaScript without an exponent, so what is accepted is stored, and shown, exactly as written.
@@ -121,6 +126,7 @@ export function isMoney(value: unknown): value is number {
 /**
  * Whole numbers in a body (counts, whole-naira incomes and costs, salary, grace period): 0 to the
  * money ceiling. `number_of_employees`, digits as text, is read against the same range.
+ * @alias a name of its own for the same ceiling, where a whole number is meant
  */
 export const WHOLE_MAX = MONEY_MAX;
 export const WHOLE_PROBLEM = `must be a whole number from 0 to ${WHOLE_MAX}`;

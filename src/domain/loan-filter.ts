@@ -10,6 +10,7 @@
  * matches no window on it.
  */
 import type { LoanRequest } from '../contract/schemas.js';
+import { type Stage, stageOf } from '../contract/states.js';
 import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
 import type { ApiClient, ApiResult } from '../http/client.js';
 import type { Direction } from '../input/values.js';
@@ -22,6 +23,8 @@ export interface TimeWindow {
 }
 
 export interface LoanFilter {
+  /** The stage of the state table (src/contract/states.ts), whatever marks it. */
+  stage?: Stage | undefined;
   status?: string | undefined;
   lenderStatus?: string | undefined;
   userStatus?: string | undefined;
@@ -41,6 +44,7 @@ export function isFiltering(filter: LoanFilter): boolean {
 /** Whether a loan request passes every part of the filter. States compare case-insensitively. */
 export function matchesLoan(filter: LoanFilter, loan: LoanRequest): boolean {
   return (
+    (filter.stage === undefined || stageOf(loan) === filter.stage) &&
     sameState(filter.status, loan.status) &&
     sameState(filter.lenderStatus, loan.lender_status) &&
     sameState(filter.userStatus, loan.user_status) &&

@@ -69,7 +69,7 @@ export async function newestLoanRequest(api: ApiClient, productId: number): Prom
 }
 
 /** The four GETs of what is attached to loan request `id`, sent at once (one promise each). */
-export function requestAttachments(api: ApiClient, productId: number, id: number) {
+function requestAttachments(api: ApiClient, productId: number, id: number) {
   const on = { params: { id }, productId };
   return [
     api.call('getProgress', on),

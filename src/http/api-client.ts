@@ -11,7 +11,7 @@ import type { ApiResult } from './reply.js';
 
 export type { ApiResult } from './reply.js';
 
-export type QueryValue = string | number | boolean | undefined | null;
+type QueryValue = string | number | boolean | undefined | null;
 export type Query = Record<string, QueryValue | readonly QueryValue[]>;
 
 /**
@@ -32,7 +32,7 @@ export interface CallOptions<K extends OperationKey = OperationKey> {
   productId?: number | string | undefined;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Query;
   body?: unknown;
 }

@@ -284,6 +284,6 @@ function monotonicMs(): number {
 }
 
 /** Belt and braces: whatever a debug line says, the key never appears in it, in any form. */
-export function redact(text: string, key: string | undefined): string {
+function redact(text: string, key: string | undefined): string {
   return redactText(text, key);
 }

@@ -1,9 +1,5 @@
 /** `--dry-run`: a request as a curl command a user can read, or run after putting their key in. */
-
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(value)) return value;
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+import { shellQuote } from '../shell-quote.js';
 
 export function toCurl(method: string, url: string, headers: Record<string, string>, body: string | undefined): string {
   const parts = ['curl', '-X', method, shellQuote(url)];
@@ -23,7 +19,7 @@ function headerName(name: string): string {
 const SECRET_FIELDS = new Set(['password']);
 
 /** The JSON body with every secret field's value replaced by `***`, at any depth. */
-export function maskSecrets(body: string): string {
+function maskSecrets(body: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

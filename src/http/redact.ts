@@ -84,11 +84,6 @@ function formsOf(key: string): string[] {
   return [key, ...(key.length >= MIN_BASE64_KEY ? base64Cores(key) : [])];
 }
 
-/** True when `text` holds `key` in one of its forms. */
-export function revealsKey(text: string, key: string | undefined): boolean {
-  return redactText(text, key) !== text;
-}
-
 function patternFor(key: string): RegExp {
   const kept = patternsOf(key);
   if (kept.pattern) return kept.pattern;
@@ -168,38 +163,5 @@ function prefixedPatterns(prefix: string) {
     // Case-sensitive, unlike the pattern: a quick check, ~4 times as fast over a page of JSON.
     plain: new RegExp([...new Set([prefix, ...cores])].map(escapeForPattern).join('|')),
     pattern: new RegExp([written, ...encoded].join('|'), 'gi'),
-  };
-}
-
-/**
- * `text` with every run of `length` or more characters of `key` hidden, written plainly or with
- * the escapes above (not base64: a short run has no reliable base64 form). What is left of a key
- * split across places (a path and its query, two fields of a body) is pieces, each too short to be
- * the key; this finds them, for a key known in full. A run longer than `length` may keep a few of
- * its last characters, never `length` of them together.
- */
-export function redactPieces(text: string, key: string, length: number): string {
-  if (key.length < length || text === '') return text;
-  if (pieces?.key !== key || pieces.length !== length) pieces = { key, length, ...piecePatterns(key, length) };
-  const { plain, pattern } = pieces;
-  return holds(text, plain) ? text.replace(pattern, HIDDEN) : text;
-}
-
-let pieces: { key: string; length: number; plain: Pick<RegExp, 'test'>; pattern: RegExp } | undefined;
-
-function piecePatterns(key: string, length: number) {
-  const runs = new Set<string>();
-  for (let start = 0; start + length <= key.length; start++) runs.add(key.slice(start, start + length));
-  // The quick check looks for the key's pieces of half the length, side by side: every run of
-  // `length` holds one of them, and a few short pieces are found ~15 times as fast as every run.
-  // Each is looked for with `includes`: over the 2 KB of a reply the request log keeps, eight of
-  // them take ~1 µs where one regular expression of the eight alternatives took ~3.6 µs.
-  const half = Math.ceil(length / 2);
-  const halves = new Set<string>();
-  for (let start = 0; start + half <= key.length; start += half) halves.add(key.slice(start, start + half));
-  const quick = [...halves];
-  return {
-    plain: { test: (text: string) => quick.some((piece) => text.includes(piece)) },
-    pattern: new RegExp([...runs].map((run) => [...run].map(characterForms).join('')).join('|'), 'gi'),
   };
 }

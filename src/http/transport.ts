@@ -54,7 +54,7 @@ export interface Exchange {
   connectTimeoutMs?: number;
 }
 
-export interface Reply {
+interface Reply {
   statusCode: number;
   headers: IncomingHttpHeaders;
   text: string;
@@ -89,7 +89,7 @@ export interface TransportOptions {
 
 export type ProxyMechanism = 'node' | 'library';
 
-export { CONNECT_TIMEOUT, MAX_REPLY_BYTES, type Phase, REPLY_TOO_LARGE } from './bounds.js';
+export { CONNECT_TIMEOUT, type Phase, REPLY_TOO_LARGE } from './bounds.js';
 
 /**
  * An idle kept-alive socket is closed after this long (or the server's `Keep-Alive: timeout=`

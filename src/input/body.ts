@@ -14,7 +14,7 @@ import { bodySchema, markChecked } from '../contract/field-schemas.js';
 import type { BodyKey, BodyOf } from '../contract/fields.js';
 import { inputError, UsageError } from '../errors.js';
 
-export type FlagValue = string | boolean | undefined;
+type FlagValue = string | boolean | undefined;
 
 export interface FieldSpec {
   /** The body key, as the API spells it. */
@@ -34,7 +34,7 @@ export interface BuiltBody<T> {
 }
 
 /** The source name used in messages about a field that came from `--data`. */
-export function dataSource(key: string): string {
+function dataSource(key: string): string {
   return `field "${key}" of --data`;
 }
 
@@ -111,12 +111,4 @@ export function buildOperationBody<K extends BodyKey>(
   const built = buildBody(bodySchema(key), fields, data, options);
   // The schema is built from the fields BodyOf<K> is computed from: the two say the same.
   return { ...built, body: markChecked(key, built.body) } as BuiltBody<BodyOf<K>>;
-}
-
-/** A usage error for a required value that is missing, naming the flag to pass. */
-export function missing(flag: string, what?: string, example?: string): UsageError {
-  return new UsageError(
-    `Missing ${flag}${what ? ` (${what})` : ''}.`,
-    example ? `For example: ${example}` : `Pass ${flag} and run again.`,
-  );
 }

@@ -156,7 +156,7 @@ export function parseText(raw: string, source: Source): string {
  * One value of a fixed set, case-insensitive, with aliases the operator may type instead of the
  * API's own spelling. The error lists the values to type.
  */
-export function parseChoice<T extends string>(
+function parseChoice<T extends string>(
   raw: string,
   source: Source,
   allowed: readonly T[],

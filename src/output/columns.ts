@@ -70,16 +70,17 @@ function recordColumns(record: RecordSpec): ColumnSet {
     : { noun, list: columns(list, 'list') };
 }
 
+/** The columns of every record shown as a table, from its description alone. */
+const RECORD_COLUMNS = Object.fromEntries(
+  Object.entries(RECORDS as Readonly<Record<string, RecordSpec>>).flatMap(([name, record]) =>
+    record.table ? [[name, recordColumns(record)]] : [],
+  ),
+) as Record<TableRecord, ColumnSet>;
+
 export const COLUMNS: Record<ResourceKind, ColumnSet> = {
+  ...RECORD_COLUMNS,
   // `user create` says whether the user was created or already existed.
-  user: { ...recordColumns(RECORDS.user), computed: ['status'] },
-  userListItem: recordColumns(RECORDS.userListItem),
-  loanRequest: recordColumns(RECORDS.loanRequest),
-  bankDetails: recordColumns(RECORDS.bankDetails),
-  guarantor: recordColumns(RECORDS.guarantor),
-  employment: recordColumns(RECORDS.employment),
-  document: recordColumns(RECORDS.document),
-  business: recordColumns(RECORDS.business),
+  user: { ...RECORD_COLUMNS.user, computed: ['status'] },
   profile: {
     noun: 'profiles',
     list: [

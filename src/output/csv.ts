@@ -10,7 +10,7 @@
 import { ISO_DATE_TIME, isSetTimestamp } from '../contract/vocabulary.js';
 import { escapeControl } from './escape.js';
 
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string' && !isSetTimestamp(value) && ISO_DATE_TIME.test(value)) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : neutralised(String(value));

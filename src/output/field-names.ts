@@ -47,13 +47,7 @@ export async function loanViewFieldNames(): Promise<string[]> {
   ];
 }
 
-export const LOAN_VIEW_PARTS: readonly string[] = [
-  'loan_request',
-  'progress',
-  'bank_details',
-  'guarantors',
-  'employment',
-];
+const LOAN_VIEW_PARTS: readonly string[] = ['loan_request', 'progress', 'bank_details', 'guarantors', 'employment'];
 
 /** Exit 2 naming the valid names when a field is not one of them. */
 export function checkFields(

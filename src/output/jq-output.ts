@@ -25,7 +25,7 @@ export async function jqOutput(out: OutputStream, expression: string, raw: boole
       page: async (rows, result) => {
         write(raw ? result.rawBody : rows.map((row) => JSON.stringify(row)).join('\n'));
         // As every walk (./output.ts): a slow reader holds the walk back, nothing piles up here.
-        if (out.writableNeedDrain) await (await import('../bulk/drain.js')).drained(out);
+        if (out.writableNeedDrain) await (await import('./drain.js')).drained(out);
       },
       end: async () => {},
     }),

@@ -44,7 +44,7 @@ export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
 }
 
 /** Where `--all` writes each page as it arrives. */
-export interface PageStream {
+interface PageStream {
   /** Writes a page's rows; resolves once stdout has taken them (after `drain` when its buffer is full). */
   page(rows: readonly unknown[], result: { rawBody: string }): Promise<void>;
   end(): Promise<void>;
@@ -115,7 +115,7 @@ async function writeRaw(out: OutputStream, envelope: unknown): Promise<void> {
  */
 async function settle(out: OutputStream): Promise<void> {
   if (!out.writableNeedDrain) return;
-  const { drained } = await import('../bulk/drain.js');
+  const { drained } = await import('./drain.js');
   await drained(out);
 }
 

@@ -15,7 +15,7 @@ export function isRecordLike(payload: unknown): boolean {
 }
 
 /** `fn` applied to the record, or to each record of a list; anything else as it is. */
-export function mapRecords(payload: unknown, fn: (record: Record<string, unknown>) => unknown): unknown {
+function mapRecords(payload: unknown, fn: (record: Record<string, unknown>) => unknown): unknown {
   if (Array.isArray(payload)) return payload.map((item) => (isPlainObject(item) ? fn(item) : item));
   return isPlainObject(payload) ? fn(payload) : payload;
 }

@@ -14,9 +14,6 @@ import { type OutputDeps, openOutput } from './output.js';
 import { isPlainObject } from './pick.js';
 import { resolveOutputSettings } from './settings.js';
 
-// ./table.ts reads getPath from here.
-export { getPath } from './pick.js';
-
 export type RenderDeps = OutputDeps;
 
 export interface RenderOptions {

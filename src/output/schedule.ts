@@ -8,6 +8,7 @@
  *   approved loan request that approve prints on stdout stays clean JSON for a script.
  */
 import type { OutputStream } from '../basics.js';
+import { frequencyWord } from '../contract/vocabulary.js';
 import type { RepaymentTerms, Schedule } from '../repayment/index.js';
 import type { Column } from './columns.js';
 import { type OutputDeps, openOutput } from './output.js';
@@ -61,7 +62,7 @@ export async function renderSchedulePreview(
 }
 
 /** The human view: what the terms are, the table with its totals row, and the closing line. */
-export async function scheduleText(
+async function scheduleText(
   schedule: Schedule,
   terms: RepaymentTerms,
   options: { color: boolean; fields?: readonly string[] | undefined },
@@ -111,7 +112,7 @@ export function summariseTerms(terms: RepaymentTerms): string {
         ? `a fixed interest of ${formatMoney(terms.rate)}`
         : `${formatRate(terms)} (${RATE_TYPE_WORDS[terms.rate_type]})`;
   const tenure = `${terms.tenure} ${terms.tenure === 1 ? UNIT_SINGULAR[terms.tenured_in] : terms.tenured_in}`;
-  const frequency = terms.frequency === 'weekely' ? 'weekly' : terms.frequency;
+  const frequency = frequencyWord(terms.frequency);
   const grace = terms.grace_period
     ? `, ${terms.grace_period} ${terms.grace_period === 1 ? "day's" : "days'"} grace`
     : '';

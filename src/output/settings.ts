@@ -76,7 +76,7 @@ function profileInUse(globals: GlobalOptions, env: Env, io: Io): Profile | undef
   return chosen && store.get(chosen.name);
 }
 
-export function isTty(stream: OutputStream | { isTTY?: boolean }): boolean {
+function isTty(stream: OutputStream | { isTTY?: boolean }): boolean {
   return stream.isTTY === true;
 }
 
@@ -89,7 +89,7 @@ export function colorEnabled(globals: GlobalOptions, env: Env, stream: OutputStr
   return isTty(stream);
 }
 
-export function parseFields(value: string | undefined): string[] | undefined {
+function parseFields(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const fields = value
     .split(',')

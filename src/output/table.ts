@@ -79,7 +79,7 @@ const MIN_COLUMN = 6;
  * Column widths that fit `width`, or undefined when the table fits as it is. The widest columns
  * give way first: every column wider than a cap is cut to it, the cap as high as the width allows.
  */
-export function fitWidths(rows: readonly string[][], width: number | undefined): number[] | undefined {
+function fitWidths(rows: readonly string[][], width: number | undefined): number[] | undefined {
   const count = rows[0]?.length ?? 0;
   if (!width || count === 0) return undefined;
   const natural = Array.from({ length: count }, (_, i) => Math.max(...rows.map((row) => visibleWidth(row[i] ?? ''))));

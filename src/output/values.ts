@@ -12,7 +12,7 @@ const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximum
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 
 /** What an unset value (the zero timestamp, terms not yet given) shows as. */
-export const UNSET = '—';
+const UNSET = '—';
 
 /** `50000` → `50,000.00`. */
 export function formatMoney(value: number): string {

@@ -33,7 +33,7 @@ export interface Question<T> {
 type Checked<T> = { ok: true; value: T | undefined } | { ok: false; reason: string };
 
 /** The answer checked by the question's rules: its value, or the reason it is refused. */
-export function checkAnswer<T>(question: Question<T>, raw: string): Checked<T> {
+function checkAnswer<T>(question: Question<T>, raw: string): Checked<T> {
   if (question.optional && raw.trim() === '') return { ok: true, value: undefined };
   let value: T;
   try {
@@ -55,7 +55,7 @@ export function checkAnswer<T>(question: Question<T>, raw: string): Checked<T> {
 }
 
 /** The question's rules as inquirer's `validate`: true, or the reason. */
-export function validatorFor<T>(question: Question<T>): Validate {
+function validatorFor<T>(question: Question<T>): Validate {
   return (raw) => {
     const checked = checkAnswer(question, raw);
     return checked.ok ? true : checked.reason;
@@ -63,7 +63,7 @@ export function validatorFor<T>(question: Question<T>): Validate {
 }
 
 /** What the prompt says: the label, and how to skip an optional field. */
-export function promptText(question: Pick<Question<unknown>, 'label' | 'hint' | 'optional'>): string {
+function promptText(question: Pick<Question<unknown>, 'label' | 'hint' | 'optional'>): string {
   const notes = [question.hint, question.optional ? 'optional, Enter to skip' : undefined].filter(Boolean);
   return notes.length > 0 ? `${question.label} (${notes.join('; ')})` : question.label;
 }

@@ -37,7 +37,7 @@ export function addMonths(day: number, months: number): number {
 }
 
 /** 0 = Sunday … 6 = Saturday. Day 0 (1970-01-01) was a Thursday. */
-export function weekday(day: number): number {
+function weekday(day: number): number {
   return (((day + 4) % 7) + 7) % 7;
 }
 

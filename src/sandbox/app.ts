@@ -4,9 +4,9 @@
  * Tests drive it with `app.inject`; only server.ts listens.
  *
  * The order of checks for every operation:
- *   1. API key (401)                       4. the caller's product, user, loan request (200 no-access)
- *   2. product-id present (200 error)      5. the handler: a GET in a read transaction of its own, a
- *   3. query and body valid (400)             write in the next group commit (db.ts `write`)
+ *   1. API key (401)                   4. the caller's product, user, loan request (200 no-access)
+ *   2. product-id present (200 error)  5. its stage, by the state table (stage-moves.ts)
+ *   3. query and body valid (400)      6. the handler: a GET in its own read transaction, a write in a group commit
  */
 import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -27,6 +27,7 @@ import { serveOpenApi } from './openapi-route.js';
 import { installPreferences } from './prefer.js';
 import { createRepos, type KeyOwner, type Repos } from './repos/index.js';
 import { hashApiKey } from './secrets.js';
+import { enterStage } from './stage-moves.js';
 import { isOutOfStorage, reportingOnce, toStderr } from './trouble.js';
 import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdProblems } from './validation.js';
 
@@ -155,7 +156,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
-export type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
+type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply
@@ -257,7 +258,7 @@ function serve(
         const loanRequest = id === undefined ? undefined : repos.loanRequests.findInOrg(caller.org_id, id);
         const product = ctx.product as { id: number } | undefined;
         if (!loanRequest || (product && loanRequest.product_id !== product.id)) throw denied();
-        ctx.loanRequest = loanRequest;
+        ctx.loanRequest = enterStage(def.key, loanRequest, repos, ctx.stamp as string);
       }
       return handler.run(ctx as Context<EndpointKey>);
     };

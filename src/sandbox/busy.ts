@@ -12,7 +12,7 @@
 import type { Outcome } from './envelope.js';
 
 /** How long a request keeps trying to get the write lock before it answers 503 (ms). */
-export const LOCK_WAIT_MS = 5_000;
+const LOCK_WAIT_MS = 5_000;
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 100;
 
@@ -25,7 +25,7 @@ export function isBusy(error: unknown): boolean {
   return typeof errcode === 'number' && (errcode & 0xff) === 5;
 }
 
-export function busyOutcome(): Outcome {
+function busyOutcome(): Outcome {
   return { http: 503, status: 'error', message: BUSY_MESSAGE };
 }
 

@@ -11,7 +11,7 @@ import { MIGRATIONS } from './repos/migrations.js';
 import { isOpen, isTransaction } from './sqlite-state.js';
 
 /** The database file's name inside a data dir. */
-export const DB_FILE_NAME = 'sandbox.db';
+const DB_FILE_NAME = 'sandbox.db';
 
 /**
  * How long opening the database (its migrations) and the admin commands wait for another

@@ -1,6 +1,6 @@
 /** The reply envelope (spec 2.1) and the failures a handler can answer with. */
 import type { EndpointDef } from '../contract/endpoints.js';
-import { type Operation, type OperationDef, type OperationKey, operation } from '../contract/operations.js';
+import { type ErrorName, type OperationDef, type OperationKey, operation } from '../contract/operations.js';
 import type { EnvelopeStatus } from '../contract/schemas.js';
 import { SOMETHING_WENT_WRONG } from '../contract/vocabulary.js';
 
@@ -47,8 +47,7 @@ export function fail(http: number, message: string): SandboxReply {
   return new SandboxReply({ http, status: 'error', message });
 }
 
-/** The names of the failures an operation's row lists (`errors`). */
-export type ErrorName<K extends OperationKey> = Operation<K> extends { errors: infer E } ? keyof E & string : never;
+export type { ErrorName } from '../contract/operations.js';
 
 /** The failure `name` of operation `key`, as its contract row says it (src/contract/table/). */
 export function refuse<K extends OperationKey>(key: K, name: ErrorName<K>): SandboxReply {

@@ -30,7 +30,7 @@ import type { FastifyInstance } from 'fastify';
 import { type EndpointKey, fillPath } from '../contract/endpoints.js';
 import { type FieldDef, type FieldKind, sampleValue } from '../contract/fields.js';
 import { OPERATIONS, type OperationDef, operation, type QueryParam, replyRecord } from '../contract/operations.js';
-import { STAGES, type Stage, TRANSITIONS } from '../contract/states.js';
+import { FIRST_STAGE, STAGES, type Stage, TRANSITIONS } from '../contract/states.js';
 import { createOrganisation, createProduct } from './admin.js';
 import { buildSandbox } from './app.js';
 import { dbPathFor } from './db.js';
@@ -183,7 +183,7 @@ class Journey {
   /** The ids with a loan request of `key`'s own in place of the journey's, made by the creating move. */
   private async freshIds(creating: string | undefined, key: EndpointKey): Promise<Ids> {
     const move = moveOf(key);
-    if (creating === undefined || (move !== undefined && !(move.from as readonly Stage[]).includes(STAGES[0]))) {
+    if (creating === undefined || (move !== undefined && !move.from.includes(FIRST_STAGE))) {
       throw new Error(`cannot record ${key}: it needs a loan request of its own, in a stage the journey cannot make`);
     }
     const step = this.step(creating as EndpointKey, this.ids);

@@ -13,12 +13,12 @@ import { FAILURE_STATUSES, MESSAGES, noAccessMessage } from './envelope.js';
 export type Json = Record<string, unknown>;
 
 /** The statuses whose reply carries the payload (not FAILURE_STATUSES): `success`, and `exists` (a create that found it). */
-export const PAYLOAD_STATUSES = ENVELOPE_STATUSES.filter(
+const PAYLOAD_STATUSES = ENVELOPE_STATUSES.filter(
   (status) => !(FAILURE_STATUSES as readonly string[]).includes(status),
 );
 
-export const ERROR_ENVELOPE = 'ErrorEnvelope';
-export const ENVELOPE = 'Envelope';
+const ERROR_ENVELOPE = 'ErrorEnvelope';
+const ENVELOPE = 'Envelope';
 
 /** `components.schemas`: the envelope as any reply has it, and as a failure has it. */
 export function envelopeSchemas(): Record<string, Json> {
@@ -174,6 +174,6 @@ export function failureEnvelope(def: EndpointDef): Json {
   return { ...ref(ERROR_ENVELOPE), ...(examples.length > 0 && { examples }) };
 }
 
-export function ref(name: string): Json {
+function ref(name: string): Json {
   return { $ref: `#/components/schemas/${name}` };
 }

@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-export interface Preference {
+interface Preference {
   code?: number;
   envelope?: 'error';
   latencyMs?: number;
@@ -39,7 +39,7 @@ export const MAX_PREFERRED_LATENCY_MS = 30_000;
 const PREFERENCES = ['code', 'envelope', 'latency', 'drop'] as const;
 
 /** The preference of a request's `Prefer` header(s), or undefined when it asks for none of these. */
-export function parsePrefer(header: string | string[] | undefined): Preference | undefined {
+function parsePrefer(header: string | string[] | undefined): Preference | undefined {
   if (header === undefined) return undefined;
   const preference: Omit<Preference, 'applied'> = {};
   const applied: string[] = [];

@@ -13,8 +13,8 @@ type Json = Record<string, unknown>;
 type FieldValue = readonly [name: string, read: (row: StoredRow) => unknown];
 
 /** The function that turns a record's row into its reply. */
-export function serialiser<R extends RecordSpec>(record: R): (row: RowOf<R>) => Json;
-export function serialiser(record: RecordSpec): (row: StoredRow) => Json {
+function serialiser<R extends RecordSpec>(record: R): (row: RowOf<R>) => Json;
+function serialiser(record: RecordSpec): (row: StoredRow) => Json {
   const fields = Object.entries(record.fields).flatMap(([name, field]) => fieldValue(name, field));
   return (row) => {
     const reply: Json = {};

@@ -27,14 +27,14 @@ export function isOutOfStorage(error: unknown): boolean {
 }
 
 /** The line a full disk gets, naming where the sandbox keeps its data. */
-export function diskFullTrouble(dataDir: string): SandboxTrouble {
+function diskFullTrouble(dataDir: string): SandboxTrouble {
   return new SandboxTrouble(
     `the disk is full (or a file size limit was reached) where the sandbox keeps its data, ${dataDir}: writes are refused until there is room`,
   );
 }
 
 /** How long repeats of one failure are counted before they are told, as one line. */
-export const REPEAT_WINDOW_MS = 10_000;
+const REPEAT_WINDOW_MS = 10_000;
 
 /**
  * `onError`, told the first of each kind of failure at once and its repeats as one line at the end

@@ -15,7 +15,6 @@ import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, LOANCTL, loanctlPath, ROOT, TEST_BINARY } from '../helpers/cli.js';
-import { loadedBy } from '../helpers/module-probe.js';
 import { closedPort } from '../helpers/ports.js';
 import { json, type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -210,30 +209,6 @@ describe.skipIf(secretServiceMissing !== undefined)(
         expect(statSync(addon).size).toBe(size);
       },
     );
-
-    // The module probe watches dist/'s files; the single executable has none.
-    it.skipIf(TEST_BINARY)('only a run that reads the key from the keyring loads the keyring code', async () => {
-      const env = {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        XDG_DATA_HOME: join(home, 'data'),
-        LOANCTL_CONFIG_DIR: join(home, 'config'),
-        DBUS_SESSION_BUS_ADDRESS: session.bus,
-      };
-      const exists = ['user', 'exists', '--email', 'someone@example.com', '-o', 'json', '--profile', 'prod'];
-      const keyringCode = (files: string[]) => files.some((file) => /\/key-storage-[^/]+\.js$/.test(file));
-      server.script((_req, res) => json(res, 200, { status: 'success', message: 'ok', data: false }));
-      const withEnvKey = await loadedBy(exists, { ...env, LOANCTL_API_KEY: OTHER_KEY });
-      expect(withEnvKey.exitCode).toBe(0);
-      expect(keyringCode(withEnvKey.loaded.files)).toBe(false);
-      const listed = await loadedBy(['profile', 'list'], env);
-      expect(listed.exitCode).toBe(0);
-      expect(keyringCode(listed.loaded.files)).toBe(false);
-      const fromKeyring = await loadedBy(exists, env);
-      expect(fromKeyring.exitCode).toBe(0);
-      expect(keyringCode(fromKeyring.loaded.files)).toBe(true);
-      expect(server.requests.map((request) => request.authorization)).toEqual([`Bearer ${OTHER_KEY}`, `Bearer ${KEY}`]);
-    });
 
     it('without the keyring a keyring profile is exit 3 in one line; LOANCTL_API_KEY still wins', async () => {
       acceptOnly(KEY);

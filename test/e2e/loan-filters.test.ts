@@ -74,6 +74,29 @@ afterAll(async () => {
 const ids = (result: { json<T>(): T }) => result.json<LoanRequest[]>().map((loan) => loan.id);
 
 describe('loan list filters (client-side)', () => {
+  it('--stage lists the loan requests in a stage of the state table, whatever marks it; a stage it does not know is exit 2', async () => {
+    expect(ids(await ok(['loan', 'list', '--stage', 'created']))).toEqual([loans.latest]);
+    expect(ids(await ok(['loan', 'list', '--stage', 'waiting']))).toEqual([loans.late, loans.middle]);
+    // Submitted and then approved: in the later stage only.
+    expect(ids(await ok(['loan', 'list', '--stage', 'APPROVED']))).toEqual([loans.early]);
+    expect(ids(await ok(['loan', 'list', '--stage', 'submitted', '--user', ada]))).toEqual([loans.late]);
+    const unknown = await sandbox.run(['loan', 'list', '--stage', 'paid']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('--stage: "paid" is not a stage of a loan request.');
+    expect(unknown.stderr).toContain('created, waiting, submitted, approved');
+  });
+
+  it('loan find --stage: the match only in that stage, else exit 4 saying where it stands', async () => {
+    const [early] = await sandbox.run(['loan', 'list', '--stage', 'approved']).then((r) => r.json<LoanRequest[]>());
+    const reference = String(early?.reference);
+    expect((await ok(['loan', 'find', '--reference', reference, '--stage', 'approved'])).json<LoanRequest>().id).toBe(
+      loans.early,
+    );
+    const elsewhere = await sandbox.run(['loan', 'find', '--reference', reference, '--stage', 'waiting']);
+    expect(elsewhere.exitCode).toBe(4);
+    expect(elsewhere.stderr).toContain(`is approved, not waiting for approval.`);
+  });
+
   it('--user takes an e-mail and lists only that borrower, saying how many rows were scanned', async () => {
     const result = await ok(['loan', 'list', '--user', ada]);
     expect(ids(result)).toEqual([loans.late, loans.early]);

@@ -40,7 +40,7 @@ describe('loan wait', () => {
     const time = virtualTime();
     const result = await sandbox.run(['loan', 'wait', String(loanId), '--until', 'submitted'], time);
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Loan request ${loanId} is submitted`);
+    expect(result.stderr).toContain(`Loan request ${loanId} is waiting for approval (after 0s).`);
     expect(result.stdout).toBe('');
     expect(time.slept).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('loan wait', () => {
     });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(
-      `Waiting for loan request ${loanId} to be approved: lender_status saved, 5s of 10m00s`,
+      `Waiting for loan request ${loanId} to be approved: waiting for approval now, 5s of 10m00s`,
     );
     expect(result.stderr).toContain(`Loan request ${loanId} is approved`);
     expect(time.slept).toEqual([2000, 3000, 4500]);
@@ -82,13 +82,19 @@ describe('loan wait', () => {
       time,
     );
     expect(result.exitCode).toBe(124);
-    expect(result.stderr).toContain(`Loan request ${loanRequestId} is not submitted after 1m00s (user_status: saved)`);
+    expect(result.stderr).toContain(
+      `Loan request ${loanRequestId} is not waiting for approval after 1m00s (it is created)`,
+    );
     expect(time.slept).toEqual([10_000, 15_000, 22_500, 12_500]);
   });
 
   it('refuses a bad --until or duration before sending anything (2), and a loan request not ours (4)', async () => {
     expect((await sandbox.run(['loan', 'wait', '1', '--until', 'paid'])).exitCode).toBe(2);
     expect((await sandbox.run(['loan', 'wait', '1'])).stderr).toContain('Missing --until');
+    // The stages offered are the state table's.
+    expect((await sandbox.run(['loan', 'wait', '1', '--until', 'paid'])).stderr).toContain(
+      'Pass --until with a stage: created, waiting, submitted, approved.',
+    );
     expect((await sandbox.run(['loan', 'wait', '1', '--until', 'approved', '--interval', 'soon'])).exitCode).toBe(2);
     expect((await sandbox.run(['loan', 'wait', '999999', '--until', 'approved'])).exitCode).toBe(4);
   });

@@ -16,11 +16,13 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
+import { OPERATIONS, type OperationDef } from '../../src/contract/operations.js';
 import { Envelope } from '../../src/contract/schemas.js';
+import { startStages, stateRow } from '../../src/contract/states.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
-import { ALL_ENDPOINTS, call, sampleBody, sampleQuery, seedLoanRequest } from '../helpers/sandbox.js';
+import { ALL_ENDPOINTS, call, movesTo, sampleBody, sampleQuery, seedLoanRequest } from '../helpers/sandbox.js';
 import { removeTemps, temp } from './helpers.js';
 
 const RUNS = 120;
@@ -58,10 +60,10 @@ beforeAll(async () => {
 
 /**
  * Fresh records for each operation (an earlier operation's random requests may have deleted or
- * changed the last ones): a loan request with every attachment, one with none (tokenize: the
- * documented 500), and another organisation's.
+ * changed the last ones): a loan request with every attachment, in a stage the operation may start
+ * from, one with none (tokenize: the documented 500), and another organisation's.
  */
-async function seed(): Promise<void> {
+async function seed(key: string): Promise<void> {
   // One borrower per organisation (creating users hashes passwords: slow), new loan requests each time.
   ours ??= await seedLoanRequest(app, org);
   theirs ??= await seedLoanRequest(app, other);
@@ -76,7 +78,7 @@ async function seed(): Promise<void> {
   };
   const full = await loanFor(org, ours.userId);
   const bare = await loanFor(org, ours.userId);
-  for (const key of ['addBankDetails', 'addBusinessInfo', 'addEmployment', 'addGuarantor', 'uploadDocument'] as const) {
+  for (const key of ATTACHING) {
     const reply = await call(app, key, {
       key: org.api_key,
       params: { id: full },
@@ -85,8 +87,29 @@ async function seed(): Promise<void> {
     });
     expect(reply.json.status).toBe('success');
   }
+  // The full one is brought to a stage the operation may start from, by the state table's moves.
+  const wanted = startStages(key);
+  for (const move of wanted.length === 0 ? [] : movesTo(wanted)) {
+    const moveKey = move as EndpointKey;
+    const on = { key: org.api_key, params: { id: full }, productId: org.product_id };
+    const reply = await call(app, moveKey, {
+      ...on,
+      query: sampleQuery(moveKey),
+      body: sampleBody(moveKey, org.org_id),
+    });
+    expect(reply.json.status, `${move} before ${key}`).toBe('success');
+  }
   realIds = [full, bare, ours.userId, await loanFor(other, theirs.userId), theirs.userId].map(String);
 }
+
+/**
+ * The operations that attach something to a loan request: a POST with a body to one, that moves
+ * it to no other stage (the contract and the state table say which).
+ */
+const ATTACHING = (OPERATIONS as readonly OperationDef[])
+  .filter((row) => row.method === 'POST' && row.body !== undefined && row.pathParams.includes('id'))
+  .filter((row) => stateRow(row.key)?.to === undefined)
+  .map((row) => row.key as EndpointKey);
 
 afterAll(async () => {
   reader?.close();
@@ -275,7 +298,7 @@ function expectEnvelope(body: string): Envelope {
 }
 
 describe.each(ALL_ENDPOINTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
-  beforeEach(seed);
+  beforeEach(() => seed(def.key));
 
   it('random and malformed input: no undocumented 5xx, always the envelope, nothing changed unless success', async () => {
     const seen = new Set<string>();

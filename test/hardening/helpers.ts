@@ -11,7 +11,7 @@ import { execa, type ResultPromise } from 'execa';
 import { runCli } from '../helpers/run-cli.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'bin/loanctl.js');
+const BIN = join(ROOT, 'bin/loanctl.js');
 
 /** What would drive a terminal: C0/C1 controls other than a newline, and the bidirectional controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -97,7 +97,7 @@ export function retryNotices(stderr: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // The real sandbox process
 
-export interface SandboxLine {
+interface SandboxLine {
   url: string;
   api_key: string;
   org_id: number;
@@ -162,7 +162,7 @@ export async function startSandbox(dataDir: string, env: Record<string, string>,
   };
 }
 
-export interface Envelope {
+interface Envelope {
   status: string;
   message: string;
   data: unknown;

@@ -16,14 +16,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanEnv, http, removeTemps, type SandboxProc, startSandbox, temp } from './helpers.js';
 
-export interface LoadTarget {
+interface LoadTarget {
   url: string;
   key: string;
   product: number;
   dataDir: string;
 }
 
-export interface LoadReport {
+interface LoadReport {
   operations: number;
   byKind: Record<string, number>;
   /** Successful writes, by table. */
@@ -40,7 +40,7 @@ function person(email: string) {
   return { firstname: 'Ada', lastname: 'Load', email, password: 'pw', phone: '+2348012345678', gender: 'female' };
 }
 
-export function countRows(dataDir: string): Record<string, number> {
+function countRows(dataDir: string): Record<string, number> {
   const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
   try {
     return Object.fromEntries(
@@ -51,7 +51,7 @@ export function countRows(dataDir: string): Record<string, number> {
   }
 }
 
-export async function runMixedLoad(
+async function runMixedLoad(
   target: LoadTarget,
   options: { clients: number; durationMs: number; minOperations?: number },
 ) {
@@ -247,7 +247,7 @@ export async function runMixedLoad(
 }
 
 /** No reply the spec does not allow, and the database's counts equal the successes the clients saw. */
-export function expectSound(report: LoadReport, dataDir: string): void {
+function expectSound(report: LoadReport, dataDir: string): void {
   expect(report.unexpected.slice(0, 10)).toEqual([]);
   const after = countRows(dataDir);
   for (const table of TABLES) {

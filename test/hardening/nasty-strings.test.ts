@@ -17,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
+import { BODY_FIELDS, type FieldDef } from '../../src/contract/fields.js';
 import { escapeControl } from '../../src/output/escape.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
@@ -46,8 +47,17 @@ const NASTY: Record<string, string> = {
   zeroWidth: 'zero\u200bwidth\ufeffbom\u200djoiner',
   long: `long ${'x'.repeat(5000)} end`,
 };
-/** Sent with a bracket on each side: the schemas trim surrounding spaces of required text. */
-const wrap = (text: string) => `[${text}]`;
+/**
+ * Sent with a bracket on each side (the schemas trim surrounding spaces of required text), cut to
+ * a length-limited field's limit: a field with a limit is tested at it, not skipped.
+ */
+const wrap = (text: string, limit = Number.POSITIVE_INFINITY) => {
+  const characters = [...`[${text}`];
+  return characters.length + 1 <= limit ? `[${text}]` : `${characters.slice(0, limit - 1).join('')}]`;
+};
+/** A body field's length limit, if its row gives one (src/contract/fields.ts `maxLength`). */
+const limitOf = (key: string, field: string) =>
+  (BODY_FIELDS as Record<string, readonly FieldDef[]>)[key]?.find((def) => def.name === field)?.maxLength;
 
 /** Not text to echo: the password is stored hashed; these two the spec turns into a bool and an int (2.6). */
 const NOT_TEXT = new Set([
@@ -145,8 +155,9 @@ function freeTextFields(def: EndpointDef): string[] {
     (field) =>
       !NOT_TEXT.has(`${def.key}.${field}`) &&
       Object.values(NASTY).every((text) => {
-        const parsed = shape[field]?.safeParse(wrap(text));
-        return parsed?.success && parsed.data === wrap(text);
+        const value = wrap(text, limitOf(def.key, field));
+        const parsed = shape[field]?.safeParse(value);
+        return parsed?.success && parsed.data === value;
       }),
   );
 }
@@ -169,7 +180,7 @@ describe('the sandbox stores and returns them exactly', () => {
       const key = def.key as EndpointKey;
       const fields = freeTextFields(def);
       for (const [i, field] of fields.entries()) {
-        const value = wrap(text);
+        const value = wrap(text, limitOf(key, field));
         const id = await newLoanRequest();
         const sample = sampleBody(key, org.org_id) as Record<string, unknown>;
         const body = {
@@ -200,6 +211,28 @@ describe('the sandbox stores and returns them exactly', () => {
     });
   });
 
+  it('a length-limited field one character past its limit is refused, naming the field, and nothing is stored', async () => {
+    const limited = withText.flatMap((def) =>
+      freeTextFields(def).flatMap((field) => {
+        const limit = limitOf(def.key, field);
+        return limit === undefined ? [] : [{ key: def.key as EndpointKey, field, limit }];
+      }),
+    );
+    for (const { key, field, limit } of limited) {
+      const value = `${'é'.repeat(limit)}x`;
+      const reply = await call(app, key, {
+        key: org.api_key,
+        params: { id: await newLoanRequest(), user_id: userId },
+        productId: org.product_id,
+        query: sampleQuery(key),
+        body: { ...(sampleBody(key, org.org_id) as object), [field]: value },
+      });
+      expect(reply.http, `${key}.${field}`).toBe(400);
+      expect(reply.json.message, `${key}.${field}`).toContain(field);
+      expect(inDatabase(value), `${key}.${field}`).toBe(false);
+    }
+  });
+
   it('a value of 900,000 characters (under the 1 MiB body limit) comes back whole', async () => {
     const other = createOrganisation(sandbox.dataDir, 'Long Lender');
     const product = createProduct(sandbox.dataDir, other.org_id, 'Long Loan');
@@ -220,7 +253,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     const id = await newLoanRequest();
     loanId = String(id);
     const on = { key: org.api_key, params: { id }, productId: org.product_id };
-    const texts = Object.values(NASTY).map(wrap);
+    const texts = Object.values(NASTY).map((text) => wrap(text));
     await call(app, 'updateLoanRequest', { ...on, body: { purpose: texts.join(' | ') } });
     for (const text of texts) {
       const bank = { ...(sampleBody('addBankDetails', 0) as object), account_name: text, bank_name: text };
@@ -238,7 +271,7 @@ describe('the CLI returns them exactly, and its tables do not break the terminal
     const guarantors = await loanctl(['loan', 'guarantors', loanId, '-o', 'json']);
     expect(guarantors.exitCode, guarantors.stderr).toBe(0);
     const parsed = JSON.parse(guarantors.stdout) as Array<{ firstname: string }>;
-    expect(parsed.map((g) => g.firstname)).toEqual(Object.values(NASTY).map(wrap));
+    expect(parsed.map((g) => g.firstname)).toEqual(Object.values(NASTY).map((text) => wrap(text)));
     const users = await loanctl(['user', 'list', '--all', '-o', 'ndjson']);
     const names = users.stdout
       .trim()

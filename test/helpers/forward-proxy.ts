@@ -13,7 +13,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import type { KeyPair } from './tls-certs.js';
 
-export interface ProxySaw {
+interface ProxySaw {
   method: string;
   /** `host:port` of a CONNECT, the absolute URI of a forwarded request. */
   target: string;

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const TMUX = 'tmux';
+const TMUX = 'tmux';
 
 /** Whether tmux is on PATH (.ci/run installs it where it is missing). */
 export function hasTmux(): boolean {

@@ -11,7 +11,7 @@ import { type IncomingHttpHeaders, request, type ServerResponse } from 'node:htt
 import { ENDPOINTS, type EndpointKey } from '../../src/contract/endpoints.js';
 import { json, type ScriptedServer, scriptedServer } from './scripted-server.js';
 
-export interface SentOperation {
+interface SentOperation {
   key: EndpointKey;
   params: Record<string, string>;
   /** The query as sent, product-id included. */
@@ -42,7 +42,7 @@ const ROUTES = ENDPOINTS.map((def) => ({
 }));
 
 /** The contract operation a request is, with its path parameters. */
-export function operationOf(method: string, url: string): SentOperation {
+function operationOf(method: string, url: string): SentOperation {
   const parsed = new URL(url, 'http://front');
   for (const route of ROUTES) {
     const match = route.method === method ? route.pattern.exec(parsed.pathname) : null;

@@ -14,6 +14,7 @@ import { ENDPOINTS, type EndpointDef, type EndpointKey, endpointDef, fillPath } 
 import { BODY_FIELDS, type FieldDef, sampleValue } from '../../src/contract/fields.js';
 import { carriesBody, operation, type QuerySpec } from '../../src/contract/operations.js';
 import { Envelope } from '../../src/contract/schemas.js';
+import { FIRST_STAGE, type Stage, startStages, TRANSITIONS } from '../../src/contract/states.js';
 import { createOrganisation, createProduct } from '../../src/sandbox/admin.js';
 import { buildSandbox } from '../../src/sandbox/app.js';
 import { dbPathFor } from '../../src/sandbox/db.js';
@@ -208,6 +209,49 @@ export async function seedLoanRequest(app: FastifyInstance, org: Org, overrides:
   });
   if (lr.json.status !== 'success') throw new Error(`createLoanRequest: ${lr.raw}`);
   return { userId, email: body.email, loanRequestId: (lr.json.data as { id: number }).id };
+}
+
+/**
+ * The moves that take a new loan request to a stage among `wanted`, the fewest first found by
+ * walking the state table (src/contract/states.ts) from its first stage.
+ */
+export function movesTo(wanted: readonly Stage[]): string[] {
+  const first = FIRST_STAGE;
+  const paths = new Map<Stage, string[]>([[first, []]]);
+  const queue: Stage[] = [first];
+  for (let stage = queue.shift(); stage !== undefined; stage = queue.shift()) {
+    const path = paths.get(stage) as string[];
+    if (wanted.includes(stage)) return path;
+    for (const move of TRANSITIONS) {
+      if (!move.from.includes(stage) || paths.has(move.to)) continue;
+      paths.set(move.to, [...path, move.operation]);
+      queue.push(move.to);
+    }
+  }
+  throw new Error(`the state table has no way to reach ${wanted.join(' or ')}`);
+}
+
+/**
+ * A new loan request (and its borrower) in a stage operation `key` may start from: bank details
+ * added (the supporting information submit needs), then the state table's moves to such a stage,
+ * each sent with its sample body.
+ */
+export async function loanRequestReadyFor(app: FastifyInstance, org: Org, key: string) {
+  const seeded = await seedLoanRequest(app, org);
+  const target = { key: org.api_key, params: { id: seeded.loanRequestId }, productId: org.product_id };
+  await call(app, 'addBankDetails', { ...target, body: sampleBody('addBankDetails', org.org_id) });
+  // An operation that starts from nothing (creates a loan request) needs no move.
+  const wanted = startStages(key);
+  for (const move of wanted.length === 0 ? [] : movesTo(wanted)) {
+    const moveKey = move as EndpointKey;
+    const reply = await call(app, moveKey, {
+      ...target,
+      query: sampleQuery(moveKey),
+      body: sampleBody(moveKey, org.org_id),
+    });
+    if (reply.json.status !== 'success') throw new Error(`${move}, to get ready for ${key}: ${reply.raw}`);
+  }
+  return seeded;
 }
 
 export async function findUserId(app: FastifyInstance, org: Org, email: string): Promise<number> {

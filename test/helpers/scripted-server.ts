@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   /** Path and query, as sent. */
   url: string;

@@ -171,7 +171,9 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
     const forward = await proxy();
     const through = transport(mechanism, { HTTPS_PROXY: forward.url, NO_PROXY: 'localhost,.example.test' });
     const error = await rejection(get(through));
-    expect(error.code).toBe('ENOTFOUND');
+    // Looked up directly, and found nowhere: ENOTFOUND from a resolver, EAI_AGAIN where there is
+    // no network to reach one (npm test needs none).
+    expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(error.code);
     expect(forward.seen).toEqual([]);
   });
 

@@ -18,7 +18,7 @@
  * - any reply that is not the API's envelope, or an envelope the flow does not allow at that
  *   step, is recorded as such (both must stay empty).
  */
-import { PROGRESS } from '../../src/sandbox/handlers/common.js';
+import { stageDef } from '../../src/contract/states.js';
 import { sampleBody } from '../helpers/sandbox.js';
 import type { Outcome, Request, Sender } from './soak-senders.js';
 
@@ -191,7 +191,7 @@ async function oneRound(ctx: FlowContext, round: Round): Promise<void> {
   // Read it back, as `loan show` would: what was acknowledged is what the sandbox says, whatever
   // restarts happened in between.
   const progress = await exchange(ctx, { key: 'getProgress', params: id }, { repeatable: true });
-  if (progress && progress.envelope?.data !== PROGRESS.approved) {
+  if (progress && progress.envelope?.data !== stageDef('approved').progress) {
     ctx.ledger.unexpected.push(
       `loan request ${round.loanId}: progress ${JSON.stringify(progress.envelope?.data)} after approval`,
     );

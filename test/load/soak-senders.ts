@@ -112,7 +112,7 @@ export function cliSender(target: Target): Sender {
 // Raw node:http
 
 /** The envelope in a reply body, judged as the contract does (spec 2.1); undefined when it is not one. */
-export function envelopeOf(body: string): Envelope | undefined {
+function envelopeOf(body: string): Envelope | undefined {
   try {
     const parsed: unknown = JSON.parse(body);
     return isEnvelope(parsed) ? parsed : undefined;

@@ -114,6 +114,28 @@ describe('the queue and the lists', () => {
     expect(cli.json<{ id: number }[]>().map((row) => row.id)).toEqual(shown);
   });
 
+  it("the loan list's stage column and filter are the state table's stages, as loan list --stage reads them", async () => {
+    const rows = (html: string) =>
+      [
+        ...html.matchAll(
+          /<td><a href="\/dashboard\/loans\/(\d+)">\d+<\/a><\/td>[\s\S]*?<\/td>\n?<td>.*?<\/td><td>(.*?)<\/td>/g,
+        ),
+      ].map((match) => [Number(match[1]), match[2]]);
+    const all = (await browser.get('/dashboard/loans')).body;
+    expect(all).toContain('<option value="waiting">waiting for approval</option>');
+    expect(rows(all)).toEqual([
+      [ids.approved, 'approved'],
+      [ids.unsent, 'created'],
+      [ids.late, 'waiting for approval'],
+      [ids.early, 'waiting for approval'],
+    ]);
+    for (const stage of ['created', 'waiting', 'approved']) {
+      const page = (await browser.get(`/dashboard/loans?stage=${stage}`)).body;
+      const cli = await ok(['loan', 'list', '--stage', stage]);
+      expect(rows(page).map(([id]) => id)).toEqual(cli.json<{ id: number }[]>().map((row) => row.id));
+    }
+  });
+
   it('pages by keyset: every row once, in order, and the last page says no more', async () => {
     const db = new DatabaseSync(sandbox.dbPath);
     try {

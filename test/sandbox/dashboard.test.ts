@@ -321,6 +321,33 @@ describe('approving', () => {
   });
 });
 
+describe("an approved loan's page", () => {
+  it('shows the schedule of its own figures: the frequency whose schedule repays its estimated repayment (weekly, 72,652.69)', async () => {
+    const weekly = await seedSubmittedLoan(sandbox.app, sandbox.org, { amount: 70000 });
+    const approved = await call(sandbox.app, 'approveLoanRequest', {
+      key: sandbox.org.api_key,
+      params: { id: weekly.loanId },
+      productId: sandbox.org.product_id,
+      query: { action: 'approve' },
+      body: {
+        approved_amount: 70000,
+        rate: 30 / 52,
+        tenure: 12,
+        tenured_in: 'weeks',
+        rate_type: 'compound-interest',
+        frequency: 'weekely',
+      },
+    });
+    expect((approved.json.data as { terms: { estimated_repayment: number } }).terms.estimated_repayment).toBe(72652.69);
+    const page = await (await signedIn()).get(`/dashboard/loans/${weekly.loanId}/approve`);
+    expect(page.body).toContain('<option value="weekely" selected>weekly</option>');
+    expect(page.body).toContain('Total repayment <strong>72,652.69</strong>');
+    expect(page.body).toContain('12 instalments');
+    // The instalment's columns are loan schedule's.
+    expect(page.body).toContain('<th>DUE DATE</th><th class="num">PRINCIPAL</th>');
+  });
+});
+
 describe('the session store', () => {
   it('forgets a session unused for 8 hours, and gives a new id at sign-in', () => {
     let now = 0;

@@ -10,6 +10,7 @@ import type { EndpointDef, EndpointKey } from '../../src/contract/endpoints.js';
 import {
   ALL_ENDPOINTS,
   call,
+  loanRequestReadyFor,
   type Org,
   openSandbox,
   replyProblems,
@@ -44,15 +45,12 @@ function requiredFields(schema: z.ZodType): string[] {
     .map(([name]) => name);
 }
 
-/** A full, valid call of the operation on a fresh loan request that has bank details (so submit and tokenize work). */
+/**
+ * A full, valid call of the operation on a fresh loan request with bank details (so submit and
+ * tokenize work), brought to a stage the operation may start from by the state table's moves.
+ */
 async function validCall(def: EndpointDef, apiKey = org.api_key) {
-  const seeded = await seedLoanRequest(app, org);
-  await call(app, 'addBankDetails', {
-    key: org.api_key,
-    params: { id: seeded.loanRequestId },
-    productId: org.product_id,
-    body: sampleBody('addBankDetails', org.org_id),
-  });
+  const seeded = await loanRequestReadyFor(app, org, def.key);
   return call(app, key(def), {
     key: apiKey,
     params: { id: seeded.loanRequestId, user_id: seeded.userId },

@@ -89,7 +89,7 @@ describe('the OpenAPI document', () => {
 
   it('says which state each moving operation leads to, from the state table (src/contract/states.ts)', () => {
     expect(doc.paths['/api/v1/loan_request/{id}/submit'].put.description).toContain(
-      'Moves a loan request from created to waiting for approval (status pending, user_status submitted).',
+      'Moves a loan request from any stage to waiting for approval (status pending, user_status submitted); one with user_status submitted or submitted_at set is answered as it is.',
     );
     expect(doc.paths['/api/v1/loan_request/{id}/action'].post.description).toContain(
       'to approved (lender_status approved)',

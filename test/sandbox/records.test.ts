@@ -6,10 +6,17 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EndpointKey } from '../../src/contract/endpoints.js';
+import {
+  OPERATIONS,
+  type OperationDef,
+  type OperationKey,
+  operation,
+  replyRecord,
+} from '../../src/contract/operations.js';
 import { RECORDS, type RecordName, storedColumns } from '../../src/contract/records.js';
+import { recordSuccessExamples } from '../../src/sandbox/openapi-example-flow.js';
 import { LOAN_REQUEST_VIEW } from '../../src/sandbox/repos/loan-requests.js';
-import { call, openSandbox, sampleBody, sampleQuery, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
+import { call, openSandbox, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -22,21 +29,6 @@ function answered(name: RecordName, { unset = false } = {}): string[] {
   return Object.entries(RECORDS[name].fields)
     .filter(([, field]) => field.sandbox !== 'never' && !(unset && field.sandbox === 'when-set'))
     .map(([field]) => field);
-}
-
-/** Calls an operation on the seeded loan request and returns its `data` (the first record of a list). */
-async function record(key: EndpointKey, id: number, body = true): Promise<Record<string, unknown>> {
-  const { org } = sandbox;
-  const reply = await call(sandbox.app, key, {
-    key: org.api_key,
-    params: { id },
-    productId: org.product_id,
-    query: sampleQuery(key),
-    ...(body && { body: sampleBody(key, org.org_id) }),
-  });
-  expect(reply.json.status, reply.raw).toBe('success');
-  const data = reply.json.data;
-  return (Array.isArray(data) ? data[0] : data) as Record<string, unknown>;
 }
 
 describe('the sandbox answers each record with its description', () => {
@@ -54,22 +46,29 @@ describe('the sandbox answers each record with its description', () => {
   });
 
   it('every record, everything set, has exactly its fields in the API order', async () => {
-    const { loanRequestId: id } = await seedLoanRequest(sandbox.app, sandbox.org);
-    await record('addBankDetails', id);
-    const replies: [RecordName, Record<string, unknown>][] = [
-      ['bankDetails', await record('getBankDetails', id, false)],
-      ['guarantor', await record('addGuarantor', id)],
-      ['employment', await record('addEmployment', id)],
-      ['document', await record('uploadDocument', id)],
-      ['business', await record('addBusinessInfo', id)],
-    ];
-    await record('tokenizeLinker', id, false);
-    replies.push(['loanRequest', await record('approveLoanRequest', id)]);
-    const user = await call(sandbox.app, 'createUser', { key: sandbox.org.api_key, body: sampleBody('createUser', 0) });
-    replies.push(['user', user.json.data as Record<string, unknown>]);
-    const users = await call(sandbox.app, 'listUsers', { key: sandbox.org.api_key, query: { pages: 1 } });
-    replies.push(['userListItem', (users.json.data as Record<string, unknown>[])[0] ?? {}]);
-    for (const [name, reply] of replies) expect(Object.keys(reply), name).toEqual(answered(name));
+    // The OpenAPI examples' journey runs every operation, each move in the state table's order,
+    // the reads after the last move: each record's last reply there has everything set.
+    const examples: Record<string, Record<string, unknown>> = await recordSuccessExamples();
+    const last = new Map<RecordName, Record<string, unknown>>();
+    for (const [key, envelope] of Object.entries(examples)) {
+      const { reply } = operation(key as OperationKey) as OperationDef;
+      for (const [shape, payload] of [
+        [reply.data, envelope.data],
+        [reply.data1, envelope.data1],
+      ] as const) {
+        const name = shape && replyRecord(shape);
+        const first = Array.isArray(payload) ? payload[0] : payload;
+        if (name !== undefined && first !== null && typeof first === 'object') last.set(name, first);
+      }
+    }
+    const replied = OPERATIONS.flatMap((row) =>
+      [row.reply.data, (row.reply as OperationDef['reply']).data1].flatMap((shape) => {
+        const name = shape && replyRecord(shape);
+        return name === undefined ? [] : [name];
+      }),
+    );
+    expect([...last.keys()].sort()).toEqual([...new Set(replied)].sort());
+    for (const [name, reply] of last) expect(Object.keys(reply), name).toEqual(answered(name));
   });
 });
 

@@ -1,86 +1,48 @@
 /**
- * The layering rules of docs/architecture.md#layers, read off the source's own imports (static
- * and `import()`): a command never imports another command's file, `src/domain` stays below the
- * commands and prints nothing, and only the program (the command tree) reaches into the commands.
- * And the size rule: no hand-written source file over 300 lines.
+ * The layering rules of src/ (docs/architecture.md, "Layers"), written in .dependency-cruiser.cjs
+ * and checked by dependency-cruiser, which reads every import (static, `import type`, `import()`,
+ * re-exports) as TypeScript does; and the graph of those layers drawn in docs/architecture.md,
+ * which must be today's. And the size rule: no hand-written source file over 300 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { join, relative, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a script of the project, in plain JavaScript without declarations.
+import { cruiseSource, describeViolation, layerGraph, loadedWith, withGraph } from '../../scripts/layer-graph.mjs';
 
-const SRC = resolve(import.meta.dirname, '../../src');
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
+interface Cruise {
+  modules: unknown[];
+  summary: { violations: unknown[]; totalCruised: number };
 }
-
-/** `file`'s relative imports, as paths under src/ (e.g. `commands/loan/print.ts`). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((match) => match[1] ?? '');
-  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
-}
-
-/** `file`'s static relative imports (`import … from`; not `import type`, not `import()`), as paths under src/. */
-function staticImportsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map(
-    (match) => match[1] ?? '',
-  );
-  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
-}
-
-/** `from → to` for each import of a file under `dir` (src-relative) that `forbidden` picks. */
-function violations(dir: string, forbidden: (from: string, to: string) => boolean): string[] {
-  const found: string[] = [];
-  for (const file of sourceFiles(join(SRC, dir))) {
-    const from = relative(SRC, file);
-    for (const to of importsOf(file)) if (forbidden(from, to)) found.push(`${from} → ${to}`);
-  }
-  return found;
-}
-
-/** The noun folder of a path under src/commands (`loan` for `commands/loan/show.ts`), else undefined. */
-const nounOf = (path: string) => /^commands\/([^/]+)\//.exec(path)?.[1];
 
 describe('layers', () => {
-  it("a command never imports another command's file (only its own noun's and commands/common)", () => {
-    const crossing = violations('commands', (from, to) => {
-      const target = nounOf(to);
-      return target !== undefined && target !== 'common' && target !== nounOf(from);
-    });
-    expect(crossing).toEqual([]);
+  let cruise: Cruise;
+  // dependency-cruiser reads the whole of src/ with the TypeScript compiler: seconds on a busy machine.
+  beforeAll(() => {
+    cruise = cruiseSource();
+  }, 120_000);
+
+  it('every import of src/ keeps the rules of .dependency-cruiser.cjs', () => {
+    expect(cruise.summary.totalCruised).toBeGreaterThan(100);
+    expect(cruise.summary.violations.map(describeViolation)).toEqual([]);
   });
 
-  it("a verb's file (`<verb>-verb.ts`) imports its run only with import(): the command tree loads no run", () => {
-    const staticRuns = sourceFiles(join(SRC, 'commands'))
-      .filter((file) => file.endsWith('-verb.ts') && nounOf(relative(SRC, file)) !== 'common')
-      .flatMap((file) => {
-        const from = relative(SRC, file);
-        return staticImportsOf(file)
-          .filter((to) => nounOf(to) === nounOf(from) && !/(-verb|\/common|\/flags)\.ts$/.test(to))
-          .map((to) => `${from} → ${to}`);
-      });
-    expect(staticRuns).toEqual([]);
+  it("building the command tree loads no verb's run, nor the client, prompts, flows, bulk or the sandbox", () => {
+    // Every start builds the whole tree (help, suggestions, completion): what program.ts loads
+    // with it, import after import, is only the nouns' lists, the verbs' flags and what they share.
+    const loaded: string[] = loadedWith(cruise, 'src/program.ts');
+    expect(loaded).toContain('src/commands/loan/approve-verb.ts');
+    const runs = loaded.filter((source) => source.startsWith('src/commands/') && !DECLARES.test(source));
+    const heavy = loaded.filter((source) => HEAVY.test(source));
+    expect([...runs, ...heavy]).toEqual([]);
   });
 
-  it('src/domain imports neither commands, nor output, prompts or bulk: it finds and reads, and prints nothing', () => {
-    const upward = violations('domain', (_from, to) => /^(commands|output|prompts|bulk)\//.test(to));
-    expect(upward).toEqual([]);
-  });
-
-  it('outside src/commands, only the program (the command tree) imports a command', () => {
-    const outside = sourceFiles(SRC)
-      .map((file) => relative(SRC, file))
-      .filter((path) => !path.startsWith('commands/') && path !== 'program.ts');
-    const reaching = outside.flatMap((from) =>
-      importsOf(join(SRC, from))
-        .filter((to) => to.startsWith('commands/'))
-        .map((to) => `${from} → ${to}`),
-    );
-    expect(reaching).toEqual([]);
+  it('the layer graph in docs/architecture.md is the graph of these imports (else: npm run graph)', () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    expect(doc).toBe(withGraph(doc, layerGraph(cruise)));
   });
 
   it('no hand-written file in src/ is over 300 lines (a generated one says so in its first line)', () => {
@@ -92,6 +54,17 @@ describe('layers', () => {
     expect(long).toEqual([]);
   });
 });
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** A file of src/commands that only declares commands: a noun's list, a verb's flags, what they share. */
+const DECLARES = /^src\/commands\/common\/|^src\/commands\/[^/]+\/(index|common|[a-z-]+-verb)\.ts$|\/flags\.ts$/;
+/** What only a run needs (the sandbox's paths.ts, where its data lives, is a default in the help). */
+const HEAVY = /^src\/(http|flows|bulk|prompts|domain)\/|^src\/sandbox\/(?!paths\.ts$)/;
 
 const MAX_LINES = 300;
 /** A generated file's first line, e.g. `// Generated by scripts/gen-x.mjs; do not edit.` or `@generated`. */

@@ -3,7 +3,10 @@
  * copied from the module's output. Dates: 2025-01-01 is a Wednesday, 2025-01-06 a Monday.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frequencyOfStored } from '../../src/commands/loan/schedule/stored.js';
 import type { BodyOf } from '../../src/contract/fields.js';
+import type { UsageError } from '../../src/errors.js';
+import { frequenciesRepaying, storedFrequency } from '../../src/repayment/stored.js';
 
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
@@ -736,5 +739,38 @@ describe('repaymentTermsFromApproval', () => {
     expect(repaymentTermsFromApproval({ ...approval, grace_period: 7, exclude_weekends: true })).not.toHaveProperty(
       'start',
     );
+  });
+});
+
+describe('stored terms: the frequency that agrees with the loan (src/repayment/stored.ts)', () => {
+  const weekly = {
+    approved_amount: 70000,
+    rate: 30 / 52,
+    tenure: 12,
+    tenured_in: 'weeks',
+    rate_type: 'compound-interest',
+    grace_period: 0,
+    exclude_weekends: false,
+    estimated_repayment: 72652.69,
+  };
+  const approvedAt = '2026-03-02T09:30:00.000Z';
+
+  it('finds the one frequency whose schedule repays the estimated repayment', () => {
+    expect(storedFrequency(weekly, approvedAt)).toBe('weekely');
+  });
+
+  it('lists every one when several do, none when none does; loan schedule ID then refuses naming --frequency', () => {
+    const simple = { ...weekly, rate_type: 'simple-interest', estimated_repayment: 74846.15 };
+    expect(frequenciesRepaying(simple, approvedAt)).toEqual(['daily', 'weekely', 'bi-weekly', 'monthly']);
+    const off = { ...weekly, estimated_repayment: 72652.7 };
+    expect(storedFrequency(off, approvedAt)).toEqual([]);
+    expect(() => frequencyOfStored(4, off, approvedAt)).toThrow(
+      /no repayment frequency gives its estimated repayment of 72,652\.70/,
+    );
+    try {
+      frequencyOfStored(4, off, approvedAt);
+    } catch (error) {
+      expect((error as UsageError).hint).toContain('--frequency daily|weekly|bi-weekly|monthly');
+    }
   });
 });

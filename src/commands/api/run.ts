@@ -50,7 +50,7 @@ function print(rawBody: string, deps: Deps) {
 }
 
 /** `/loan_request?x=1` → path `/api/v1/loan_request` and query [['x','1']]. */
-export function splitPath(input: string): { path: string; query: [string, string][] } {
+function splitPath(input: string): { path: string; query: [string, string][] } {
   const at = input.indexOf('?');
   let path = at >= 0 ? input.slice(0, at) : input;
   const query: [string, string][] = at >= 0 ? [...new URLSearchParams(input.slice(at + 1))] : [];

@@ -39,7 +39,7 @@ export type FieldOptions<K extends BodyKey> = {
 export type FieldName<K extends BodyKey> = FieldsOf<K>[number]['name'];
 
 /** The key commander keeps a field's flag under (`accountName`). */
-export function optionKey(field: FieldDef): string {
+function optionKey(field: FieldDef): string {
   return optionKeyOf(flagName(field));
 }
 

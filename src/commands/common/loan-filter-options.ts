@@ -5,6 +5,7 @@
  * with its zone (`2026-03-02T09:30:00Z`).
  */
 
+import { parseStage, STAGE_CHOICES, STAGES, type Stage } from '../../contract/states.js';
 import { DATE_PATTERN } from '../../contract/vocabulary.js';
 import type { LoanFilter, TimeWindow } from '../../domain/loan-filter.js';
 import { type FindUserOptions, userIdOf } from '../../domain/users.js';
@@ -13,6 +14,7 @@ import type { ApiClient } from '../../http/client.js';
 import { parseAmount, parseDate, parseText, parseUserRef, type UserRef } from '../../input/values.js';
 
 export interface LoanFilterFlags {
+  stage?: string;
   status?: string;
   lenderStatus?: string;
   userStatus?: string;
@@ -28,7 +30,8 @@ export interface LoanFilterFlags {
 }
 
 /** Each flag with the option key commander gives it, in the order `--help` lists them (for hints). */
-export const LOAN_FILTER_FLAGS: ReadonlyArray<[keyof LoanFilterFlags, string]> = [
+const LOAN_FILTER_FLAGS: ReadonlyArray<[keyof LoanFilterFlags, string]> = [
+  ['stage', '--stage'],
   ['status', '--status'],
   ['lenderStatus', '--lender-status'],
   ['userStatus', '--user-status'],
@@ -56,6 +59,7 @@ export function parseLoanFilter(flags: LoanFilterFlags): ParsedLoanFilter {
   const state = (raw: string | undefined, flag: string) => (raw === undefined ? undefined : parseText(raw, flag));
   const amount = (raw: string | undefined, flag: string) => (raw === undefined ? undefined : parseAmount(raw, flag));
   const filter: LoanFilter = {
+    stage: flags.stage === undefined ? undefined : stageFlag(flags.stage, '--stage'),
     status: state(flags.status, '--status'),
     lenderStatus: state(flags.lenderStatus, '--lender-status'),
     userStatus: state(flags.userStatus, '--user-status'),
@@ -72,6 +76,18 @@ export function parseLoanFilter(flags: LoanFilterFlags): ParsedLoanFilter {
   }
   const user = flags.user === undefined ? undefined : parseUserRef(flags.user, '--user');
   return { filter, user };
+}
+
+/** A stage as typed (name or alias, any case), or exit 2 listing the stages of the state table. */
+export function stageFlag(raw: string, flag: string): Stage {
+  const stage = parseStage(raw);
+  if (stage === undefined) {
+    throw new UsageError(
+      `${flag}: "${raw}" is not a stage of a loan request.`,
+      `Pass one of ${STAGE_CHOICES.join(', ')}, e.g. ${flag} ${STAGES[1]}.`,
+    );
+  }
+  return stage;
 }
 
 /** The filter with `--user` resolved to an id (an e-mail through the user directory, src/domain/users.ts). */

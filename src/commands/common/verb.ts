@@ -6,7 +6,8 @@
  *
  * The run is a file of its own because the whole command tree is built at every start (for help,
  * suggestions and completion): its flags must load nothing more than commander and the contract's
- * tables, while a run loads the HTTP client, the output and zod (test/e2e/network-startup.test.ts).
+ * tables, while a run loads the HTTP client, the output and zod (the rule
+ * `the-command-tree-loads-no-run` of .dependency-cruiser.cjs, docs/architecture.md "Layers").
  * A verb that wraps one operation needs no file at all (./operation-verb.ts).
  */
 import type { Command } from 'commander';

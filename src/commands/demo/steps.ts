@@ -28,7 +28,7 @@ export interface DemoStep {
 
 type Flags = Record<string, string | true>;
 
-export const BORROWER = {
+const BORROWER = {
   firstname: 'Amaka',
   lastname: 'Okafor',
   email: 'amaka.okafor@example.com',
@@ -38,7 +38,7 @@ export const BORROWER = {
 /** Given through `--data` so nothing prompts; a person at a terminal is asked for it, masked. */
 const PASSWORD = 'Demo-Passw0rd!';
 
-export const LOAN = { user: BORROWER.email, amount: '50000', purpose: 'School fees for the new term' };
+const LOAN = { user: BORROWER.email, amount: '50000', purpose: 'School fees for the new term' };
 
 const BANK = { code: '058', accountName: 'Amaka Okafor', accountNumber: '0123456789', bankName: 'GTBank' };
 
@@ -72,7 +72,7 @@ export const TERMS = {
 } as const;
 
 /** `loan schedule` takes the approval terms with `--amount` for the approved amount. */
-export const SCHEDULE = {
+const SCHEDULE = {
   amount: TERMS.approvedAmount,
   rate: TERMS.rate,
   tenure: TERMS.tenure,

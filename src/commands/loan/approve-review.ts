@@ -22,7 +22,7 @@ import {
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
 /** A warning, and the flag that accepts it under `--yes`. */
-export interface ApprovalWarning {
+interface ApprovalWarning {
   text: string;
   flag: '--reapprove' | '--allow-unsubmitted' | '--allow-high-interest';
 }
@@ -104,7 +104,7 @@ const RATE_TYPE_WORDS = { 'simple-interest': 'simple interest', 'compound-intere
  * The rate as the API takes it and as a yearly rate: `2 % per month (simple interest), 24 % a
  * year (the yearly rate ÷ 12 a month, …)`; for fixed-amount, the interest in currency.
  */
-export function rateWithUnit(terms: ApprovalTerms): string {
+function rateWithUnit(terms: ApprovalTerms): string {
   if (terms.rate === 0) return '0 % (no interest)';
   if (terms.rate_type === 'fixed-amount') return formatRate(terms);
   const yearly = formatNumber(yearlyRate(terms.rate, terms.tenured_in));

@@ -1,4 +1,5 @@
 /** `loanctl loan find --reference R` (issue 12): its flags and help; the run is ./find.ts. */
+import { STAGE_CHOICES } from '../../contract/states.js';
 import { productVerb, type Verb } from '../common/verb.js';
 
 export const loanFind: Verb = (loan, deps) => {
@@ -8,8 +9,10 @@ export const loanFind: Verb = (loan, deps) => {
     'Find a loan request by its reference (client-side: walks the streamed list, newest first)',
     'loanctl loan find --reference LR-8F2K1Q',
     'loanctl loan find --reference LR-8F2K1Q -o json | jq .id',
+    'loanctl loan find --reference LR-8F2K1Q --stage approved',
   )
     .requiredOption('--reference <ref>', 'the loan request reference')
+    .option('--stage <stage>', `only if it is in this stage (${STAGE_CHOICES.join(', ')}); else exit 4`)
     .addHelpText(
       'after',
       `

@@ -18,8 +18,8 @@ import {
 import { notice } from './common.js';
 
 /** Rows asked for per request while filtering: the list's own largest page (`--all`). */
-export const SCAN_PAGE_SIZE = 100;
-export const DEFAULT_MATCHES = 20;
+const SCAN_PAGE_SIZE = 100;
+const DEFAULT_MATCHES = 20;
 
 export interface FilteredListRequest {
   productId: number;

@@ -3,11 +3,14 @@
  * applied by loanctl, client-side, over the streamed pages (./list-filtered.ts); their parsing is
  * ../common/loan-filter-options.ts.
  */
-import { STATE_VALUES, type StateField } from '../../contract/states.js';
+import { STAGE_CHOICES, STATE_VALUES, type StateField } from '../../contract/states.js';
 import { productVerb, type Verb } from '../common/verb.js';
 
 /** The values a state field is seen with (src/contract/states.ts), for the help. */
 const seen = (field: StateField) => STATE_VALUES[field].join(', ');
+
+/** The stages `--stage` takes, from the state table. */
+const stagesHelp = () => STAGE_CHOICES.join(', ');
 
 export const loanList: Verb = (loan, deps) => {
   productVerb(
@@ -17,12 +20,14 @@ export const loanList: Verb = (loan, deps) => {
     'loanctl loan list',
     'loanctl loan list --limit 50 --cursor 172',
     'loanctl loan list --all -o ndjson --fields id,status,amount',
+    'loanctl loan list --stage approved --all',
   )
     .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
     .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
     // The filters (issue 12).
+    .option('--stage <stage>', `only this stage (${stagesHelp()})`)
     .option('--status <s>', `only this status (e.g. ${seen('status')})`)
     .option('--lender-status <s>', `only this lender status (e.g. ${seen('lender_status')})`)
     .option('--user-status <s>', `only this user status (e.g. ${seen('user_status')})`)
@@ -41,7 +46,7 @@ export const loanList: Verb = (loan, deps) => {
 Filters are applied by loanctl, client-side: it streams the list 100 rows a request, keeps what
 matches, and stops once --limit matches (default 20; --all: every match) are found. stderr says
 how many rows were scanned. Filters combine (all must match).
-  $ loanctl loan list --user-status submitted --lender-status saved --min-amount 100000
+  $ loanctl loan list --stage waiting --min-amount 100000
   $ loanctl loan list --user ada@example.com --created-since 2026-03-01 --all -o ndjson
 `,
     )

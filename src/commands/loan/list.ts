@@ -29,8 +29,8 @@ export interface LoanListOptions extends ProductOption, LoanFilterFlags {
   all?: boolean;
 }
 
-export const DEFAULT_LIMIT = 20;
-export const ALL_PAGE_SIZE = 100;
+const DEFAULT_LIMIT = 20;
+const ALL_PAGE_SIZE = 100;
 
 export async function runLoanList(options: LoanListOptions, deps: Deps): Promise<void> {
   const productId = await resolveProduct(options, deps);

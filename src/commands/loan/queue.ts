@@ -24,11 +24,11 @@ export interface LoanQueueOptions extends ProductOption {
   limit?: string;
 }
 
-export const QUEUE_DEFAULT = 20;
-export const QUEUE_MAX = 1000;
+const QUEUE_DEFAULT = 20;
+const QUEUE_MAX = 1000;
 
 /** A loan request waiting for approval, as the inbox shows it. */
-export interface QueueRow {
+interface QueueRow {
   id: number;
   submitted_at: string;
   age: string;

@@ -1,5 +1,6 @@
 /** `loanctl loan wait ID` (issue 14): its flags and help; the run is ./wait.ts. */
 import type { Command } from 'commander';
+import { STAGE_CHOICES } from '../../contract/states.js';
 import { productVerb, type Verb } from '../common/verb.js';
 
 export const loanWait: Verb = (loan, deps) => {
@@ -8,12 +9,12 @@ export const loanWait: Verb = (loan, deps) => {
   productVerb(
     loan,
     'wait',
-    'Wait until a loan request is submitted or approved (polls; exit 124 on --timeout)',
+    'Wait until a loan request reaches a stage, e.g. approved (polls; exit 124 on --timeout)',
     'loanctl loan wait 172 --until approved',
     'loanctl loan wait 172 --until submitted --timeout 30m --interval 10s',
   )
     .argument('<id>', 'loan request id')
-    .option('--until <state>', 'submitted (by the borrower) or approved (by a lender)')
+    .option('--until <stage>', `the stage to wait for (or a later one): ${STAGE_CHOICES.join(', ')}`)
     .option('--interval <duration>', 'first wait between checks, growing to 4 times it (default 5s)')
     .addHelpText('after', '  --timeout <duration>  how long to wait in all, e.g. 90s, 10m, 1h (default 10m)\n')
     .action(async (id, options, command: Command) => {

@@ -1,24 +1,20 @@
 /**
- * `loanctl loan wait ID --until submitted|approved`: polls the loan request until it reaches the
- * state — the borrower submitted it, or a lender approved it (by `loan approve`, the API, or the
- * sandbox's dashboard) — so a script can pick the flow up again. It only reads (the same look-up
+ * `loanctl loan wait ID --until STAGE`: polls the loan request until it reaches the stage (or a
+ * later one) of the state table (src/contract/states.ts) — the borrower submitted it, a lender
+ * approved it (by `loan approve`, the API, or the sandbox's dashboard) — so a script can pick the
+ * flow up again. It only reads (the same look-up
  * as `loan show`), so it works against the real service too.
  *
  * Polls back off from --interval to four times it; progress is one rewritten line on a terminal
  * (stderr); nothing on stdout. Exit 0 when reached, 124 (as timeout(1)) when --timeout passes
  * first, 130 on Ctrl-C, and the usual codes for what the API answers (4: no such loan request).
  */
+import { hasReached, parseStage, STAGE_CHOICES, type Stage, stageOf, stageWords } from '../../contract/states.js';
 import type { Deps } from '../../deps.js';
 import { findLoanRequest } from '../../domain/loan-requests.js';
 import { CancelledError, UsageError, WaitTimeoutError } from '../../errors.js';
 import { parseDuration } from '../../input/duration.js';
 import { type LoanIdOptions, loanId, notice, resolveProduct } from './common.js';
-
-export const WAIT_STATES = {
-  submitted: { field: 'user_status', value: 'submitted' },
-  approved: { field: 'lender_status', value: 'approved' },
-} as const;
-type WaitState = keyof typeof WAIT_STATES;
 
 export interface LoanWaitOptions extends LoanIdOptions {
   until?: string;
@@ -27,17 +23,12 @@ export interface LoanWaitOptions extends LoanIdOptions {
   interval?: string;
 }
 
-function parseState(raw: string | undefined): WaitState {
-  if (raw === undefined) {
-    throw new UsageError('Missing --until: say what to wait for.', 'Pass --until submitted or --until approved.');
-  }
-  if (!(raw in WAIT_STATES)) {
-    throw new UsageError(
-      `--until: "${raw}" is not a state to wait for.`,
-      'Pass --until submitted or --until approved.',
-    );
-  }
-  return raw as WaitState;
+function parseUntil(raw: string | undefined): Stage {
+  const hint = `Pass --until with a stage: ${STAGE_CHOICES.join(', ')}.`;
+  if (raw === undefined) throw new UsageError('Missing --until: say what to wait for.', hint);
+  const stage = parseStage(raw);
+  if (stage === undefined) throw new UsageError(`--until: "${raw}" is not a stage of a loan request.`, hint);
+  return stage;
 }
 
 function seconds(ms: number): string {
@@ -47,12 +38,11 @@ function seconds(ms: number): string {
 
 export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise<void> {
   const id = loanId(options.id);
-  const until = parseState(options.until);
+  const until = parseUntil(options.until);
   const limit = parseDuration(options.timeout ?? '10m', '--timeout');
   const interval = parseDuration(options.interval ?? '5s', '--interval');
   const productId = await resolveProduct(options, deps);
   const api = await deps.api();
-  const { field, value } = WAIT_STATES[until];
   const started = deps.now().getTime();
   const tty = deps.io.stderr.isTTY === true;
   const cancel = new AbortController();
@@ -61,24 +51,24 @@ export async function runLoanWait(options: LoanWaitOptions, deps: Deps): Promise
   try {
     for (let attempt = 0; ; attempt++) {
       const loan = await findLoanRequest(api, productId, id);
-      const current = String(loan[field]);
+      const current = stageWords(stageOf(loan));
       const elapsed = deps.now().getTime() - started;
-      if (current === value) {
+      if (hasReached(loan, until)) {
         if (tty) deps.io.stderr.write('\r\x1b[K');
-        notice(deps, `Loan request ${id} is ${until} (after ${seconds(elapsed)}).`);
+        notice(deps, `Loan request ${id} is ${current} (after ${seconds(elapsed)}).`);
         return;
       }
       if (elapsed >= limit) {
         if (tty) deps.io.stderr.write('\n');
         throw new WaitTimeoutError(
-          `Loan request ${id} is not ${until} after ${seconds(limit)} (${field}: ${current}).`,
+          `Loan request ${id} is not ${stageWords(until)} after ${seconds(limit)} (it is ${current}).`,
           'Wait longer with --timeout, e.g. --timeout 30m.',
         );
       }
       const delay = Math.min(interval * 1.5 ** attempt, interval * 4, limit - elapsed);
       if (tty) {
         deps.io.stderr.write(
-          `\r\x1b[KWaiting for loan request ${id} to be ${until}: ${field} ${current}, ${seconds(elapsed)} of ${seconds(limit)}`,
+          `\r\x1b[KWaiting for loan request ${id} to be ${stageWords(until)}: ${current} now, ${seconds(elapsed)} of ${seconds(limit)}`,
         );
       }
       await deps.sleep(delay, cancel.signal);

@@ -7,7 +7,7 @@ import { VERSION } from '../../version.js';
 import { DEFAULT_SANDBOX_URL } from '../common/sandbox-url.js';
 
 /** Where `loanctl sandbox start` listens by default. */
-export const DEFAULT_SERVER_URL = DEFAULT_SANDBOX_URL;
+const DEFAULT_SERVER_URL = DEFAULT_SANDBOX_URL;
 
 export interface SandboxOpenapiOptions {
   serverUrl?: string;

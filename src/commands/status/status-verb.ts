@@ -3,7 +3,7 @@ import { DURATION_EXAMPLES } from '../../input/duration.js';
 import { DATA_DIR_HELP } from '../common/help.js';
 import { productVerb, type Verb } from '../common/verb.js';
 
-export const OLDER_THAN_DEFAULT = '7d';
+const OLDER_THAN_DEFAULT = '7d';
 
 export const statusVerb: Verb = (program, deps) => {
   productVerb(

@@ -9,7 +9,7 @@
 import { journalDir } from '../../bulk/journal.js';
 import { type PendingBulk, pendingBulk } from '../../bulk/pending.js';
 import type { LoanRequest } from '../../contract/schemas.js';
-import { STAGES, type Stage, stageOf } from '../../contract/states.js';
+import { STAGES, type Stage, stageDef, stageOf } from '../../contract/states.js';
 import { isSetTimestamp, parseTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
 import { scanQueue } from '../../domain/queue-scan.js';
@@ -28,7 +28,7 @@ export interface StatusOptions extends ProductOption {
 }
 
 /** The approval queue: how many wait, and the one waiting longest. */
-export interface QueueStatus {
+interface QueueStatus {
   waiting: number | null;
   oldest_id: number | null;
   oldest_submitted_at: string | null;
@@ -38,7 +38,7 @@ export interface QueueStatus {
 }
 
 /** Loan requests in one stage for longer than `--older-than`. */
-export interface StageStatus {
+interface StageStatus {
   stage: Stage;
   older: number;
   oldest_id: number | null;
@@ -55,13 +55,6 @@ export interface StatusReport {
 }
 
 const REPORT_FIELDS: readonly (keyof StatusReport)[] = ['queue', 'older_than', 'stages', 'bulk', 'sandbox'];
-
-/** The time a loan request entered each stage: a stage's age is counted from it. */
-const STAGE_SINCE: Record<Stage, 'created_at' | 'submitted_at' | 'approved_at'> = {
-  created: 'created_at',
-  waiting: 'submitted_at',
-  approved: 'approved_at',
-};
 
 export async function runStatus(options: StatusOptions, deps: Deps): Promise<void> {
   const threshold = parseDuration(options.olderThan, '--older-than');
@@ -140,9 +133,14 @@ async function readLoans(
   }
 }
 
-/** When `loan` entered the stage it is in (ms), if the server says. */
+/**
+ * When `loan` entered the stage it is in (ms), if the server says: the stage's timestamp mark
+ * (src/contract/states.ts), or its creation for the first stage, which has no marks.
+ */
 function enteredAt(loan: LoanRequest): number | undefined {
-  const stamp = loan[STAGE_SINCE[stageOf(loan)]];
+  const mark = stageDef(stageOf(loan)).marks.find((each) => 'timestamp' in each);
+  const field = mark && 'timestamp' in mark ? mark.timestamp : 'created_at';
+  const stamp: unknown = Reflect.get(loan, field);
   return isSetTimestamp(stamp) ? parseTimestamp(stamp)?.getTime() : undefined;
 }
 

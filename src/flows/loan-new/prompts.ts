@@ -75,7 +75,7 @@ export async function askLoanRequest(prompter: Prompter): Promise<BodyOf<'create
 }
 
 /** The menu's answer: a step to add, the review screen, or stop here. */
-export type MenuChoice = StepId | 'review' | 'later';
+type MenuChoice = StepId | 'review' | 'later';
 
 /** What next: the steps that remain (with how many of each so far), review, or finish later. */
 export function chooseNext(prompter: Prompter, remaining: readonly StepDef[], done: (id: StepId) => number) {

@@ -15,7 +15,7 @@ import type { LoanSession } from './session.js';
 import { describeExisting, type StepId } from './steps.js';
 
 /** Where a loan request stands, as its records say. */
-export interface ResumePoint {
+interface ResumePoint {
   loan: LoanRequest;
   /** The progress string as replied (shown, never interpreted). */
   progress: unknown;
@@ -26,7 +26,7 @@ export interface ResumePoint {
 }
 
 /** Loan request `id` of the product and its records (exit 4 when it is not there). */
-export async function readResumePoint(api: ApiClient, productId: number, id: number): Promise<ResumePoint> {
+async function readResumePoint(api: ApiClient, productId: number, id: number): Promise<ResumePoint> {
   const loan = await findLoanRequest(api, productId, id);
   const { progress, bankDetails, guarantors, employment } = await readAttachments(api, productId, id);
   return {

@@ -7,7 +7,7 @@
 import { BODY_FIELDS, type FieldDef } from '../../contract/fields.js';
 import type { BankDetailsRecord, EmploymentRecord, GuarantorRecord } from '../../contract/schemas.js';
 
-export const STEP_IDS = ['bank', 'employment', 'business', 'guarantor', 'document'] as const;
+const STEP_IDS = ['bank', 'employment', 'business', 'guarantor', 'document'] as const;
 export type StepId = (typeof STEP_IDS)[number];
 
 /** What a question may know: the borrower's name (a default for the account name), the org id. */
@@ -21,7 +21,7 @@ export interface StepContext {
  * it is required all come from src/contract/fields.ts; a `bool` field is a yes/no question), and
  * what only the flow knows about it.
  */
-export interface StepField {
+interface StepField {
   def: FieldDef;
   default?: (context: StepContext) => string | undefined;
   /** Asked only when this holds for the answers so far. */
@@ -30,7 +30,7 @@ export interface StepField {
   fixed?: (context: StepContext) => unknown;
 }
 
-export type StepKey = 'addBankDetails' | 'addEmployment' | 'addBusinessInfo' | 'addGuarantor' | 'uploadDocument';
+type StepKey = 'addBankDetails' | 'addEmployment' | 'addBusinessInfo' | 'addGuarantor' | 'uploadDocument';
 
 type Overrides = Readonly<Record<string, Omit<StepField, 'def'>>>;
 

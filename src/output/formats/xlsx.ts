@@ -15,7 +15,7 @@ import { getPath, isRecordLike, pickColumns } from '../pick.js';
 import type { Formatter, View } from './formatter.js';
 
 /** The rows a sheet holds below its header (Excel's 1,048,576 in all). */
-export const XLSX_MAX_ROWS = 1_048_575;
+const XLSX_MAX_ROWS = 1_048_575;
 
 type Cell = CellObject | null;
 

@@ -16,12 +16,12 @@ import { fail } from '../envelope.js';
  * timestamp always has a four-digit year and a repayment schedule decades long still fits; a
  * clock outside would make every request fail.
  */
-export const CLOCK_RANGE = { earliest: '1970-01-01T00:00:00Z', latest: '2999-12-31T23:59:59Z' } as const;
+const CLOCK_RANGE = { earliest: '1970-01-01T00:00:00Z', latest: '2999-12-31T23:59:59Z' } as const;
 const EARLIEST_MS = Date.parse(CLOCK_RANGE.earliest);
 const LATEST_MS = Date.parse(CLOCK_RANGE.latest);
 
 /** A clock change (or a stored clock) that would take the sandbox's time out of CLOCK_RANGE. */
-export class ClockRangeError extends UsageError {}
+class ClockRangeError extends UsageError {}
 
 const RANGE_TEXT = `the sandbox's clock runs from ${CLOCK_RANGE.earliest} to ${CLOCK_RANGE.latest}`;
 

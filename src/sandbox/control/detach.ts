@@ -15,7 +15,7 @@ import { readDemoCredentials } from '../admin.js';
 import { readControlKey } from './control-key.js';
 import { processAlive, type RunInfo, readRunning } from './run-file.js';
 
-export const LOG_FILE_NAME = 'sandbox.log';
+const LOG_FILE_NAME = 'sandbox.log';
 /** How long `--detach` waits for the server to listen (ms). */
 const START_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;

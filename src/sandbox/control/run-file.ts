@@ -20,7 +20,7 @@ export interface RunInfo {
   log_file?: string;
 }
 
-export function runFilePath(dataDir: string): string {
+function runFilePath(dataDir: string): string {
   return join(dataDir, RUN_FILE_NAME);
 }
 

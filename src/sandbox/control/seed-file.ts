@@ -19,7 +19,7 @@ export class SeedError extends Error {
  * million deep would otherwise take the machine's memory or minutes before the first step
  * (docs/sandbox.md#seed-files). `calls` also makes a typo such as `count: 1000000` fail fast.
  */
-export const SEED_LIMITS = { bytes: 1024 * 1024, depth: 32, steps: 1_000, calls: 20_000 } as const;
+const SEED_LIMITS = { bytes: 1024 * 1024, depth: 32, steps: 1_000, calls: 20_000 } as const;
 const KEYS = new Set<string>(ENDPOINTS.map((def) => def.key));
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

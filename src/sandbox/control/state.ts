@@ -46,7 +46,7 @@ export function perTableFields(parent: string): string[] {
   return [parent, ...ALL_TABLES.map((table) => `${parent}.${table}`)];
 }
 
-export const SNAPSHOT_DIR = 'snapshots';
+const SNAPSHOT_DIR = 'snapshots';
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface SnapshotEntry {
@@ -123,7 +123,7 @@ function withoutForeignKeyChecks<T>(db: SandboxDb, work: () => T): T {
   }
 }
 
-export function snapshotPath(dataDir: string, name: string): string {
+function snapshotPath(dataDir: string, name: string): string {
   if (!SNAPSHOT_NAME.test(name)) {
     throw new SnapshotError(
       `"${name}" is not a snapshot name: use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)`,

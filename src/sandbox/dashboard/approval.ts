@@ -6,12 +6,29 @@
  */
 import { bodySchema } from '../../contract/field-schemas.js';
 import { BODY_FIELDS, type BodyOf } from '../../contract/fields.js';
-import { FREQUENCIES, RATE_TYPES, TENURED_IN } from '../../contract/vocabulary.js';
+import { isApproved } from '../../contract/states.js';
+import {
+  FREQUENCIES,
+  type Frequency,
+  frequencyWord,
+  isOneOf,
+  RATE_TYPES,
+  TENURED_IN,
+} from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { type RateNames, rateFlag } from '../../input/annual-rate.js';
+import type { Column } from '../../output/columns.js';
+import { formatCell } from '../../output/format.js';
+import { SCHEDULE_COLUMNS } from '../../output/schedule.js';
 import { formatMoney as money } from '../../output/values.js';
 import { ANNUAL_RATE_RULE } from '../../repayment/annual-rate.js';
-import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval } from '../../repayment/index.js';
+import {
+  buildSchedule,
+  type RepaymentTerms,
+  RepaymentTermsError,
+  repaymentTermsFromApproval,
+} from '../../repayment/index.js';
+import { storedFrequency, storedRepaymentTerms } from '../../repayment/stored.js';
 import type { LoanRequestRow } from '../repos/index.js';
 import { describeIssues, invalidFieldsMessage } from '../validation.js';
 import { type Html, html } from './html.js';
@@ -85,17 +102,18 @@ function withRateFromAnnual(form: Form): Form {
 /** The form's values for a loan request: what was posted, else its stored terms, else the amount asked for. */
 export function formValues(loan: LoanRequestRow, posted?: Form): Form {
   if (posted) return posted;
-  if (loan.lender_status === 'approved') {
+  const terms = isApproved(loan) ? approvedTerms(loan) : undefined;
+  if (terms !== undefined) {
     return {
-      approved_amount: String(loan.approved_amount),
-      rate: String(loan.rate),
-      tenure: String(loan.tenure),
-      tenured_in: loan.tenured_in,
-      rate_type: loan.rate_type,
-      frequency: loan.frequency,
-      grace_period: String(loan.grace_period),
-      exclude_weekends: loan.exclude_weekends ? 'on' : undefined,
-      note: loan.note,
+      approved_amount: String(terms.principal),
+      rate: String(terms.rate),
+      tenure: String(terms.tenure),
+      tenured_in: terms.tenured_in,
+      rate_type: terms.rate_type,
+      frequency: terms.frequency,
+      grace_period: String(terms.grace_period),
+      exclude_weekends: terms.exclude_weekends ? 'on' : undefined,
+      note: loan.note ?? undefined,
     };
   }
   return {
@@ -106,15 +124,22 @@ export function formValues(loan: LoanRequestRow, posted?: Form): Form {
   };
 }
 
-function select(name: string, label: string, choices: readonly string[], value: string | undefined): Html {
-  return html`<label>${label}<select name="${name}" id="${name}">${choices.map(
-    (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${shown(choice)}</option>`,
-  )}</select></label>`;
+/**
+ * An approved loan's terms read as `loan schedule ID` reads them (src/repayment/stored.ts): the
+ * frequency whose schedule repays its estimated repayment; the one the sandbox stored only when
+ * the figures cannot tell (the API does not send it).
+ */
+function approvedTerms(loan: LoanRequestRow): RepaymentTerms | undefined {
+  const found = storedFrequency(loan, loan.approved_at ?? '');
+  const frequency = Array.isArray(found) ? (loan.frequency as Frequency) : found;
+  return storedRepaymentTerms(loan, loan.approved_at ?? '', frequency);
 }
 
-/** `weekely` is the API's spelling; the operator reads `weekly` (the value sent stays the API's). */
-function shown(choice: string): string {
-  return choice === 'weekely' ? 'weekly' : choice;
+function select(name: string, label: string, choices: readonly string[], value: string | undefined): Html {
+  return html`<label>${label}<select name="${name}" id="${name}">${choices.map(
+    (choice) =>
+      html`<option value="${choice}"${choice === value ? html` selected` : ''}>${isOneOf(choice, FREQUENCIES) ? frequencyWord(choice) : choice}</option>`,
+  )}</select></label>`;
 }
 
 function numberField(name: string, label: string, value: string | undefined, hint: string | Html, step = 'any'): Html {
@@ -141,6 +166,9 @@ export function approvalForm(loan: LoanRequestRow, values: Form, csrf: string): 
 
 const PREVIEW_ROWS = 24;
 
+/** An instalment's columns are `loan schedule`'s (src/output/schedule.ts); money is right-aligned. */
+const numeric = (column: Column) => (column.format === 'money' ? html` class="num"` : '');
+
 /** The schedule the form's terms give (starting `start`), or what is wrong with them. */
 export function schedulePreview(form: Form, start: Date): Html {
   let raw: Record<string, unknown>;
@@ -158,12 +186,12 @@ export function schedulePreview(form: Form, start: Date): Html {
     const schedule = buildSchedule(repaymentTermsFromApproval(parsed.data as BodyOf<'approveLoanRequest'>, start));
     const more = schedule.instalments.length - PREVIEW_ROWS;
     return html`<p>Total repayment <strong>${money(schedule.total_repayment)}</strong> (interest ${money(schedule.total_interest)}), ${schedule.instalments.length} instalments, the last on ${schedule.maturity_date}.</p>
-<div class="table"><table><thead><tr><th>#</th><th>Due</th><th class="num">Principal</th><th class="num">Interest</th><th class="num">Total</th><th class="num">Balance</th></tr></thead><tbody>
+<div class="table"><table><thead><tr>${SCHEDULE_COLUMNS.map((column) => html`<th${numeric(column)}>${column.label}</th>`)}</tr></thead><tbody>
 ${schedule.instalments
   .slice(0, PREVIEW_ROWS)
   .map(
     (row) =>
-      html`<tr><td>${row.number}</td><td>${row.due_date}</td><td class="num">${money(row.principal)}</td><td class="num">${money(row.interest)}</td><td class="num">${money(row.total)}</td><td class="num">${money(row.balance)}</td></tr>`,
+      html`<tr>${SCHEDULE_COLUMNS.map((column) => html`<td${numeric(column)}>${formatCell((row as Record<string, unknown>)[column.key], column.format)}</td>`)}</tr>`,
   )}</tbody></table></div>${more > 0 ? html`<p class="hint">and ${more} more instalments</p>` : ''}`;
   } catch (error) {
     if (error instanceof RepaymentTermsError) return html`<p class="hint">${error.problems.join('; ')}</p>`;

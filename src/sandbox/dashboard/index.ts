@@ -21,10 +21,8 @@ import type { RequestLogSource } from './lists.js';
 import { registerPages } from './pages.js';
 import { COOKIE, csrfMatches, type Session, SessionStore, SignInTokens } from './session.js';
 
-export type { RequestLogEntry, RequestLogSource } from './lists.js';
-
 /** Runs an operation of the contract as its endpoint does (app.ts `serve`), for a known caller. */
-export type Operate = (
+type Operate = (
   def: EndpointDef,
   input: {
     headers: Record<string, string>;
@@ -121,8 +119,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6f4a"/><path d="M5 3v10h6" stroke="#fff" stroke-width="2" fill="none"/></svg>';
 
-export const FORGED =
-  'This form did not come from this dashboard, or your session ended: open the page again and resubmit.';
+const FORGED = 'This form did not come from this dashboard, or your session ended: open the page again and resubmit.';
 
 function refusal(message: string): string {
   return page({

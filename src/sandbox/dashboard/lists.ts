@@ -3,7 +3,7 @@
  * borrowers (newest first), each paged by keyset, and the request log. Values are shown as the
  * CLI's tables show them (src/output/values.ts).
  */
-import { isWaiting } from '../../contract/states.js';
+import { isWaiting, type Stage, stageOf, stageWords } from '../../contract/states.js';
 import { formatMoney, formatTimestamp } from '../../output/values.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 import { type Html, html, queryString } from './html.js';
@@ -38,8 +38,9 @@ function pager(
 }
 
 function filterSelect(name: keyof LoanFilters, label: string, value: string | undefined): Html {
+  const words = (choice: string) => (name === 'stage' ? stageWords(choice as Stage) : choice);
   return html`<label>${label}<select name="${name}"><option value="">any</option>${FILTER_VALUES[name].map(
-    (choice) => html`<option${choice === value ? html` selected` : ''}>${choice}</option>`,
+    (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${words(choice)}</option>`,
   )}</select></label>`;
 }
 
@@ -48,18 +49,19 @@ function loanRow(row: LoanRequestRow): Html {
   const waiting = isWaiting(row);
   return html`<tr${waiting ? html` class="queue"` : ''}>
 <td><a href="${BASE}/loans/${row.id}">${row.id}</a></td><td>${row.fullname}</td><td class="num">${formatMoney(row.amount)}</td>
-<td>${row.purpose}</td><td>${row.status}</td><td>${row.lender_status}</td><td>${row.user_status}</td><td>${formatTimestamp(row.submitted_at ?? '')}</td><td>${row.product_name}</td>
+<td>${row.purpose}</td><td>${stageWords(stageOf(row))}</td><td>${row.status}</td><td>${row.lender_status}</td><td>${row.user_status}</td><td>${formatTimestamp(row.submitted_at ?? '')}</td><td>${row.product_name}</td>
 <td>${waiting && html`<a href="${BASE}/loans/${row.id}/approve" aria-label="Approve loan request ${row.id}">Approve</a>`}</td></tr>`;
 }
 
 function loanTable(rows: LoanRequestRow[]): Html {
   return html`<div class="table"><table>
-<thead><tr><th>ID</th><th>Borrower</th><th class="num">Amount</th><th>Purpose</th><th>Status</th><th>Lender status</th><th>User status</th><th>Submitted</th><th>Product</th><th></th></tr></thead>
+<thead><tr><th>ID</th><th>Borrower</th><th class="num">Amount</th><th>Purpose</th><th>Stage</th><th>Status</th><th>Lender status</th><th>User status</th><th>Submitted</th><th>Product</th><th></th></tr></thead>
 <tbody>${rows.map(loanRow)}</tbody></table></div>`;
 }
 
 export function loansPage(page: Page<LoanRequestRow>, filters: LoanFilters, after: number | undefined): Html {
   return html`<form method="get" action="${BASE}/loans" class="filters">
+  ${filterSelect('stage', 'Stage', filters.stage)}
   ${filterSelect('status', 'Status', filters.status)}
   ${filterSelect('lender_status', 'Lender status', filters.lender_status)}
   ${filterSelect('user_status', 'User status', filters.user_status)}

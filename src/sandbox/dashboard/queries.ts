@@ -7,14 +7,22 @@
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending); searched by the start of their e-mail (any case), in
  *   the e-mail's order, on the index of (organisation, lower-case e-mail) that keeps e-mails unique;
- * - loan requests: newest first, filtered by any of the state fields (src/contract/states.ts): one
+ * - loan requests: newest first, filtered by stage and any of the state fields (src/contract/states.ts): one
  *   seek of the index of all three fields (migration 9) per combination of their values that agrees
  *   with the filters, the seeks merged in id order;
  * - the queue: the loan requests waiting for approval, oldest submission first — the one order
  *   of the queue everywhere (`loan queue` too).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { STATE_FIELDS, STATE_VALUES, type StateField, waitingSql } from '../../contract/states.js';
+import {
+  STAGES,
+  STATE_FIELDS,
+  STATE_VALUES,
+  type Stage,
+  type StateField,
+  stageSql,
+  waitingSql,
+} from '../../contract/states.js';
 import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 import { LOAN_REQUEST_VIEW } from '../repos/loan-requests.js';
@@ -23,10 +31,11 @@ import { USER_COLUMNS } from '../repos/users.js';
 
 export const PAGE_SIZE = 20;
 
-export type LoanFilters = Partial<Record<StateField, string>>;
+/** The filters of the loan list: a stage, and each state field's value. */
+export type LoanFilters = Partial<Record<StateField | 'stage', string>>;
 
-/** The values each filter offers: the state table's. */
-export const FILTER_VALUES = STATE_VALUES;
+/** The values each filter offers: the state table's stages and the values its fields are seen with. */
+export const FILTER_VALUES: Readonly<Record<keyof LoanFilters, readonly string[]>> = { stage: STAGES, ...STATE_VALUES };
 
 /** A page of rows, and the `after` of the next page when one follows. */
 export interface Page<T> {
@@ -78,10 +87,11 @@ export class DashboardQueries {
     return paged(this.borrowersByEmailAfter.all({ org_id: orgId, after, below, limit }));
   }
 
-  /** Loan requests matching the filters (each a state field's value), newest first. */
+  /** Loan requests matching the filters (a stage, each state field's value), newest first. */
   loanPage(orgId: number, filters: LoanFilters, after: number | undefined): Page<LoanRequestRow> {
     const window = { org_id: orgId, after: after ?? FROM_THE_START, limit: PAGE_SIZE + 1 };
-    const statement = this.loansFiltered(matchingStates(filters));
+    const stage = STAGES.find((name) => name === filters.stage);
+    const statement = this.loansFiltered(matchingStates(filters), stage);
     return paged(statement?.all(window) ?? []);
   }
 
@@ -91,12 +101,15 @@ export class DashboardQueries {
   }
 
   /** The page's statement for these combinations of state values (none: no filter); undefined when none can match. */
-  private loansFiltered(states: StateValues[] | undefined): RowStatement<LoanRequestRow> | undefined {
+  private loansFiltered(
+    states: StateValues[] | undefined,
+    stage: Stage | undefined,
+  ): RowStatement<LoanRequestRow> | undefined {
     if (states?.length === 0) return undefined;
-    const key = JSON.stringify(states ?? null);
+    const key = JSON.stringify([states ?? null, stage ?? null]);
     let statement = this.loans.get(key);
     if (statement === undefined) {
-      statement = prepareRows(this.db, loanPageSql(states));
+      statement = prepareRows(this.db, loanPageSql(states, stage));
       this.loans.set(key, statement);
     }
     return statement;
@@ -122,11 +135,13 @@ function matchingStates(filters: LoanFilters): StateValues[] | undefined {
 
 /**
  * A page of loan requests before `after`, newest first: of the organisation (no states), or of
- * these combinations of state values, each read by a seek of loan_requests_org_states in id order
+ * these combinations of state values (and in `stage`), each read by a seek of loan_requests_org_states in id order
  * and merged (a compound SELECT's ORDER BY). The values are the state table's, never a request's.
  */
-function loanPageSql(states: StateValues[] | undefined): string {
-  const listed = 'org_id = :org_id AND deleted_at IS NULL AND id < :after';
+function loanPageSql(states: StateValues[] | undefined, stage: Stage | undefined): string {
+  // A stage's marks, from the state table too.
+  const inStage = stage === undefined ? '' : ` AND ${stageSql('loan_requests', stage)}`;
+  const listed = `org_id = :org_id AND deleted_at IS NULL AND id < :after${inStage}`;
   const arms = (states ?? [undefined]).map((state) => {
     const equal = state ? STATE_FIELDS.map((field) => ` AND ${field} = '${state[field]}'`).join('') : '';
     return `SELECT id FROM loan_requests WHERE ${listed}${equal}`;
@@ -139,7 +154,7 @@ function loanPageSql(states: StateValues[] | undefined): string {
  * The texts that start with `prefix` once lower-cased as SQLite's lower() does (ASCII letters
  * only): those from `from` and below `below`, in SQLite's order of texts (their code points).
  */
-export function prefixRange(prefix: string): { from: string; below: string } {
+function prefixRange(prefix: string): { from: string; below: string } {
   const from = prefix.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   const points = [...from];
   const last = (points.pop() as string).codePointAt(0) as number;

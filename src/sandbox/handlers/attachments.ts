@@ -4,12 +4,13 @@
  * loan request's progress marker (./common.ts) until it is submitted.
  */
 import type { BodyOf } from '../../contract/fields.js';
+import { informationProgress } from '../../contract/states.js';
 import { refuse } from '../envelope.js';
 import type { Owned } from '../repos/attachments.js';
 import type { LoanRequestRow, Repos } from '../repos/index.js';
 import { newLinkerId, newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
-import { informationProgress, loanRequestJson, ok, PROGRESS } from './common.js';
+import { loanRequestJson, ok, PROGRESS } from './common.js';
 import type { HandlersOf } from './types.js';
 
 type AttachmentKey =
@@ -164,7 +165,7 @@ function markProgress(ctx: { repos: Repos; loanRequest: LoanRequestRow; stamp: s
 }
 
 /** `physical_location` arrives as text and is returned as a bool: see docs/sandbox.md#supporting-information-and-progress. */
-export function physicalLocation(value: string | undefined): boolean {
+function physicalLocation(value: string | undefined): boolean {
   const text = (value ?? '').trim().toLowerCase();
   return !['', 'no', 'n', 'false', '0', 'none', 'online', 'virtual'].includes(text);
 }

@@ -4,9 +4,10 @@ import type { KeyOwner, LoanRequestRow, Repos } from '../repos/index.js';
 import * as serialize from '../serialize.js';
 
 /**
- * Progress markers. Adding supporting information sets the marker of what was added, until the
- * loan request is submitted; submit sets `submitted` (unless already approved); approve sets
- * `approved`. A loan request with no marker yet has no `progress` field, and GET progress answers `new`.
+ * The progress markers of supporting information. Adding some sets the marker of what was added,
+ * until a stage's marker is set: each stage's move sets its own (the state table's `progress`,
+ * src/contract/table/stages.ts; later ones stay, informationProgress there). A loan request with
+ * no marker yet has no `progress` field, and GET progress answers `new`.
  */
 export const PROGRESS = {
   none: 'new',
@@ -15,14 +16,7 @@ export const PROGRESS = {
   employment: 'employment',
   guarantor: 'guarantor',
   document: 'document',
-  submitted: 'submitted',
-  approved: 'approved',
 } as const;
-
-/** The marker after adding supporting information: submitted and approved stay as they are. */
-export function informationProgress(current: string | null, marker: string): string {
-  return current === PROGRESS.submitted || current === PROGRESS.approved ? current : marker;
-}
 
 export function ok(message: string, data: unknown, data1?: unknown): Outcome {
   return data1 === undefined ? { status: 'success', message, data } : { status: 'success', message, data, data1 };

@@ -1,5 +1,4 @@
 /** Handlers of the loan request itself: create, list, update, delete, progress, submit, approve. */
-import { wasSubmitted } from '../../contract/states.js';
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../../repayment/index.js';
 import { fail, refuse } from '../envelope.js';
 import { newReference } from '../secrets.js';
@@ -9,8 +8,8 @@ import { loanRequestJson, ok, PROGRESS } from './common.js';
 import type { HandlersOf } from './types.js';
 
 /** Loan requests list: default and largest `limit` (a larger one is clamped). */
-export const LOAN_REQUESTS_DEFAULT_LIMIT = 20;
-export const LOAN_REQUESTS_MAX_LIMIT = 100;
+const LOAN_REQUESTS_DEFAULT_LIMIT = 20;
+const LOAN_REQUESTS_MAX_LIMIT = 100;
 
 type LoanRequestKey =
   | 'createLoanRequest'
@@ -79,14 +78,10 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
 
   submitLoanRequest: {
     run: (ctx) => {
+      // The move itself is the state table's (src/contract/table/stages.ts), made before this runs.
       const lr = ctx.loanRequest;
       if (ctx.repos.attachments.supportingInformationCount(lr.id) === 0) {
         throw refuse('submitLoanRequest', 'nothingAttached');
-      }
-      // Submitting again is harmless: the loan request is returned as it is (PUT is idempotent).
-      if (!wasSubmitted(lr)) {
-        const progress = lr.progress === PROGRESS.approved ? PROGRESS.approved : PROGRESS.submitted;
-        ctx.repos.loanRequests.submit(lr.id, progress, ctx.stamp);
       }
       return ok('Loan request submitted successfully', null, loanRequestJson(ctx, lr.id));
     },
@@ -119,7 +114,6 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
         note: terms.note ?? '',
         approved_by_id: ctx.caller.key_id,
         approved_by: `${ctx.caller.org_name} (${ctx.caller.via ?? 'API'})`,
-        progress: PROGRESS.approved,
         now: ctx.stamp,
       });
       return ok('Loan request approved successfully', loanRequestJson(ctx, lr.id));

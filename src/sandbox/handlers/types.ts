@@ -34,7 +34,7 @@ export interface Checkable<K extends EndpointKey> {
 }
 
 /** The query and body as they arrived (before the schemas), with the caller. */
-export interface RawInput {
+interface RawInput {
   query: Record<string, unknown>;
   body: unknown;
   caller: KeyOwner;

@@ -16,7 +16,7 @@ import { isTransaction } from '../sqlite-state.js';
 
 export const LOG_FILE_NAME = 'requests.db';
 export const DEFAULT_MAX_ROWS = 20_000;
-export const PRUNE_EVERY = 1_000;
+const PRUNE_EVERY = 1_000;
 /** The page size of a new log file (bytes). */
 const LOG_PAGE_SIZE = 65_536;
 /** How much the log's write-ahead file holds before it is written into the log (bytes). */

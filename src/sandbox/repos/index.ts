@@ -5,9 +5,8 @@ import { OrganisationsRepo } from './organisations.js';
 import { ProductsRepo } from './products.js';
 import { UsersRepo } from './users.js';
 
-export type { BankDetailsRow, BusinessRow, DocumentRow, EmploymentRow, GuarantorRow } from './attachments.js';
 export type { LoanRequestRow } from './loan-requests.js';
-export type { KeyOwner, OrganisationRow } from './organisations.js';
+export type { KeyOwner } from './organisations.js';
 export type { ProductRow } from './products.js';
 export type { UserRow } from './users.js';
 

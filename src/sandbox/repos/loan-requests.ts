@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BODY_FIELDS } from '../../contract/fields.js';
 import type { RECORDS, RowOf } from '../../contract/records.js';
+import { OPERATION_STAGES } from '../../contract/table/stages.js';
 import { LIMIT_PARAM } from '../db.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
@@ -30,8 +31,10 @@ const APPROVAL_COLUMNS = [
   'estimated_repayment',
   'approved_by_id',
   'approved_by',
-  'progress',
 ] as const;
+
+/** The state fields a new loan request starts with: the state table's creating move (src/contract/table/stages.ts). */
+const CREATED_STATE = OPERATION_STAGES.createLoanRequest.writes;
 
 /** What an approval stores: those columns of the row, set, and the time. */
 export type Approval = { [C in (typeof APPROVAL_COLUMNS)[number]]: NonNullable<LoanRequestRow[C]> } & { now: string };
@@ -53,16 +56,17 @@ export class LoanRequestsRepo {
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
-  private readonly setSubmitted: StatementSync;
+  /** An UPDATE for each set of columns (setColumns), made when first needed. */
+  private readonly moves = new Map<string, StatementSync>();
   private readonly setApproved: StatementSync;
   private readonly setLinkers: StatementSync;
 
-  constructor(db: DatabaseSync) {
+  constructor(private readonly db: DatabaseSync) {
     this.insert = db.prepare(
       `INSERT INTO loan_requests (org_id, user_id, product_id, reference, amount, purpose, status, lender_status,
                                   user_status, active, debit_mandate_next_step, created_at, updated_at)
-       VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, 'saved', 'saved', 'saved', 1, 'setup',
-               :now, :now)`,
+       VALUES (:org_id, :user_id, :product_id, :reference, :amount, :purpose, :status, :lender_status, :user_status, 1,
+               'setup', :now, :now)`,
     );
     this.byOrgAndId = prepareRows(
       db,
@@ -78,15 +82,10 @@ export class LoanRequestsRepo {
     this.setProgressStmt = db.prepare(
       'UPDATE loan_requests SET progress = :progress, updated_at = :now WHERE id = :id',
     );
-    this.setSubmitted = db.prepare(
-      `UPDATE loan_requests
-          SET status = 'pending', user_status = 'submitted', submitted_at = :now, progress = :progress, updated_at = :now
-        WHERE id = :id`,
-    );
     this.setApproved = db.prepare(
       `UPDATE loan_requests
-          SET lender_status = 'approved', ${APPROVAL_COLUMNS.map((column) => `${column} = :${column}`).join(', ')},
-              approved_at = :now, final_approval_date = :now, updated_at = :now
+          SET ${APPROVAL_COLUMNS.map((column) => `${column} = :${column}`).join(', ')},
+              final_approval_date = :now, updated_at = :now
         WHERE id = :id`,
     );
     this.setLinkers = db.prepare(
@@ -95,7 +94,7 @@ export class LoanRequestsRepo {
   }
 
   create(request: NewLoanRequest): number {
-    return Number(this.insert.run({ ...request }).lastInsertRowid);
+    return Number(this.insert.run({ ...request, ...CREATED_STATE }).lastInsertRowid);
   }
 
   /** The loan request, only when it belongs to the organisation and is not deleted. */
@@ -121,8 +120,20 @@ export class LoanRequestsRepo {
     this.setProgressStmt.run({ id, progress, now });
   }
 
-  submit(id: number, progress: string, now: string): void {
-    this.setSubmitted.run({ id, progress, now });
+  /**
+   * Sets `columns`: a move's (src/sandbox/stage-moves.ts) or a handler's. Their names come from
+   * the contract (the state table, a body field's name), never from a request; values are parameters.
+   */
+  setColumns(id: number, columns: Record<string, string | number>, now: string): void {
+    const names = Object.keys(columns);
+    const key = names.join(',');
+    let statement = this.moves.get(key);
+    if (statement === undefined) {
+      const sets = names.map((name) => `${name} = :${name}`).join(', ');
+      statement = this.db.prepare(`UPDATE loan_requests SET ${sets}, updated_at = :now WHERE id = :id`);
+      this.moves.set(key, statement);
+    }
+    statement.run({ ...columns, id, now });
   }
 
   approve(id: number, approval: Approval): void {

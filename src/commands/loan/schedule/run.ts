@@ -28,7 +28,7 @@ import {
 import { SCHEDULE_FLAGS } from './flags.js';
 
 /** The repayment terms' flags as commander parses them (the approval's fields, src/contract/fields.ts). */
-export interface RepaymentTermFlags {
+interface RepaymentTermFlags {
   rate?: string;
   tenure?: string;
   tenuredIn?: string;
@@ -45,7 +45,7 @@ export interface LoanScheduleOptions extends RepaymentTermFlags {
   start?: string;
 }
 
-export const SCHEDULE_EXAMPLE =
+const SCHEDULE_EXAMPLE =
   'loanctl loan schedule --amount 100000 --rate 5 --tenure 3 --tenured-in months --rate-type simple-interest --frequency monthly';
 
 export async function runLoanSchedule(options: LoanScheduleOptions, deps: Deps): Promise<void> {
