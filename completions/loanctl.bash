@@ -18,7 +18,7 @@ _loanctl_commands() {
     'sandbox product') REPLY='create help' ;;
     'sandbox faults') REPLY='add list clear help' ;;
     'user') REPLY='create exists show find list help' ;;
-    'loan') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
+    'loan') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors help' ;;
     'cache') REPLY='clear help' ;;
     *) REPLY='' ;;
   esac
@@ -85,6 +85,7 @@ _loanctl_resolve() {
     'loan|new') REPLY='new' ;;
     'loan|list') REPLY='list' ;;
     'loan|queue') REPLY='queue' ;;
+    'loan|review') REPLY='review' ;;
     'loan|find') REPLY='find' ;;
     'loan|open') REPLY='open' ;;
     'loan|show') REPLY='show' ;;
@@ -164,6 +165,7 @@ _loanctl_options() {
     'loan new') REPLY='--product --resume -h --help' ;;
     'loan list') REPLY='--product --direction --cursor --limit --all --stage --status --lender-status --user-status --user --created-since --created-until --submitted-since --submitted-until --approved-since --approved-until --min-amount --max-amount -h --help' ;;
     'loan queue') REPLY='--product --limit -h --help' ;;
+    'loan review') REPLY='--product --limit -h --help' ;;
     'loan find') REPLY='--product --reference --stage -h --help' ;;
     'loan open') REPLY='--product -h --help' ;;
     'loan show') REPLY='--product --web -h --help' ;;
@@ -179,7 +181,7 @@ _loanctl_options() {
     'loan add-employment') REPLY='--product --status --company-name --company-address --position --salary --manager --manager-phone --manager-email --data -h --help' ;;
     'loan employment') REPLY='--product -h --help' ;;
     'loan submit') REPLY='--product -h --help' ;;
-    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --preview --data -y --yes --annual-rate --reapprove --allow-unsubmitted --allow-high-interest -h --help' ;;
+    'loan approve') REPLY='--product --approved-amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --note --from --concurrency --format --failed --ignore-journal --strict --preview --data -y --yes --annual-rate --reapprove --allow-unsubmitted --allow-high-interest -h --help' ;;
     'loan schedule') REPLY='--amount --rate --tenure --tenured-in --rate-type --frequency --grace-period --exclude-weekends --annual-rate --start --product -h --help' ;;
     'loan banks') REPLY='--product -h --help' ;;
     'loan guarantors') REPLY='--product -h --help' ;;
@@ -303,6 +305,8 @@ _loanctl_option_values() {
     ('loan list|--max-amount') REPLY='@none' ;;
     ('loan queue|--product') REPLY='@none' ;;
     ('loan queue|--limit') REPLY='@none' ;;
+    ('loan review|--product') REPLY='@none' ;;
+    ('loan review|--limit') REPLY='@none' ;;
     ('loan find|--product') REPLY='@none' ;;
     ('loan find|--reference') REPLY='@none' ;;
     ('loan find|--stage') REPLY='created waiting submitted approved' ;;
@@ -379,6 +383,10 @@ _loanctl_option_values() {
     ('loan approve|--frequency') REPLY='daily weekly bi-weekly monthly' ;;
     ('loan approve|--grace-period') REPLY='@none' ;;
     ('loan approve|--note') REPLY='@none' ;;
+    ('loan approve|--from') REPLY='@files' ;;
+    ('loan approve|--concurrency') REPLY='@none' ;;
+    ('loan approve|--format') REPLY='ndjson csv' ;;
+    ('loan approve|--failed') REPLY='@files' ;;
     ('loan approve|--data') REPLY='@none' ;;
     ('loan approve|--annual-rate') REPLY='@none' ;;
     ('loan schedule|--amount') REPLY='@none' ;;
@@ -421,7 +429,7 @@ _loanctl_argument_values() {
     ('sandbox faults help|0') REPLY='add list clear' ;;
     ('sandbox help|0') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs verify proxy faults' ;;
     ('user help|0') REPLY='create exists show find list' ;;
-    ('loan help|0') REPLY='create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
+    ('loan help|0') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
     ('help|0') REPLY='demo status profile api sandbox user loan cache completion' ;;

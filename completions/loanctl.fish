@@ -83,6 +83,7 @@ function __loanctl_commands
                 'new' 'Create a loan request step by step, with questions (borrower, amount, details, submit, approve)' \
                 'list' 'List loan requests of a product, a page at a time (newest first)' \
                 'queue' 'The approval inbox: loan requests waiting for approval (submitted, not yet approved), the one waiting longest first' \
+                'review' 'Go through the approval queue at a terminal, one loan request at a time: approve, skip, open or stop' \
                 'find' 'Find a loan request by its reference (client-side: walks the streamed list, newest first)' \
                 'open' 'Open a loan request'\''s page in the lender dashboard (prints its URL where there is no browser)' \
                 'show' 'Show a loan request with its progress, bank details, guarantors and employment' \
@@ -229,6 +230,8 @@ function __loanctl_resolve
             echo 'list'
         case 'loan|queue'
             echo 'queue'
+        case 'loan|review'
+            echo 'review'
         case 'loan|find'
             echo 'find'
         case 'loan|open'
@@ -644,6 +647,12 @@ function __loanctl_options
                 '--limit' 'how many to show, 1 to 1000 (default 20)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
+        case 'loan review'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--limit' 'how many of the queue to go through, oldest submission first, 1 to 1000 (default 20)' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
         case 'loan find'
             printf '%s\t%s\n' \
                 '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
@@ -788,14 +797,20 @@ function __loanctl_options
                 '--grace-period' 'days after the start before the schedule begins (default 0)' \
                 '--exclude-weekends' 'move a due date on Saturday or Sunday to the next Monday' \
                 '--note' 'why the loan is approved on these terms' \
+                '--from' 'approve one loan request per row of an NDJSON or CSV file (- for stdin); safe to re-run' \
+                '--concurrency' 'with --from: rows sent at once, 1 to 64 (default 8)' \
+                '--format' 'with --from: the file format (default: by extension, else by content)' \
+                '--failed' 'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)' \
+                '--ignore-journal' 'with --from: set aside a journal that cannot be trusted and take every row as new' \
+                '--strict' 'with --from: refuse a file with a column that is no field (default: ignore it, with a warning)' \
                 '--preview' 'show the repayment schedule (as loan schedule would) before asking to confirm' \
                 '--data' 'the request body as JSON, @file.json, or - for stdin; flags override its fields' \
                 '-y' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--yes' 'do not ask for confirmation (needed when not on a terminal)' \
                 '--annual-rate' 'yearly interest in % instead of --rate: sent as the rate per --tenured-in unit (the yearly rate ÷ 12 a month, ÷ 52 a week, ÷ 365 a day)' \
-                '--reapprove' 'with --yes: replace the terms of a loan request that is already approved' \
-                '--allow-unsubmitted' 'with --yes: approve a loan request the borrower never submitted' \
-                '--allow-high-interest' 'with --yes: approve terms whose interest is more than the principal' \
+                '--reapprove' 'with --yes or --from: replace the terms of a loan request that is already approved' \
+                '--allow-unsubmitted' 'with --yes or --from: approve a loan request the borrower never submitted' \
+                '--allow-high-interest' 'with --yes or --from: approve terms whose interest is more than the principal' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'loan schedule'
@@ -1075,6 +1090,10 @@ function __loanctl_option_values
             echo '@none'
         case 'loan queue|--limit'
             echo '@none'
+        case 'loan review|--product'
+            echo '@none'
+        case 'loan review|--limit'
+            echo '@none'
         case 'loan find|--product'
             echo '@none'
         case 'loan find|--reference'
@@ -1227,6 +1246,14 @@ function __loanctl_option_values
             echo '@none'
         case 'loan approve|--note'
             echo '@none'
+        case 'loan approve|--from'
+            echo '@files'
+        case 'loan approve|--concurrency'
+            echo '@none'
+        case 'loan approve|--format'
+            echo 'ndjson csv'
+        case 'loan approve|--failed'
+            echo '@files'
         case 'loan approve|--data'
             echo '@none'
         case 'loan approve|--annual-rate'
@@ -1306,7 +1333,7 @@ function __loanctl_argument_values
         case 'user help|0'
             echo 'create exists show find list'
         case 'loan help|0'
-            echo 'create new list queue find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
+            echo 'create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors'
         case 'cache help|0'
             echo 'clear'
         case 'completion|0'

@@ -2,8 +2,8 @@
  * The bundle's entry point (dist/loanctl.js). What scripts ask most often and most cheaply —
  * `loanctl --version`, and `loanctl --help` to a pipe or a file — is answered here, by a module
  * that imports nothing, so Node loads this one file for them and not commander and the command
- * tree: through those, both took ~1.5 × `node -e 0`, over the 1.3 × goal (bench/README.md, "the
- * plain build"). Anything else goes to ./main.ts.
+ * tree: through those, both took ~1.5 × `node -e 0`, over the start-up goal
+ * (docs/performance.md#goals). Anything else goes to ./main.ts.
  */
 
 import { IS_BINARY, versionLine } from './version.js';

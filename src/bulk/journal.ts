@@ -21,17 +21,17 @@
  *   `--ignore-journal` the file is set aside and the run starts afresh. Only a last line cut off
  *   by a crash is dropped: its write had not finished, so its request was never sent.
  * - Appends are grouped: the lines queued in one turn of the event loop go in one synchronous
- *   write at the end of that turn (`setImmediate`), and a row awaits only its `S` line (issue 24;
- *   bench/README.md, "Bulk share").
+ *   write at the end of that turn (`setImmediate`), and a row awaits only its `S` line (the bulk
+ *   share of docs/performance.md#goals).
  * - One run of a file at a time: the journal is taken with a lock file (./journal-lock.ts).
  * - `--from -` (stdin) has no journal: its content is not known before it is read.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, writeSync } from 'node:fs';
 import { type FileHandle, rename } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Env } from '../basics.js';
+import { stateDir } from '../config/state-dir.js';
 import { localFileError } from '../errors.js';
 import { isId } from '../http/payload.js';
 import { makeDir } from '../make-dir.js';
@@ -45,6 +45,7 @@ import {
   parseJournalLine,
 } from './journal-file.js';
 import { lockJournal } from './journal-lock.js';
+import type { BulkKind } from './kinds.js';
 
 export { JournalUntrusted } from './journal-file.js';
 
@@ -55,7 +56,7 @@ export type RowMemory =
 
 /** What a journal belongs to: the input file and the server; written in its second line. */
 export interface JournalKey {
-  kind: 'user' | 'loan';
+  kind: BulkKind;
   /** SHA-256 of the file's bytes (hex). */
   content: string;
   /** The file as given (for people reading the journal; the content is what identifies it). */
@@ -67,11 +68,7 @@ export interface JournalKey {
 
 /** The directory of journals (see the top of this file). */
 export function journalDir(env: Env): string {
-  if (env.LOANCTL_STATE_DIR) return join(env.LOANCTL_STATE_DIR, 'bulk');
-  const xdg = env.XDG_STATE_HOME;
-  const base =
-    xdg && isAbsolute(xdg) ? join(xdg, 'loanctl') : join(env.HOME || homedir(), '.local', 'state', 'loanctl');
-  return join(base, 'bulk');
+  return join(stateDir(env), 'bulk');
 }
 
 /** SHA-256 of a file, read as a stream (flat memory). */
@@ -230,7 +227,7 @@ export class Journal {
    * the journal in one turn shares one write (at concurrency 8 the replies that arrive together
    * start their next rows together). Synchronous, because a write to the page cache costs a few
    * microseconds where a write through the thread pool (fs/promises) cost ~25 of CPU and a
-   * context switch each, the largest single cost of a bulk run (bench/README.md, "Bulk share").
+   * context switch each, the largest single cost of a bulk run (docs/performance.md#goals).
    */
   private append(line: string): Promise<void> {
     if (!this.handle) return Promise.resolve();

@@ -23,8 +23,15 @@ export function wantsBulk(options: object): boolean {
   return ['from', ...Object.keys(FILE_FLAGS)].some((key) => (options as Record<string, unknown>)[key] !== undefined);
 }
 
-/** The `--from` value; a usage error when it is missing or a single-row flag was given with it. */
-export function bulkOnly(options: { from?: string | undefined } & object, singleRow: readonly string[]): string {
+/**
+ * The `--from` value; a usage error when it is missing or a single-row flag was given with it:
+ * one of `singleRow` (option keys), or one of `givenFlags` (flags the caller found given).
+ */
+export function bulkOnly(
+  options: { from?: string | undefined } & object,
+  singleRow: readonly string[],
+  givenFlags: readonly string[] = [],
+): string {
   if (options.from === undefined) {
     throw new UsageError(
       `${listed(Object.values(FILE_FLAGS))} go with --from FILE.`,
@@ -32,8 +39,11 @@ export function bulkOnly(options: { from?: string | undefined } & object, single
     );
   }
   const given = singleRow.filter((key) => (options as Record<string, unknown>)[key] !== undefined);
-  if (given.length > 0) {
-    const flags = given.map((key) => FLAG[key] ?? `--${key}`);
+  if (given.length + givenFlags.length > 0) {
+    const flags = [
+      ...given.map((key) => FLAG[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+      ...givenFlags,
+    ];
     throw new UsageError(
       `--from reads every field from the file; leave out ${flags.join(', ')}.`,
       'Put the value in a column of the file instead.',

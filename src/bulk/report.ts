@@ -42,7 +42,7 @@ const HELD_AT_MOST = 64 * 1024;
  * Writes result lines to stdout, waiting for `drain` when stdout's buffer is full. To a terminal
  * each line at once, as its row ends; to a pipe or a file the lines of one turn of the event loop
  * in one write at its end (`setImmediate`): stdout is synchronous there, and a write a row was a
- * system call a row (and a wake-up of the reader) — bench/README.md, "Bulk share".
+ * system call a row (and a wake-up of the reader): the bulk share of docs/performance.md#goals.
  */
 export function resultWriter(stdout: OutputStream, format: 'ndjson' | 'csv'): ResultLines {
   let header = format === 'csv';
@@ -92,6 +92,11 @@ export function dryRunLines(stderr: OutputStream): ResultLines {
     },
     async flush() {},
   };
+}
+
+/** A row's review (`loan approve --from --dry-run`), as one block: rows reviewed at once do not mix. */
+export function reviewBlock(row: number, lines: readonly string[]): string {
+  return `row ${row}: ${lines.join('\n  ')}\n`;
 }
 
 export interface ProgressLine {

@@ -1,5 +1,5 @@
 /**
- * `user create --from FILE|-` and `loan create --from FILE|-`: the glue between the commands and
+ * `user create --from FILE|-`, `loan create --from FILE|-` and `loan approve --from FILE|-`: the glue between the commands and
  * the engine — options, the HTTP pool, what a failure means for a row, and the summary.
  *
  * - One keep-alive pool (src/http/transport.ts, the client's own settings) with as many connections as
@@ -15,7 +15,6 @@
  *   3 when the API rejected the key (the run stops there: every row would fail the same way).
  */
 import type { Deps } from '../deps.js';
-import { referencesSeen, userLookup } from '../domain/user-lookup.js';
 import {
   AuthError,
   CancelledError,
@@ -30,16 +29,16 @@ import type { ApiClient } from '../http/api-client.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
+import type { AcceptedWarnings } from './approvals.js';
 import { type BulkTask, type RowOutcome, type RowResult, runBulk, sentence } from './engine.js';
 import { openFailedRows } from './failed.js';
 import { unknownFieldCheck } from './headers.js';
 import { hashFile, Journal, type JournalKey, JournalUntrusted, journalDir } from './journal.js';
-import { LOAN_FIELDS, LOAN_REQUIRED, type LoanRow, loanTask } from './loans.js';
+import { type BulkKind, identify, KINDS, kindTask, rowKey } from './kinds.js';
 import { phoneRepair } from './phones.js';
-import { remembered, type ServerChecks } from './remembered.js';
-import { dryRunLines, reportFormat, resultWriter, startProgress, summaryLine } from './report.js';
+import { remembered } from './remembered.js';
+import { dryRunLines, reportFormat, resultWriter, reviewBlock, startProgress, summaryLine } from './report.js';
 import { openRowSource, parseBulkFormat, type RawRow } from './source.js';
-import { USER_FIELDS, USER_REQUIRED, userTask } from './users.js';
 
 const DEFAULT_CONCURRENCY = 8;
 const MAX_CONCURRENCY = 64;
@@ -59,6 +58,8 @@ export interface BulkCommandOptions {
   ignoreJournal?: boolean | undefined;
   /** `--strict`: a column (CSV) or key (NDJSON) that gives no field is refused, not ignored. */
   strict?: boolean | undefined;
+  /** Approvals: the warnings accepted, each by its own flag (`--reapprove`…). */
+  accepted?: AcceptedWarnings | undefined;
 }
 
 export function parseConcurrency(raw: string | undefined): number {
@@ -70,7 +71,7 @@ export function parseConcurrency(raw: string | undefined): number {
   return value;
 }
 
-export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandOptions, deps: Deps): Promise<void> {
+export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions, deps: Deps): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const format = parseBulkFormat(options.format);
   const output = reportFormat(chooseFormat(resolveOutputSettings(deps.globals, deps.env, deps.io)).name);
@@ -88,8 +89,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
       'Add a profile (loanctl profile add NAME --base-url URL) or set LOANCTL_API_KEY.',
     );
   }
-  const [fields, required] = kind === 'user' ? [USER_FIELDS, USER_REQUIRED] : [LOAN_FIELDS, LOAN_REQUIRED];
-  const noun = kind === 'user' ? 'user' : 'loan request';
+  const { fields, required, noun, made } = KINDS[kind];
   const strict = options.strict === true;
   const source = await openRowSource(options.from, { format, stdin: deps.io.stdin, fields, required, strict });
   const warn = (line: string) => deps.io.stderr.write(`loanctl: warning: ${line}\n`);
@@ -124,27 +124,36 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   let serverDown = false;
   const api = (): ApiClient => (serverDown ? quick : patient);
 
-  const loans =
-    kind === 'loan'
-      ? loanTask(api, {
-          defaultProduct: defaultProduct ?? settings.productId,
-          dryRun: settings.dryRun,
-          lookup: await userLookup(deps),
-        })
-      : undefined;
-  const references = await referencesSeen(deps); // the user rows' references, for `user show`
-  const base = (loans ?? userTask(api, references?.add)) as BulkTask<unknown>;
-  const inner = journal ? remembered(base, journal, identify, (loans ?? {}) as ServerChecks<unknown>) : base;
-  // Whether running the input again is safe: a file has its journal; users exist by e-mail.
+  // Approvals are reviewed against the server under --dry-run too: a read changes nothing.
+  const reader = settings.dryRun ? createApiClient({ ...settings, dryRun: false }, clientOptions) : undefined;
+  const {
+    task: base,
+    checks,
+    flush,
+  } = await kindTask(
+    kind,
+    {
+      api,
+      read: () => reader ?? api(),
+      defaultProduct: defaultProduct ?? settings.productId,
+      dryRun: settings.dryRun,
+      accepted: options.accepted ?? {},
+      showReview: settings.dryRun ? (row, lines) => deps.io.stderr.write(reviewBlock(row, lines)) : undefined,
+    },
+    deps,
+  );
+  const inner = journal ? remembered(base, journal, identify, checks) : base;
+  // Whether running the input again is safe: a file has its journal; users exist by e-mail, and
+  // a loan request approved on a row's terms is that row done.
   const again =
-    journal || kind === 'user'
+    journal || kind !== 'loan'
       ? 'Running the file again is safe.'
       : 'This run has no journal (stdin, or no state directory): running it again would create its loan requests again.';
   /** Rows sent without an answer: they may exist, so they are not "rejected" (--failed) nor refused (journal). */
   const unknownRows = new Set<number>();
 
   const task: BulkTask<unknown> = {
-    keyOf: rowKey,
+    keyOf: (fields) => base.keyOf?.(fields) ?? rowKey(fields),
     prepare(fields, row) {
       checkFields(fields);
       phones.repair(fields);
@@ -194,7 +203,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
         ...who,
         message:
           `${error instanceof NetworkError ? 'No answer: ' : ''}${sentence((error as Error).message)} ` +
-          `This ${noun} may or may not have been created${check}. ${again}`,
+          `This ${noun} may or may not have been ${made}${check}. ${again}`,
       };
     }
     const message = error instanceof LoanctlError ? error.message : `Unexpected error: ${String(error)}`;
@@ -225,7 +234,7 @@ export async function runBulkCreate(kind: 'user' | 'loan', options: BulkCommandO
   } finally {
     process.off('SIGINT', interrupt);
     progress.stop();
-    await Promise.all([results.flush(), references?.flush()]);
+    await Promise.all([results.flush(), flush?.()]);
     await pool.close();
     await journal?.close();
     await failedRows?.close();
@@ -277,22 +286,3 @@ async function openJournal(deps: Deps, key: JournalKey, ignore: boolean): Promis
 
 const INTERRUPTED_HINT =
   'Rows with no result line were not sent; a row that says "No answer" may or may not have been applied. Running the file again is safe.';
-
-function identify(prepared: unknown): Partial<RowOutcome> {
-  if (typeof prepared !== 'object' || prepared === null) return {};
-  const email = (prepared as { email?: unknown }).email;
-  if (typeof email === 'string') return { email };
-  const user = (prepared as Partial<LoanRow>).user;
-  if (user?.kind === 'id') return { user_id: user.id };
-  if (user?.kind === 'email') return { email: user.email };
-  return {};
-}
-
-/** The e-mail (or user id) a row names, as written, so a row refused locally can still be found. */
-function rowKey(fields: Record<string, unknown>): Partial<RowOutcome> {
-  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
-  const email = text(fields.email) || (text(fields.user).includes('@') ? text(fields.user) : '');
-  if (email) return { email };
-  const id = Number(text(fields.user_id) || text(fields.user));
-  return Number.isSafeInteger(id) && id > 0 ? { user_id: id } : {};
-}

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { CommandSpec, CompletionSpec, OptionSpec } from '../completion/spec.js';
 
 /** Each command's examples (the `$ …` lines its help shows after the options), by its path (`loan approve`). */
-export type Examples = ReadonlyMap<string, readonly string[]>;
+type Examples = ReadonlyMap<string, readonly string[]>;
 
 /** Where the reference lives, from the repository's root. */
 export const REFERENCE_DIR = 'docs/reference';

@@ -179,3 +179,28 @@ export async function cliSandbox(options: Omit<OpenSandboxOptions, 'listen'> = {
     },
   });
 }
+
+/**
+ * A loan request of `email` (a borrower already there) for `amount`, with bank details, and
+ * submitted unless `submitted` is false: what the approval queue holds. Returns it as created.
+ */
+export async function seedLoanRequest(
+  sandbox: CliSandbox,
+  email: string,
+  amount: string,
+  submitted = true,
+): Promise<{ id: number; reference: string }> {
+  const created = await sandbox.run(['loan', 'create', '--user', email, '--amount', amount, '--purpose', 'Stock']);
+  if (created.exitCode !== 0) throw new Error(`loan create: exit ${created.exitCode}: ${created.stderr}`);
+  const loan = created.json<{ id: number; reference: string }>();
+  if (!submitted) return loan;
+  for (const argv of [
+    ['loan', 'add-bank', String(loan.id), '--code', '011', '--account-name', 'Ada Obi'],
+    ['loan', 'submit', String(loan.id)],
+  ]) {
+    const result = await sandbox.run(argv);
+    if (result.exitCode !== 0)
+      throw new Error(`${argv.slice(0, 2).join(' ')}: exit ${result.exitCode}: ${result.stderr}`);
+  }
+  return loan;
+}

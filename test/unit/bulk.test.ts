@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APPROVAL_FIELDS } from '../../src/bulk/approvals.js';
 import { type BulkTask, type RowResult, runBulk } from '../../src/bulk/engine.js';
 import { closestField, matchField } from '../../src/bulk/headers.js';
-import { fingerprint, loanTask } from '../../src/bulk/loans.js';
+import { fingerprint, LOAN_FIELDS, loanTask } from '../../src/bulk/loans.js';
 import { resultWriter, startProgress, summaryLine } from '../../src/bulk/report.js';
 import { parseConcurrency } from '../../src/bulk/run.js';
 import { openRowSource, type RawRow } from '../../src/bulk/source.js';
-import { userTask } from '../../src/bulk/users.js';
+import { USER_FIELDS, userTask } from '../../src/bulk/users.js';
 import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
 import { captured } from '../helpers/fake-io.js';
 import { cliSandbox } from '../helpers/run-cli.js';
@@ -136,6 +137,28 @@ describe('lenient headers (a function over the known names)', () => {
     expect(closestField('Frist Name', known)).toBe('firstname');
     expect(closestField('amout', known)).toBe('amount');
     expect(closestField('colour', known)).toBeUndefined();
+  });
+});
+
+describe('the headers of an approvals file', () => {
+  it("a spreadsheet's names for the approval's columns, and none of them where the rows have no such field", () => {
+    const expected: Record<string, string> = {
+      'Loan ID': 'loan',
+      Reference: 'loan',
+      'Amount Approved': 'approved_amount',
+      'Interest Rate': 'rate',
+      APR: 'annual_rate',
+      'Annual Rate': 'annual_rate',
+      Term: 'tenure',
+      'Tenure Unit': 'tenured_in',
+      'Interest Type': 'rate_type',
+      'Repayment Frequency': 'frequency',
+      Notes: 'note',
+    };
+    for (const [header, field] of Object.entries(expected)) expect(matchField(header, APPROVAL_FIELDS)).toBe(field);
+    // A users file has no loan column: its "ID" or "Reference" is not taken for one.
+    expect(matchField('ID', USER_FIELDS)).toBeUndefined();
+    expect(matchField('Reference', LOAN_FIELDS)).toBeUndefined();
   });
 });
 

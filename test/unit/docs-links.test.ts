@@ -145,19 +145,23 @@ describe('comments in the code', () => {
     expect(outside).toEqual([]);
   });
 
-  it('that cite a section of README.md by its name (README, "Quick start") cite one it has', () => {
-    const headings = new Set(
-      readFileSync(join(ROOT, 'README.md'), 'utf8')
-        .split('\n')
-        .flatMap((line) => /^#{1,6}\s+(.*)$/.exec(line)?.[1] ?? []),
-    );
-    const citation = /(?<![\w/])README(?:\.md)?,? "([^"]+)"/g;
+  it('that cite a section of README.md or bench/README.md by its name (README, "Quick start") cite one it has', () => {
+    const headings = (doc: string) =>
+      new Set(
+        readFileSync(join(ROOT, doc), 'utf8')
+          .split('\n')
+          .flatMap((line) => /^#{1,6}\s+(.*)$/.exec(line)?.[1] ?? []),
+      );
+    const readmes = { 'README.md': headings('README.md'), 'bench/README.md': headings('bench/README.md') };
+    const citation = /(?<![\w/])(bench\/)?README(?:\.md)?,? "([^"]+)"/g;
     const broken = sources()
       .filter((file) => file !== import.meta.filename)
       .flatMap((file) =>
-        [...readFileSync(file, 'utf8').matchAll(citation)].flatMap((match) =>
-          headings.has(match[1] ?? '') ? [] : [`${file.slice(ROOT.length + 1)}: README.md "${match[1]}"`],
-        ),
+        [...readFileSync(file, 'utf8').matchAll(citation)].flatMap((match) => {
+          const doc = match[1] ? 'bench/README.md' : 'README.md';
+          const section = (match[2] ?? '').replace(/\s*\n\s*(?:\*|\/\/)?\s*/g, ' ');
+          return readmes[doc].has(section) ? [] : [`${file.slice(ROOT.length + 1)}: ${doc} "${section}"`];
+        }),
       );
     expect(broken).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
  * `loanctl loan approve ID` with terms (spec 4.19). Before sending, the loan request is read and
- * the approval reviewed on stderr (./approve-review.ts): borrower, requested and approved amount,
+ * the approval reviewed on stderr (src/output/approval-review.ts): borrower, requested and approved amount,
  * rate with its unit and yearly, totals, instalments, due dates, and warnings. What the API
  * refuses (an amount above the request) stops there, exit 2, before any question. Asks first on a
  * terminal (declining → exit 130), and asks again when there is a warning; elsewhere it needs
@@ -9,8 +9,12 @@
  * terminal the second question is that consent. `--annual-rate` is sent as the rate per tenure
  * unit; `--frequency weekly` as the API's `weekely`. With `--dry-run` nothing is read: only the
  * approval is printed.
+ *
+ * `--from FILE` approves one loan request a row, each through the same review, on the bulk engine
+ * (src/bulk/approvals.ts); the warnings' flags hold for every row.
  */
 
+import { bulkOnly, wantsBulk } from '../../bulk/options.js';
 import type { BodyOf } from '../../contract/fields.js';
 import type { Deps } from '../../deps.js';
 import { loanRequestIn, lookUpLoanRequest } from '../../domain/loan-requests.js';
@@ -18,6 +22,7 @@ import { CancelledError, UsageError } from '../../errors.js';
 import { httpDate } from '../../http/reply.js';
 import { buildOperationBody } from '../../input/body.js';
 import { openOutput } from '../../output/output.js';
+import type { BulkFlags } from '../common/bulk-options.js';
 import { type FieldOptions, fieldInputs } from '../common/field-options.js';
 import {
   confirmOrYes,
@@ -25,11 +30,17 @@ import {
   type LoanIdOptions,
   loanId,
   notice,
+  type ProductOption,
   readData,
   resolveProduct,
 } from './common.js';
 
-export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOptions<'approveLoanRequest'> {
+export interface LoanApproveOptions
+  extends Partial<LoanIdOptions>,
+    ProductOption,
+    DataOption,
+    FieldOptions<'approveLoanRequest'>,
+    BulkFlags {
   yes?: boolean;
   /** The yearly rate instead of --rate (src/input/annual-rate.ts). */
   annualRate?: string;
@@ -44,6 +55,10 @@ export interface LoanApproveOptions extends LoanIdOptions, DataOption, FieldOpti
 }
 
 export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): Promise<void> {
+  if (wantsBulk(options)) return approveFromFile(options, deps);
+  if (options.id === undefined) {
+    throw new UsageError('Missing the loan request id.', 'For example: loanctl loan approve 172 … (or --from FILE)');
+  }
   const id = loanId(options.id);
   const productId = await resolveProduct(options, deps);
   const data = await readData(options, deps);
@@ -93,12 +108,38 @@ export async function runLoanApprove(options: LoanApproveOptions, deps: Deps): P
   await output.print(result.data, result.rawBody);
 }
 
-/** The flag that accepts each warning under --yes, as the options name it. */
-const ACCEPTED_BY = {
-  '--reapprove': 'reapprove',
-  '--allow-unsubmitted': 'allowUnsubmitted',
-  '--allow-high-interest': 'allowHighInterest',
-} as const;
+/**
+ * `loan approve --from FILE`: every row reviewed as one loan at a time is (src/bulk/approvals.ts).
+ * The file is the terms; off a terminal `--yes` answers the one question (not under --dry-run),
+ * and each warning still needs its own flag.
+ */
+async function approveFromFile(options: LoanApproveOptions, deps: Deps): Promise<void> {
+  if (options.id !== undefined) {
+    throw new UsageError(
+      `--from reads the loan request of each row from the file; leave out the id (${options.id}).`,
+      'Put it in a loan column of the file instead.',
+    );
+  }
+  const fieldFlags = fieldInputs('approveLoanRequest', options)
+    .filter((field) => field.value !== undefined)
+    .map((field) => field.flag);
+  const from = bulkOnly(options, ['data', 'preview', 'annualRate'], fieldFlags);
+  if (!(await deps.settings()).dryRun) {
+    await confirmOrYes(
+      deps,
+      options.yes,
+      `Approve the loan requests of ${from}, each after its review?`,
+      `loanctl loan approve --from ${from} --yes`,
+    );
+  }
+  const { runBulkCreate } = await import('../../bulk/run.js');
+  const { reapprove, allowUnsubmitted, allowHighInterest } = options;
+  await runBulkCreate(
+    'approval',
+    { ...options, from, accepted: { reapprove, allowUnsubmitted, allowHighInterest } },
+    deps,
+  );
+}
 
 /**
  * Reads the loan request, shows the review and its warnings (`show`), and refuses (exit 2) what
@@ -115,7 +156,7 @@ async function reviewBeforeSending(
 ): Promise<string | undefined> {
   const lookup = await lookUpLoanRequest(await deps.api(), productId, id);
   const loan = loanRequestIn(lookup, productId, id);
-  const { reviewApproval } = await import('./approve-review.js');
+  const { reviewApproval, unacceptedWarnings } = await import('../../output/approval-review.js');
   // "If approved today" by the server's clock (its Date header), which dates the approval.
   const review = reviewApproval(loan, terms, httpDate(lookup.dateHeader) ?? deps.now());
   for (const line of review.lines) show(line);
@@ -125,7 +166,7 @@ async function reviewBeforeSending(
       `Pass --approved-amount at most ${loan.amount}.`,
     );
   }
-  const unaccepted = review.warnings.filter((warning) => !options[ACCEPTED_BY[warning.flag]]);
+  const unaccepted = unacceptedWarnings(review, options);
   if (options.yes && unaccepted.length > 0) {
     const flags = unaccepted.map((warning) => warning.flag).join(' ');
     throw new UsageError(

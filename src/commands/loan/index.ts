@@ -19,6 +19,7 @@ import { loanNew } from './new-verb.js';
 import { loanOpen } from './open-verb.js';
 import { loanProgress } from './progress-verb.js';
 import { loanQueue } from './queue-verb.js';
+import { loanReview } from './review-verb.js';
 import { loanSchedule } from './schedule-verb.js';
 import { loanShow } from './show-verb.js';
 import { loanSubmit } from './submit-verb.js';
@@ -35,6 +36,7 @@ const LOAN_VERBS: readonly Verb[] = [
   loanNew,
   loanList,
   loanQueue,
+  loanReview,
   loanFind,
   loanOpen,
   loanShow,

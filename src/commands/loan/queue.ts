@@ -40,26 +40,47 @@ interface QueueRow {
 
 export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promise<void> {
   const productId = await resolveProduct(options, deps);
-  const limit = options.limit === undefined ? QUEUE_DEFAULT : parsePositiveInt(options.limit, '--limit');
-  if (limit > QUEUE_MAX) {
-    throw new UsageError(`--limit must be at most ${QUEUE_MAX} for loan queue (got ${limit}).`);
-  }
+  const limit = queueLimit(options.limit, 'loan queue');
   if (deps.globals.raw) throw new UsageError('loan queue is computed by loanctl, so it has no --raw envelope.');
+  const { loans, waiting, scanned, now } = await readQueue(deps, productId, limit);
+  await render(
+    loans.map((loan) => queueRow(loan, now)),
+    { kind: 'queue' },
+    deps,
+  );
+  const shown = Math.min(waiting, limit);
+  notice(
+    deps,
+    `${waiting} waiting for approval (${shown} shown, oldest submission first) of ${scanned} loan requests scanned (filtered by loanctl).`,
+  );
+}
+
+/** `--limit` of `loan queue` and `loan review`: how many of the queue, 1 to QUEUE_MAX (default QUEUE_DEFAULT). */
+export function queueLimit(raw: string | undefined, command: string): number {
+  const limit = raw === undefined ? QUEUE_DEFAULT : parsePositiveInt(raw, '--limit');
+  if (limit > QUEUE_MAX) throw new UsageError(`--limit must be at most ${QUEUE_MAX} for ${command} (got ${limit}).`);
+  return limit;
+}
+
+/** The queue: what `loan queue` prints and `loan review` walks. */
+export interface Queue {
+  /** The `limit` oldest submissions waiting, oldest first. */
+  loans: readonly LoanRequest[];
+  /** How many are waiting in all, and how many loan requests were read. */
+  waiting: number;
+  scanned: number;
+  /** The server's clock (its Date header), else this machine's: ages are by it. */
+  now: number;
+}
+
+/** Reads the whole list of the product (a progress line on stderr) and keeps the `limit` oldest waiting. */
+export async function readQueue(deps: Deps, productId: number, limit: number): Promise<Queue> {
   const progress = startWalkProgress(deps, 'loan requests');
   const scan = await scanQueue(await deps.api(), productId, deps.now, {
     limit,
     onPage: (rows, waiting) => progress.page(rows, waiting),
   }).finally(() => progress.stop());
-  await render(
-    scan.oldest.map((loan) => queueRow(loan, scan.now)),
-    { kind: 'queue' },
-    deps,
-  );
-  const shown = Math.min(scan.waiting, limit);
-  notice(
-    deps,
-    `${scan.waiting} waiting for approval (${shown} shown, oldest submission first) of ${scan.scanned} loan requests scanned (filtered by loanctl).`,
-  );
+  return { loans: scan.oldest, waiting: scan.waiting, scanned: scan.scanned, now: scan.now };
 }
 
 function queueRow(loan: LoanRequest, now: number): QueueRow {

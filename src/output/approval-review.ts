@@ -7,17 +7,12 @@
  * with the flag that accepts it under `--yes` (docs/guide.md#approving-safely: `--yes` answers the question, not
  * the warnings).
  */
-import type { BodyOf } from '../../contract/fields.js';
-import type { LoanRequest } from '../../contract/schemas.js';
-import { isApproved, wasSubmitted } from '../../contract/states.js';
-import { formatMoney, formatNumber, formatRate } from '../../output/values.js';
-import { ANNUAL_RATE_RULE, yearlyRate } from '../../repayment/annual-rate.js';
-import {
-  buildSchedule,
-  RepaymentTermsError,
-  repaymentTermsFromApproval,
-  type Schedule,
-} from '../../repayment/index.js';
+import type { BodyOf } from '../contract/fields.js';
+import type { LoanRequest } from '../contract/schemas.js';
+import { isApproved, wasSubmitted } from '../contract/states.js';
+import { ANNUAL_RATE_RULE, yearlyRate } from '../repayment/annual-rate.js';
+import { buildSchedule, RepaymentTermsError, repaymentTermsFromApproval, type Schedule } from '../repayment/index.js';
+import { formatMoney, formatNumber, formatRate } from './values.js';
 
 type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 
@@ -25,6 +20,21 @@ type ApprovalTerms = BodyOf<'approveLoanRequest'>;
 interface ApprovalWarning {
   text: string;
   flag: '--reapprove' | '--allow-unsubmitted' | '--allow-high-interest';
+}
+
+/** The option each warning's flag sets (the flags of `loan approve`, one file or one loan). */
+export const ACCEPTED_BY = {
+  '--reapprove': 'reapprove',
+  '--allow-unsubmitted': 'allowUnsubmitted',
+  '--allow-high-interest': 'allowHighInterest',
+} as const;
+
+/** The warnings no flag of `accepted` accepts. */
+export function unacceptedWarnings(
+  review: ApprovalReview,
+  accepted: Partial<Record<(typeof ACCEPTED_BY)[ApprovalWarning['flag']], boolean | undefined>>,
+): ApprovalWarning[] {
+  return review.warnings.filter((warning) => !accepted[ACCEPTED_BY[warning.flag]]);
 }
 
 export interface ApprovalReview {
