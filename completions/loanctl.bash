@@ -9,7 +9,7 @@
 # The subcommands of command path $1, in REPLY.
 _loanctl_commands() {
   case "$1" in
-    '') REPLY='demo profile api sandbox user loan cache completion help' ;;
+    '') REPLY='demo status profile api sandbox user loan cache completion help' ;;
     'profile') REPLY='add set list use show test move-key remove help' ;;
     'sandbox') REPLY='start open openapi status stop reset snapshot restore seed clock org product logs verify proxy faults help' ;;
     'sandbox snapshot') REPLY='list' ;;
@@ -28,6 +28,7 @@ _loanctl_commands() {
 _loanctl_resolve() {
   case "$1|$2" in
     '|demo') REPLY='demo' ;;
+    '|status') REPLY='status' ;;
     '|profile') REPLY='profile' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -114,8 +115,9 @@ _loanctl_resolve() {
 # The options of command path $1 (its own, then the global ones), in REPLY.
 _loanctl_options() {
   case "$1" in
-    '') REPLY='-v --version --profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
+    '') REPLY='-v --version --profile --base-url -o --output --fields --jq --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet -h --help' ;;
     'demo') REPLY='--keep -h --help' ;;
+    'status') REPLY='--product --older-than --data-dir -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile add') REPLY='--product-id --org-id --api-key-stdin --use --insecure-storage -h --help' ;;
     'profile set') REPLY='--product-id --org-id --dashboard-url --api-key-stdin --csv-bom --no-csv-bom -h --help' ;;
@@ -188,13 +190,16 @@ _loanctl_options() {
     'completion') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
-  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
+  if [[ -n $1 ]]; then REPLY="$REPLY "'--profile --base-url -o --output --fields --jq --bom --no-bom --raw --no-color --no-input --timeout --dry-run --debug --quiet'; fi
 }
 
 # How the value of option $2 at path $1 completes, in REPLY: the words, or @profiles, @snapshots, @faults,
 # @files, @dirs or @none. Returns 1 when the option takes no value.
 _loanctl_option_values() {
   case "$1|$2" in
+    ('status|--product') REPLY='@none' ;;
+    ('status|--older-than') REPLY='@none' ;;
+    ('status|--data-dir') REPLY='@dirs' ;;
     ('profile add|--product-id') REPLY='@none' ;;
     ('profile add|--org-id') REPLY='@none' ;;
     ('profile set|--product-id') REPLY='@none' ;;
@@ -400,6 +405,7 @@ _loanctl_option_values() {
     (*'|--base-url') REPLY='@none' ;;
     (*'|-o'|*'|--output') REPLY='table json ndjson csv xlsx' ;;
     (*'|--fields') REPLY='@none' ;;
+    (*'|--jq') REPLY='@none' ;;
     (*'|--timeout') REPLY='@none' ;;
     (*) return 1 ;;
   esac
@@ -426,7 +432,7 @@ _loanctl_argument_values() {
     ('loan help|0') REPLY='create new list queue review find open show update delete wait progress tokenize upload-document add-business add-bank add-guarantor add-employment employment submit approve schedule banks guarantors' ;;
     ('cache help|0') REPLY='clear' ;;
     ('completion|0') REPLY='bash zsh fish' ;;
-    ('help|0') REPLY='demo profile api sandbox user loan cache completion' ;;
+    ('help|0') REPLY='demo status profile api sandbox user loan cache completion' ;;
     (*) REPLY='@none' ;;
   esac
 }

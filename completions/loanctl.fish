@@ -8,6 +8,7 @@ function __loanctl_commands
         case ''
             printf '%s\t%s\n' \
                 'demo' 'Run the whole loan flow on a throwaway local sandbox, showing each command and its result' \
+                'status' 'What needs you: the approval queue, loan requests long in a stage, bulk files with rows left, the sandbox' \
                 'profile' 'Manage profiles: the API base URL, API key and default product id to use' \
                 'api' 'Send any request to the API with the profile'\''s key and print the reply envelope' \
                 'sandbox' 'Run a local sandbox of the whole Lending Origination API' \
@@ -115,6 +116,8 @@ function __loanctl_resolve
     switch "$argv[1]|$argv[2]"
         case '|demo'
             echo 'demo'
+        case '|status'
+            echo 'status'
         case '|profile'
             echo 'profile'
         case '|api'
@@ -288,6 +291,7 @@ function __loanctl_options
                 '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+                '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
                 '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
                 '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
                 '--raw' 'print the whole API envelope exactly as received' \
@@ -302,6 +306,13 @@ function __loanctl_options
         case 'demo'
             printf '%s\t%s\n' \
                 '--keep' 'leave the sandbox running afterwards (until Ctrl-C) and point the "sandbox" profile at it' \
+                '-h' 'display help for command' \
+                '--help' 'display help for command'
+        case 'status'
+            printf '%s\t%s\n' \
+                '--product' 'loan product id (default: $LOANCTL_PRODUCT_ID, else the profile'\''s product id)' \
+                '--older-than' 'a loan request is long in its stage after this: 5 (seconds), 500ms, 5s, 2m, 1h or 7d' \
+                '--data-dir' 'the sandbox data dir (default: $XDG_DATA_HOME/loanctl/sandbox)' \
                 '-h' 'display help for command' \
                 '--help' 'display help for command'
         case 'profile'
@@ -847,6 +858,7 @@ function __loanctl_options
         '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+        '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
         '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
         '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
         '--raw' 'print the whole API envelope exactly as received' \
@@ -862,6 +874,12 @@ end
 # @dirs or @none. Returns 1 when the option takes no value.
 function __loanctl_option_values
     switch "$argv[1]|$argv[2]"
+        case 'status|--product'
+            echo '@none'
+        case 'status|--older-than'
+            echo '@none'
+        case 'status|--data-dir'
+            echo '@dirs'
         case 'profile add|--product-id'
             echo '@none'
         case 'profile add|--org-id'
@@ -1272,6 +1290,8 @@ function __loanctl_option_values
             echo 'table json ndjson csv xlsx'
         case '*''|--fields'
             echo '@none'
+        case '*''|--jq'
+            echo '@none'
         case '*''|--timeout'
             echo '@none'
         case '*'
@@ -1319,7 +1339,7 @@ function __loanctl_argument_values
         case 'completion|0'
             echo 'bash zsh fish'
         case 'help|0'
-            echo 'demo profile api sandbox user loan cache completion'
+            echo 'demo status profile api sandbox user loan cache completion'
         case '*'
             echo '@none'
     end

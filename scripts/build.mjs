@@ -52,7 +52,8 @@ await build({
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   // A native module (a prebuilt .node per platform) cannot be bundled: it is loaded from
   // node_modules, and only by src/config/keyring.ts's lazy import.
-  external: ['@napi-rs/keyring'],
+  // jq-web loads its jq.wasm from beside its jq.js (src/output/jq.ts): it stays in node_modules.
+  external: ['@napi-rs/keyring', 'jq-web'],
   plugins: [entryOwnsVersion],
   logLevel: 'warning',
 });

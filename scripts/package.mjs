@@ -66,7 +66,8 @@ await build({
     'import.meta.url': JSON.stringify('file:///loanctl-binary/loanctl.cjs'),
   },
   // Loaded from the asset instead (src/config/keyring.ts).
-  external: ['@napi-rs/keyring'],
+  // jq-web too: its jq.js and jq.wasm are assets, loaded from a private copy (src/output/jq-asset.ts).
+  external: ['@napi-rs/keyring', 'jq-web'],
   logLevel: 'warning',
 });
 
@@ -79,6 +80,8 @@ const seaConfig = {
   assets: {
     'root-help.txt': join(ROOT, 'dist', 'root-help.txt'),
     'keyring.node': keyringAddon,
+    'jq.js': join(ROOT, 'node_modules', 'jq-web', 'jq.js'),
+    'jq.wasm': join(ROOT, 'node_modules', 'jq-web', 'jq.wasm'),
   },
 };
 writeFileSync(join(WORK, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));

@@ -45,6 +45,8 @@ export interface GlobalOptions {
   timeout?: string;
   /** `--quiet`: nothing on stderr but errors. */
   quiet?: boolean;
+  /** `--jq EXPR`: JSON output filtered by jq (src/output/jq.ts). */
+  jq?: string;
 }
 
 /** A wait that ends early, without failing, when `signal` aborts; its timer never outlives it. */

@@ -16,6 +16,7 @@ import { registerDemoCommand } from './commands/demo/index.js';
 import { registerLoanCommands } from './commands/loan/index.js';
 import { registerProfileCommands } from './commands/profile/index.js';
 import { registerSandboxCommands } from './commands/sandbox/index.js';
+import { registerStatusCommand } from './commands/status/index.js';
 import { registerUserCommands } from './commands/user/index.js';
 import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
@@ -34,6 +35,7 @@ export function buildProgram(deps: Deps): Command {
         .argParser(outputFormat),
     )
     .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
+    .option('--jq <expr>', "filter the JSON output with jq's language, strings printed raw, e.g. '.[].id'")
     .option('--bom', "with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile's csvBom)")
     .option('--no-bom', 'with -o csv: no byte-order mark, even if the profile asks for one')
     .option('--raw', 'print the whole API envelope exactly as received')
@@ -58,6 +60,7 @@ Examples:
   $ loanctl profile add prod --base-url https://api.example.com --product-id 12
   $ loanctl loan list --limit 20
   $ loanctl loan show 172 -o json
+  $ loanctl loan list --all --jq 'select(.amount > 100000) | .id'
   $ loanctl api GET /api/v1/loan_request --query product-id=12 --query direction=DESC
 
 Exit codes: 0 ok, 1 API error, 2 usage, 3 auth, 4 no access / not found, 5 network, 124 loan wait timed out, 130 cancelled.
@@ -78,6 +81,7 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
     });
 
   registerDemoCommand(program, deps);
+  registerStatusCommand(program, deps);
   registerProfileCommands(program, deps);
   registerApiCommand(program, deps);
   registerSandboxCommands(program, deps);
@@ -171,6 +175,7 @@ const GLOBAL_KEYS = [
   'baseUrl',
   'output',
   'fields',
+  'jq',
   'bom',
   'raw',
   'color',

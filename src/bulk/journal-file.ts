@@ -46,6 +46,18 @@ export async function openJournalFile(path: string): Promise<FileHandle> {
 
 /** The journal's lines if it is whole and this file's and server's, and where the next line goes. */
 export function checkJournal(text: string, identity: string, path: string): { lines: string[]; end: number } {
+  const journal = readJournalText(text, path);
+  if (!sameInput(journal.identity, identity)) {
+    throw untrusted(path, 'it belongs to another file or server (it was copied or edited)');
+  }
+  return journal;
+}
+
+/**
+ * A journal's identity line and entries, whatever file it is of (`loanctl status` reads every
+ * journal), if it is whole: a loanctl journal, as long as its header says, every line one of the three.
+ */
+export function readJournalText(text: string, path: string): { identity: string; lines: string[]; end: number } {
   const header = /^loanctl-bulk-journal 2 length=(\d{16})\n/.exec(text);
   if (!header) throw untrusted(path, 'it is not a loanctl bulk journal (or was written by an older loanctl)');
   const written = Number(header[1]);
@@ -53,15 +65,32 @@ export function checkJournal(text: string, identity: string, path: string): { li
   if (bytes < written)
     throw untrusted(path, `it is shorter than was written (${bytes} of ${written} bytes): it was truncated`);
   const lines = text.slice(HEADER_BYTES).split('\n');
-  if (!sameInput(lines[0], identity)) {
-    throw untrusted(path, 'it belongs to another file or server (it was copied or edited)');
-  }
+  const identity = lines[0] ?? '';
   // The last piece: '' after a final newline, or a line a crash cut off (never sent, see the top).
-  const torn = lines.pop() ?? '';
+  const torn = lines.length > 1 ? (lines.pop() ?? '') : '';
   const entries = lines.slice(1);
   const bad = entries.findIndex((line) => !JOURNAL_LINE.test(line));
   if (bad >= 0) throw untrusted(path, `line ${bad + 3} is not a journal line`);
-  return { lines: entries, end: bytes - Buffer.byteLength(torn) };
+  return { identity, lines: entries, end: bytes - Buffer.byteLength(torn) };
+}
+
+/** One line of a journal (JOURNAL_LINE), as the fact it records. */
+export type JournalEntry =
+  | { fact: 'sent' | 'refused'; row: number }
+  | { fact: 'acknowledged'; row: number; id?: number; reference?: string; userId?: number };
+
+export function parseJournalLine(line: string): JournalEntry | undefined {
+  const [, sent, refused, acked, idText, reference, userText] = JOURNAL_LINE.exec(line) ?? [];
+  if (sent) return { fact: 'sent', row: Number(sent) };
+  if (refused) return { fact: 'refused', row: Number(refused) };
+  if (!acked) return undefined;
+  return {
+    fact: 'acknowledged',
+    row: Number(acked),
+    ...(idText === '-' ? {} : { id: Number(idText) }),
+    ...(reference === '-' || reference === undefined ? {} : { reference }),
+    ...(userText === '-' ? {} : { userId: Number(userText) }),
+  };
 }
 
 /**

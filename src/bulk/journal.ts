@@ -42,6 +42,7 @@ import {
   JOURNAL_LINE,
   JournalUntrusted,
   openJournalFile,
+  parseJournalLine,
 } from './journal-file.js';
 import { lockJournal } from './journal-lock.js';
 import type { BulkKind } from './kinds.js';
@@ -171,18 +172,17 @@ export class Journal {
   }
 
   private remember(line: string): void {
-    const [, sent, refused, acked, idText, reference, userText] = JOURNAL_LINE.exec(line) ?? [];
-    if (sent) this.memory.set(Number(sent), { state: 'unknown' });
-    else if (refused) this.memory.delete(Number(refused));
-    else if (acked) {
-      const id = idText === '-' ? undefined : Number(idText);
-      this.memory.set(Number(acked), {
+    const entry = parseJournalLine(line);
+    if (entry?.fact === 'sent') this.memory.set(entry.row, { state: 'unknown' });
+    else if (entry?.fact === 'refused') this.memory.delete(entry.row);
+    else if (entry?.fact === 'acknowledged') {
+      this.memory.set(entry.row, {
         state: 'acknowledged',
-        id,
-        reference: reference === '-' ? undefined : reference,
-        userId: userText === '-' ? undefined : Number(userText),
+        id: entry.id,
+        reference: entry.reference,
+        userId: entry.userId,
       });
-      if (id !== undefined) this.ids.add(id);
+      if (entry.id !== undefined) this.ids.add(entry.id);
     }
   }
 

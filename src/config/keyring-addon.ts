@@ -50,28 +50,7 @@ export function keyringFromAsset(env: Env = process.env as Env): Keyring {
 
 /** Loads `addon` (a native module's bytes) through a private copy under `root`/native. */
 export function loadAddon(addon: Buffer, root: string): unknown {
-  const dir = join(root, 'native');
-  // Each checked before anything is made or written in it.
-  for (const path of [root, dir]) {
-    try {
-      makeDir(path, 0o700);
-    } catch (error) {
-      throw refused(path, error);
-    }
-    checkPrivateDir(path);
-  }
-  const hash = sha256(addon);
-  const file = join(dir, `keyring-${hash.slice(0, 16)}.node`);
-  let fd = openChecked(file, hash);
-  if (fd === undefined) {
-    try {
-      writeAtomically(file, addon);
-    } catch (error) {
-      throw refused(dir, error);
-    }
-    fd = openChecked(file, hash);
-    if (fd === undefined) throw new AddonRefused(`the keyring library written to ${file} did not read back whole`);
-  }
+  const { fd, file } = privateCopy(addon, privateDir(root, ['native']), (hash) => `keyring-${hash.slice(0, 16)}.node`);
   try {
     const module = { exports: {} };
     process.dlopen(module, process.platform === 'linux' ? `/proc/self/fd/${fd}` : file);
@@ -79,6 +58,47 @@ export function loadAddon(addon: Buffer, root: string): unknown {
   } finally {
     closeSync(fd);
   }
+}
+
+/** `root`/`name`, made if need be, each checked private (as the top of this file says). */
+export function privateDir(root: string, names: readonly string[], what?: string): string {
+  let path = root;
+  for (const next of ['', ...names]) {
+    path = next === '' ? path : join(path, next);
+    try {
+      makeDir(path, 0o700);
+    } catch (error) {
+      throw refused(path, error, what);
+    }
+    checkPrivateDir(path);
+  }
+  return path;
+}
+
+/**
+ * `bytes` kept in the private `dir` under `name(sha256)`: written if missing or not exactly these
+ * bytes; returns a checked descriptor of it (the caller closes it) and its path.
+ */
+export function privateCopy(
+  bytes: Buffer,
+  dir: string,
+  name: (hash: string) => string,
+  what?: string,
+): { fd: number; file: string } {
+  const hash = sha256(bytes);
+  const file = join(dir, name(hash));
+  let fd = openChecked(file, hash);
+  if (fd === undefined) {
+    try {
+      writeAtomically(file, bytes);
+    } catch (error) {
+      throw refused(dir, error, what);
+    }
+    fd = openChecked(file, hash);
+    if (fd === undefined)
+      throw new AddonRefused(`${what ?? 'the keyring library'} written to ${file} did not read back whole`);
+  }
+  return { fd, file };
 }
 
 const HINT = 'set XDG_CACHE_HOME to a directory of your own';
@@ -143,11 +163,11 @@ function writeAtomically(file: string, bytes: Buffer): void {
 }
 
 /** A directory the addon cannot be kept in, said with what to do: EACCES on a read-only cache. */
-function refused(path: string, error: unknown): AddonRefused {
+function refused(path: string, error: unknown, what = 'the keyring library'): AddonRefused {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only' : code;
   return new AddonRefused(
-    `the keyring library cannot be kept in loanctl's cache directory ${path} (${why ?? (error as Error).message}): make it writable, or ${HINT}`,
+    `${what} cannot be kept in loanctl's cache directory ${path} (${why ?? (error as Error).message}): make it writable, or ${HINT}`,
     { cause: error },
   );
 }

@@ -64,6 +64,10 @@ export async function openOutput(
   options: OutputOptions = {},
 ): Promise<Output> {
   const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  if (settings.jq !== undefined) {
+    const { jqOutput } = await import('./jq-output.js');
+    return jqOutput(deps.io.stdout, settings.jq, options.raw ?? settings.raw);
+  }
   const formatter = chooseFormat({ output: options.format ?? settings.output });
   const raw = options.raw ?? settings.raw;
   const fields = raw ? undefined : (options.fields ?? settings.fields);

@@ -16,6 +16,8 @@ export interface OutputSettings {
   color: boolean;
   /** The terminal's width, when stdout is one: tables are fitted to it. */
   width?: number | undefined;
+  /** `--jq EXPR`: the output is JSON, filtered by it. */
+  jq?: string | undefined;
 }
 
 /**
@@ -28,8 +30,9 @@ export function resolveOutputSettings(
   io: Io,
   profile: () => Profile | undefined = () => profileInUse(globals, env, io),
 ): OutputSettings {
+  if (globals.jq !== undefined) checkJqFlags(globals);
   // Checked where the format is chosen (./formats/index.ts `chooseFormat`), the one place.
-  const output = globals.output ?? (isTty(io.stdout) ? 'table' : 'json');
+  const output = globals.jq !== undefined ? 'json' : (globals.output ?? (isTty(io.stdout) ? 'table' : 'json'));
   if (output === 'xlsx' && isTty(io.stdout)) {
     throw new UsageError(
       '-o xlsx writes a spreadsheet file, not text for a terminal.',
@@ -50,7 +53,21 @@ export function resolveOutputSettings(
     bom: globals.bom ?? (output.toLowerCase() === 'csv' && profile()?.csvBom === true),
     color: colorEnabled(globals, env, io.stdout),
     width: isTty(io.stdout) ? io.stdout.columns : undefined,
+    jq: globals.jq,
   };
+}
+
+/** `--jq` filters JSON: another format, or fields picked before it, is a usage error, not a guess. */
+function checkJqFlags(globals: GlobalOptions): void {
+  if (globals.output !== undefined && globals.output.toLowerCase() !== 'json') {
+    throw new UsageError(`--jq filters JSON output, so it does not mix with -o ${globals.output}.`, 'Leave out -o.');
+  }
+  if (globals.fields !== undefined) {
+    throw new UsageError(
+      '--jq picks what it prints itself, so it does not mix with --fields.',
+      "Pick the fields in the jq expression: --jq '.[] | {id, amount}'.",
+    );
+  }
 }
 
 function profileInUse(globals: GlobalOptions, env: Env, io: Io): Profile | undefined {

@@ -77,6 +77,17 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
       'bola@example.com',
       'chidi@example.com',
     ]);
+    // --jq: the jq the binary carries (its assets, kept in the cache dir), with no jq on PATH.
+    const emails = await loanctl(['--profile', 'sandbox', 'user', 'list', '--all', '--jq', '.email']);
+    expect(emails.exitCode, emails.stderr).toBe(0);
+    expect(emails.stdout.trim().split('\n').sort()).toEqual([
+      'ada@example.com',
+      'bola@example.com',
+      'chidi@example.com',
+    ]);
+    const status = await loanctl(['--profile', 'sandbox', 'status', '--data-dir', dataDir, '--jq', '.sandbox.running']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toBe('true');
 
     const dashboard = await fetch(`${url}/dashboard`, { redirect: 'manual' });
     expect(dashboard.status).toBeLessThan(400);

@@ -20,3 +20,8 @@ export const PATH_PARAM_SOURCES: Readonly<Record<string, string>> = {
 
 /** `-y, --yes`, as every verb that asks first declares it. */
 export const YES_HELP = 'do not ask for confirmation (needed when not on a terminal)';
+
+/** Where the sandbox keeps its data when no `--data-dir` is given (src/sandbox/paths.ts). */
+export const DEFAULT_DATA_DIR = '$XDG_DATA_HOME/loanctl/sandbox';
+
+export const DATA_DIR_HELP = `the sandbox data dir (default: ${DEFAULT_DATA_DIR})`;

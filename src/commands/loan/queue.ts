@@ -10,12 +10,10 @@
  * read, since the oldest submission may be on the last page.
  */
 import type { LoanRequest } from '../../contract/schemas.js';
-import { isWaiting, queueOrder } from '../../contract/states.js';
 import { parseTimestamp } from '../../contract/vocabulary.js';
 import type { Deps } from '../../deps.js';
-import { loanRequestPages } from '../../domain/pages.js';
+import { scanQueue } from '../../domain/queue-scan.js';
 import { UsageError } from '../../errors.js';
-import { httpDate } from '../../http/reply.js';
 import { parsePositiveInt } from '../../input/values.js';
 import { render } from '../../output/render.js';
 import { formatAge } from '../../output/values.js';
@@ -28,7 +26,6 @@ export interface LoanQueueOptions extends ProductOption {
 
 const QUEUE_DEFAULT = 20;
 const QUEUE_MAX = 1000;
-const SCAN_PAGE_SIZE = 100;
 
 /** A loan request waiting for approval, as the inbox shows it. */
 interface QueueRow {
@@ -78,57 +75,12 @@ export interface Queue {
 
 /** Reads the whole list of the product (a progress line on stderr) and keeps the `limit` oldest waiting. */
 export async function readQueue(deps: Deps, productId: number, limit: number): Promise<Queue> {
-  const api = await deps.api();
-  const oldest = new OldestFirst(limit);
-  let scanned = 0;
-  let waiting = 0;
-  let serverDate: Date | undefined;
-  const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
   const progress = startWalkProgress(deps, 'loan requests');
-  try {
-    for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
-      serverDate = httpDate(result.dateHeader) ?? serverDate;
-      const waitingBefore = waiting;
-      for (const loan of loanRequests) {
-        scanned++;
-        if (!isWaiting(loan)) continue;
-        waiting++;
-        oldest.offer(loan);
-      }
-      progress.page(loanRequests.length, waiting - waitingBefore);
-    }
-  } finally {
-    progress.stop();
-  }
-  // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
-  return { loans: oldest.rows(), waiting, scanned, now: (serverDate ?? deps.now()).getTime() };
-}
-
-/**
- * The `size` earliest submissions offered, kept sorted (ties by id). Offers are checked against the
- * latest kept first, so a long list costs one comparison a row once the inbox is full.
- */
-class OldestFirst {
-  private readonly kept: LoanRequest[] = [];
-
-  constructor(private readonly size: number) {}
-
-  offer(loan: LoanRequest): void {
-    const last = this.kept.at(-1);
-    if (this.kept.length === this.size && last && !earlier(loan, last)) return;
-    let at = this.kept.length;
-    while (at > 0 && earlier(loan, this.kept[at - 1] as LoanRequest)) at--;
-    this.kept.splice(at, 0, loan);
-    if (this.kept.length > this.size) this.kept.pop();
-  }
-
-  rows(): readonly LoanRequest[] {
-    return this.kept;
-  }
-}
-
-function earlier(a: LoanRequest, b: LoanRequest): boolean {
-  return queueOrder(a, b) < 0;
+  const scan = await scanQueue(await deps.api(), productId, deps.now, {
+    limit,
+    onPage: (rows, waiting) => progress.page(rows, waiting),
+  }).finally(() => progress.stop());
+  return { loans: scan.oldest, waiting: scan.waiting, scanned: scan.scanned, now: scan.now };
 }
 
 function queueRow(loan: LoanRequest, now: number): QueueRow {

@@ -11,12 +11,9 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../input/duration.js';
 import { dataDirFrom } from '../../sandbox/paths.js';
-import { examples } from '../common/help.js';
+import { DATA_DIR_HELP, examples } from '../common/help.js';
 
-/** Where the sandbox keeps its data when no `--data-dir` is given (src/sandbox/paths.ts). */
-export const DEFAULT_DATA_DIR = '$XDG_DATA_HOME/loanctl/sandbox';
-
-export const DATA_DIR_HELP = `the sandbox data dir (default: ${DEFAULT_DATA_DIR})`;
+export { DATA_DIR_HELP, DEFAULT_DATA_DIR } from '../common/help.js';
 
 export const JSON_ALIAS_HELP = 'the same as -o json';
 

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { ExitCode, LoanctlError } from '../../errors.js';
 import { formatDuration } from '../../input/duration.js';
 import { openOutcome } from '../../output/render.js';
-import { readRunning } from '../../sandbox/control/run-file.js';
+import { sandboxState } from '../../sandbox/control/run-file.js';
 import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
 
@@ -12,27 +12,17 @@ const STATUS_FIELDS = ['running', 'url', 'pid', 'data_dir', 'started_at', 'uptim
 export async function runSandboxStatus(options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);
   const output = await openOutcome(deps, STATUS_FIELDS);
-  const info = readRunning(dataDir);
-  if (!info) {
+  const status = sandboxState(dataDir, deps.now());
+  if (!status.running) {
     // A script reads the answer on stdout too; a table says it in the error line.
-    await output.print({ running: false, data_dir: dataDir }, []);
+    await output.print(status, []);
     throw new LoanctlError(
       `No sandbox is running on ${dataDir}.`,
       ExitCode.noAccess,
       'Start one with `loanctl sandbox start --detach`.',
     );
   }
-  const uptimeMs = Math.max(0, deps.now().getTime() - Date.parse(info.started_at));
-  const status = {
-    running: true,
-    url: info.url ?? null,
-    pid: info.pid,
-    data_dir: dataDir,
-    started_at: info.started_at,
-    uptime_s: Math.floor(uptimeMs / 1000),
-    log_file: info.log_file ?? null,
-  };
-  await output.print(status, statusLines(status, uptimeMs));
+  await output.print(status, statusLines(status, status.uptime_s * 1000));
 }
 
 function statusLines(

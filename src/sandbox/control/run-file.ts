@@ -94,3 +94,31 @@ export function updateRunFile(dataDir: string, info: RunInfo): void {
 export function releaseRunFile(dataDir: string, pid = process.pid): void {
   if (readRaw(dataDir)?.pid === pid) rmSync(runFilePath(dataDir), { force: true });
 }
+
+/** What `loanctl sandbox status` prints (and `loanctl status` shows) of the sandbox on `dataDir`. */
+export type SandboxState =
+  | { running: false; data_dir: string }
+  | {
+      running: true;
+      url: string | null;
+      pid: number;
+      data_dir: string;
+      started_at: string;
+      uptime_s: number;
+      log_file: string | null;
+    };
+
+export function sandboxState(dataDir: string, now: Date): SandboxState {
+  const info = readRunning(dataDir);
+  if (!info) return { running: false, data_dir: dataDir };
+  const uptimeMs = Math.max(0, now.getTime() - Date.parse(info.started_at));
+  return {
+    running: true,
+    url: info.url ?? null,
+    pid: info.pid,
+    data_dir: dataDir,
+    started_at: info.started_at,
+    uptime_s: Math.floor(uptimeMs / 1000),
+    log_file: info.log_file ?? null,
+  };
+}
