@@ -3,7 +3,8 @@ import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a zod issue's `path` in `input`, or undefined. */
+export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;

@@ -8,6 +8,7 @@
 import type * as z from 'zod';
 import { ENDPOINTS, type EndpointDef } from '../../contract/endpoints.js';
 import { Envelope } from '../../contract/schemas.js';
+import { valueAt } from '../validation.js';
 import type { Violation } from './violations.js';
 
 type Issue = z.core.$ZodIssue;
@@ -97,15 +98,6 @@ function pathText(root: string, path: readonly PropertyKey[]): string {
   let text = root;
   for (const key of path) text += typeof key === 'number' ? `[${key}]` : `${text === '' ? '' : '.'}${String(key)}`;
   return text === '' ? '(envelope)' : text;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
 
 const ARTICLE: Record<string, string> = {
