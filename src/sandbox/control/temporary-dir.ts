@@ -31,17 +31,26 @@ function removeAll(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  // Counted before anything else runs (ours is first in line): a `once` handler that ran before
+  // ours would already be gone from the count, and the process ended under its owner's feet.
+  const othersListen = process.listenerCount(signal) > 1;
   removeAll();
   // Ours was the only handler: do what node does without one, end the process by that signal.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  if (!othersListen) process.kill(process.pid, signal);
 }
+
+/** One handler per signal, bound to its name: `process.emit('SIGINT')` passes none. */
+const HANDLERS = Object.fromEntries(SIGNALS.map((signal) => [signal, () => onSignal(signal)])) as Record<
+  (typeof SIGNALS)[number],
+  () => void
+>;
 
 function listen(): void {
   process.on('exit', removeAll);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  for (const signal of SIGNALS) process.prependListener(signal, HANDLERS[signal]);
 }
 
 function unlisten(): void {
   process.off('exit', removeAll);
-  for (const signal of SIGNALS) process.off(signal, onSignal);
+  for (const signal of SIGNALS) process.off(signal, HANDLERS[signal]);
 }
