@@ -20,13 +20,21 @@ beforeAll(() => {
   script = join(scratch, 'suite.mjs');
   writeFileSync(
     script,
-    `import { startSandbox } from ${JSON.stringify(join(ROOT, 'dist/sandbox.js'))};
-const sandbox = await startSandbox();
+    `import { existsSync } from 'node:fs';
+import { startSandbox } from ${JSON.stringify(join(ROOT, 'dist/sandbox.js'))};
 const how = process.argv[2];
+if (how === 'once-before') process.once('SIGINT', () => console.log('handled'));
+const sandbox = await startSandbox();
 if (how === 'own-handler') process.on('SIGINT', () => process.exit(130));
 console.log(sandbox.dataDir);
 if (how === 'exit') setTimeout(() => process.exit(0), 10);
 if (how === 'throw') setTimeout(() => { throw new Error('a test failed badly'); }, 10);
+if (how === 'once-before') {
+  process.emit('SIGINT');
+  console.log(existsSync(sandbox.dataDir) ? 'dir kept' : 'dir gone');
+  await sandbox.stop();
+  console.log('still running');
+}
 `,
   );
 });
@@ -63,6 +71,14 @@ describe('the temporary data dir of startSandbox() is removed', () => {
     const { result, dataDir } = await run('wait', (child) => child.kill(signal));
     expect(result.signal).toBe(signal);
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it("on a Ctrl-C the suite's own `once` handler (set first) takes: the process goes on", async () => {
+    // The sandbox's handler used to count the other handlers after that one had removed itself,
+    // and under process.emit it got no signal name: it ended the process (a test worker) by SIGTERM.
+    const result = await execa(process.execPath, [script, 'once-before'], { reject: false, timeout: 60_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout.split('\n').slice(1)).toEqual(['handled', 'dir gone', 'still running']);
   });
 
   it("on SIGINT with the suite's own handler, which keeps its say (exit 130)", async () => {
