@@ -33,7 +33,30 @@ export interface RunningSandbox {
 }
 
 /** A host as it goes in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
-export function urlHost(host: string): string {
+/**
+ * Listens on `host:port` (0: a free port), answering only requests addressed to that host or to
+ * `allowHosts` (./hosts.ts); the app is closed when it cannot listen. The sandbox and its proxy.
+ */
+export async function listenGuarded(
+  app: FastifyInstance,
+  host: string,
+  wanted: number,
+  allowHosts: readonly string[],
+): Promise<{ url: string; port: number }> {
+  let port = wanted;
+  guardHost(app, hostNames(host, allowHosts), () => port);
+  try {
+    await app.listen({ host, port: wanted });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : wanted;
+  return { url: `http://${urlHost(host)}:${port}`, port };
+}
+
+function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
@@ -46,18 +69,9 @@ export async function startSandboxServer(options: ServerOptions): Promise<Runnin
     ...(options.now && { now: options.now }),
     ...(options.onError && { onError: options.onError }),
   });
-  let port = options.port;
-  guardHost(app, hostNames(options.host, options.allowHosts ?? []), () => port);
-  try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : options.port;
+  const { url, port } = await listenGuarded(app, options.host, options.port, options.allowHosts ?? []);
   return {
-    url: `http://${urlHost(options.host)}:${port}`,
+    url,
     host: options.host,
     port,
     dataDir: options.dataDir,

@@ -12,9 +12,8 @@ import { BODY_LIMIT } from '../app.js';
 import { ensureControlKey } from '../control/control-key.js';
 import { registerControlRoutes } from '../control-routes.js';
 import { envelope, MESSAGES } from '../envelope.js';
-import { guardHost, hostNames } from '../hosts.js';
 import { Observers } from '../observe.js';
-import { urlHost } from '../server.js';
+import { listenGuarded } from '../server.js';
 import { checkReply, checkRequest, operationFor, unknownOperation } from './check.js';
 import { forward, isFailure, type UpstreamReply } from './forward.js';
 import { describeViolation, type Violation, ViolationTally } from './violations.js';
@@ -68,17 +67,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     handler: (request, reply) => answerThrough(request, reply, options, tally),
   });
 
-  let port = options.port;
-  guardHost(app, hostNames(options.host, []), () => port);
-  try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : options.port;
-  return { url: `http://${urlHost(options.host)}:${port}`, tally, close: () => app.close() };
+  const { url } = await listenGuarded(app, options.host, options.port, []);
+  return { url, tally, close: () => app.close() };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
