@@ -1,8 +1,9 @@
 /**
  * The dashboard's pages at each size, side by side in one process (bench/dashboard.mjs bundles this
  * file and runs it once): for each size a data dir of its own, whose demo organisation is grown to
- * that many borrowers and as many loan requests by SQL (seconds, where the API would take hours) —
- * a third submitted, each at its own second, a sixth of those approved — and an app of its own;
+ * that many borrowers (each with a phone of its own) and as many loan requests by SQL (seconds,
+ * where the API would take hours) — a third submitted, each at its own second, a sixth of those
+ * approved — and an app of its own;
  * then each page, first and last, asked through the real Fastify app (`inject`: routes, session,
  * queries, HTML) `--requests` times, the sizes interleaved request by request in a rotating order,
  * so that a ratio compares requests made at the same moment (two processes one after the other
@@ -32,7 +33,8 @@ function grow(dataDir: string, demo: { org_id: number; product_id: number }, siz
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
         INSERT INTO users (org_id, firstname, lastname, email, phone, gender, reference, source,
                            is_active, created_at, updated_at, org_seq)
-        SELECT ${demo.org_id}, 'Borrower', 'Number ' || i, 'borrower-' || i || '@bench.example', '+2348012345678',
+        SELECT ${demo.org_id}, 'Borrower', 'Number ' || i, 'borrower-' || i || '@bench.example',
+               '+23480' || substr('0000000' || i, -8, 8),
                'female', 'USR-BENCH-' || i, 'api', 1, ${at('i')}, ${at('i')}, i
           FROM n;
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
@@ -99,10 +101,12 @@ async function prepare(size: number) {
       { what: `${what}, last page`, url: `${path}${join}after=${lastAfter(db, order)}` },
     ];
   });
-  // The search and the combined filters, each as an operator uses them: the oldest borrower's
-  // e-mail; a combination no loan request has (pending is always submitted here), and one most have.
+  // The searches and the combined filters, each as an operator uses them: the oldest borrower's
+  // e-mail, and its phone (+2348000000001) as typed with spaces; a combination no loan request has
+  // (pending is always submitted here), and one most have.
   cases.push(
-    { what: 'borrowers, search the oldest e-mail', url: '/dashboard/borrowers?email=borrower-1%40bench.example' },
+    { what: 'borrowers, search the oldest e-mail', url: '/dashboard/borrowers?search=borrower-1%40bench.example' },
+    { what: 'borrowers, search the oldest phone', url: '/dashboard/borrowers?search=0800+000+0001' },
     {
       what: 'loans, status saved + user status submitted (none)',
       url: '/dashboard/loans?status=saved&user_status=submitted',
@@ -152,6 +156,9 @@ for (let round = -5; round < requests; round++) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (reply.statusCode !== 200 || !reply.body.includes('<table'))
         throw new Error(`${url}: HTTP ${reply.statusCode}`);
+      // A search that found nothing would be fast and wrong: each finds the oldest borrower.
+      if (url.includes('search=') && !reply.body.includes('borrower-1@bench.example'))
+        throw new Error(`${url}: the oldest borrower is not found`);
       if (round < 0) continue;
       const key = sampleKey(what, size);
       samples.set(key, [...(samples.get(key) ?? []), ms]);

@@ -4,7 +4,7 @@
  * at its end, how many rows were read so; `--strict` leaves them as written, so `user create`'s
  * own check refuses them, naming the number they likely were (docs/guide.md, "Spreadsheets").
  */
-import { withLostZero } from '../input/values.js';
+import { withLostZero } from '../contract/vocabulary.js';
 
 export interface PhoneRepair {
   /** Restores the 0 of the row's phone where it lost one (not under `--strict`). */

@@ -53,6 +53,40 @@ export function isCalendarDay(value: string): boolean {
 /** Phone numbers travel in the +234 form: +234 then the ten digits of the national number. */
 export const PHONE_PATTERN = /^\+234\d{10}$/;
 
+/** What a phone may have between its digits, and is read without: spaces, dashes, brackets, dots. */
+const PHONE_SEPARATOR = '[\\s\\-().]';
+const PHONE_SEPARATORS = new RegExp(PHONE_SEPARATOR, 'g');
+
+/**
+ * A phone as typed, in its one normal form (PHONE_PATTERN's), else undefined. Accepts
+ * `+234XXXXXXXXXX`, `234XXXXXXXXXX` and `0XXXXXXXXXX`, with spaces, dashes, dots or brackets between
+ * digits. `user create`, the bulk files, `user find --phone` and the sandbox dashboard's search all
+ * read phones with it.
+ */
+export function normalisePhone(raw: string): string | undefined {
+  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
+  const national =
+    /^\+234(\d{10})$/.exec(compact)?.[1] ?? /^234(\d{10})$/.exec(compact)?.[1] ?? /^0(\d{10})$/.exec(compact)?.[1];
+  return national === undefined ? undefined : `+234${national}`;
+}
+
+/**
+ * A Nigerian mobile number that lost its leading 0, as a spreadsheet drops it from a number
+ * (`8031535642`): ten digits starting 7, 8 or 9. Returned with its 0 (`08031535642`), else undefined.
+ */
+export function withLostZero(raw: string): string | undefined {
+  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
+  return /^[789]\d{9}$/.test(compact) ? `0${compact}` : undefined;
+}
+
+/**
+ * A phone looked for, in its normal form: any form normalisePhone reads, or one that lost its
+ * leading 0 (a search restores it, as a bulk file does). Undefined when the text is no phone.
+ */
+export function phoneLookedFor(raw: string): string | undefined {
+  return normalisePhone(raw) ?? normalisePhone(withLostZero(raw) ?? '');
+}
+
 export const ENVELOPE_STATUSES = ['success', 'error', 'exists', 'no-access'] as const;
 type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 

@@ -27,8 +27,8 @@ import {
   writeIndex,
 } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
+import { normalisePhone } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
-import { normalisePhone } from '../input/values.js';
 import { type PageSeen, userPages } from './pages.js';
 
 /** Pages asked for at once by a walk (the client's connection pool, src/http/client.ts). */

@@ -5,8 +5,8 @@
  * how many users it looked at, for the operator to see what the answer cost.
  */
 import type { UserListItem } from '../contract/schemas.js';
+import { normalisePhone } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/client.js';
-import { normalisePhone } from '../input/values.js';
 import { type PageSeen, userPages } from './pages.js';
 
 /**

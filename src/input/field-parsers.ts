@@ -4,8 +4,8 @@
  * go through these, so `0801…`, `50,000` or `weekly` mean the same everywhere.
  */
 import type { FieldDef, FieldKind } from '../contract/fields.js';
+import { normalisePhone } from '../contract/vocabulary.js';
 import {
-  normalisePhone,
   parseAmount,
   parseBoolean,
   parseDate,

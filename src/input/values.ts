@@ -15,8 +15,10 @@ import {
   isMoney,
   MONEY_MAX,
   MONEY_MIN,
+  normalisePhone,
   RATE_TYPES,
   TENURED_IN,
+  withLostZero,
 } from '../contract/vocabulary.js';
 import { UsageError } from '../errors.js';
 
@@ -27,27 +29,6 @@ function fail(source: Source, problem: string, got: string | undefined, example?
   const shown = got === undefined ? '' : ` (got ${JSON.stringify(got)})`;
   const hint = example && source.startsWith('--') ? `For example: ${source} ${example}` : undefined;
   throw new UsageError(`${source} ${problem}${shown}.`, hint);
-}
-
-/** What a phone may have between its digits, and is read without: spaces, dashes, brackets, dots. */
-const PHONE_SEPARATOR = '[\\s\\-().]';
-const PHONE_SEPARATORS = new RegExp(PHONE_SEPARATOR, 'g');
-
-/** Accepts `+234XXXXXXXXXX`, `234XXXXXXXXXX` and `0XXXXXXXXXX`, with spaces, dashes, dots or brackets between digits. */
-export function normalisePhone(raw: string): string | undefined {
-  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
-  const national =
-    /^\+234(\d{10})$/.exec(compact)?.[1] ?? /^234(\d{10})$/.exec(compact)?.[1] ?? /^0(\d{10})$/.exec(compact)?.[1];
-  return national === undefined ? undefined : `+234${national}`;
-}
-
-/**
- * A Nigerian mobile number that lost its leading 0, as a spreadsheet drops it from a number
- * (`8031535642`): ten digits starting 7, 8 or 9. Returned with its 0 (`08031535642`), else undefined.
- */
-export function withLostZero(raw: string): string | undefined {
-  const compact = raw.trim().replace(PHONE_SEPARATORS, '');
-  return /^[789]\d{9}$/.test(compact) ? `0${compact}` : undefined;
 }
 
 /** A Nigerian phone number in any accepted form, sent as `+234` and the ten national digits. */

@@ -170,6 +170,22 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in chromium', { timeout: 120_000 }
     await shot('borrowers');
   });
 
+  it("finds the organisation's borrowers by a phone typed in the operator's own form", async () => {
+    await page.goto(`${sandbox.url}/dashboard/borrowers`);
+    // Every seeded borrower has +2348012345678, the other organisation's too (test/helpers/sandbox.ts).
+    await page.type('form[role=search] input[name=search]', '0801 234-5678');
+    await submitAndWait('form[role=search] button[type=submit]');
+    expect(await text()).toContain(loan.email);
+    expect(await text()).toContain(hostile.email);
+    expect(await text()).not.toContain(othersLoan.email);
+    await page.$eval('form[role=search] input[name=search]', (input) => {
+      (input as unknown as { value: string }).value = '';
+    });
+    await page.type('form[role=search] input[name=search]', '0801 234 5679');
+    await submitAndWait('form[role=search] button[type=submit]');
+    expect(await text()).toContain('No borrowers match.');
+  });
+
   it('signs out', async () => {
     await page.goto(`${sandbox.url}/dashboard/loans`);
     await submitAndWait('.sign-out button');

@@ -254,7 +254,7 @@ describe('the queue and the lists', () => {
         return plans;
       };
       let queries!: DashboardQueries;
-      const [borrowers, byEmail, byEmailAfter, queue] = plansOf(() => {
+      const [borrowers, byEmail, byEmailAfter, queue, byPhone] = plansOf(() => {
         queries = new DashboardQueries(db);
       });
       expect(borrowers).toMatch(/SEARCH users USING INDEX users_org \(org_id=\? AND rowid<\?\)/);
@@ -262,7 +262,9 @@ describe('the queue and the lists', () => {
       for (const plan of [byEmail, byEmailAfter]) {
         expect(plan).toMatch(/SEARCH users USING INDEX users_org_email \(org_id=\? AND <expr>>=?\? AND <expr><\?\)/);
       }
-      for (const plan of [borrowers, byEmail, byEmailAfter]) expect(plan).not.toContain('TEMP B-TREE');
+      // The search by phone is a seek of (organisation, phone), newest first by the id the index ends with.
+      expect(byPhone).toMatch(/SEARCH users USING INDEX users_org_phone \(org_id=\? AND phone=\? AND rowid<\?\)/);
+      for (const plan of [borrowers, byEmail, byEmailAfter, byPhone]) expect(plan).not.toContain('TEMP B-TREE');
       expect(queue).toMatch(/SEARCH lr USING INDEX loan_requests_queue \(org_id=\? AND submitted_at>\?\)/);
       expect(queue).not.toContain('TEMP B-TREE');
       // Any set of filters, however few rows match it: seeks on an index, one per combination of

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS, SessionStore } from '../../src/sandbox/dashboard/session.js';
 import { csrfOf, InjectBrowser, type SubmittedLoan, seedSubmittedLoan } from '../helpers/dashboard.js';
 import { runCli } from '../helpers/run-cli.js';
-import { call, type Org, openSandbox, snapshot, type TestSandbox } from '../helpers/sandbox.js';
+import { call, type Org, openSandbox, snapshot, type TestSandbox, userBody } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
 let other: Org;
@@ -124,9 +124,40 @@ describe('the pages', () => {
 
   it('searches borrowers by e-mail', async () => {
     const browser = await signedIn();
-    const page = await browser.get(`/dashboard/borrowers?email=${encodeURIComponent(loan.email)}`);
+    const page = await browser.get(`/dashboard/borrowers?search=${encodeURIComponent(loan.email)}`);
     expect(page.body).toContain(loan.email);
     expect(page.body).not.toContain(hostile.email);
+  });
+
+  it('finds borrowers by phone in any form an operator types, newest first, only its own', async () => {
+    const create = async (org: Org, firstname: string, phone: string) => {
+      const body = userBody({ firstname, phone });
+      const created = await call(sandbox.app, 'createUser', { key: org.api_key, body });
+      expect(created.json.status).toBe('success');
+      return body.email;
+    };
+    const older = await create(sandbox.org, 'Older', '+2348031535642');
+    const newer = await create(sandbox.org, 'Newer', '+2348031535642');
+    const otherPhone = await create(sandbox.org, 'Elsewhere', '+2348031535643');
+    const otherOrg = await create(other, 'Stranger', '+2348031535642');
+    const browser = await signedIn();
+    const typed = [
+      '08031535642',
+      '8031535642',
+      '+2348031535642',
+      '234 803 153 5642',
+      '0803-153-5642',
+      ' (0803) 153.5642 ',
+    ];
+    for (const search of typed) {
+      const page = await browser.get(`/dashboard/borrowers?search=${encodeURIComponent(search)}`);
+      const shown = [...page.body.matchAll(/<td>([^<]+@example\.com)<\/td>/g)].map((match) => match[1]);
+      expect(shown, search).toEqual([newer, older]);
+      expect(page.body, search).not.toContain(otherPhone);
+      expect(page.body, search).not.toContain(otherOrg);
+    }
+    const none = await browser.get(`/dashboard/borrowers?search=${encodeURIComponent('0803 153 5649')}`);
+    expect(none.body).toContain('No borrowers match.');
   });
 
   it("shows the organisation's own requests from the request log, and no other's", async () => {

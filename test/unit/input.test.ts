@@ -5,10 +5,10 @@ const ApprovalTerms = bodySchema('approveLoanRequest');
 const LoanRequestCreate = bodySchema('createLoanRequest');
 const UserCreateRequest = bodySchema('createUser');
 
+import { normalisePhone } from '../../src/contract/vocabulary.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { buildBody } from '../../src/input/body.js';
 import {
-  normalisePhone,
   parseAmount,
   parseBoolean,
   parseDate,

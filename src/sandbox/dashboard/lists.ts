@@ -80,11 +80,12 @@ ${page.rows.length === 0 && html`<p>No loan requests are waiting for approval.</
 ${pager(after, page.next, '/queue', {})}`;
 }
 
-export function borrowersPage(page: Page<UserRow>, email: string, after: number | undefined): Html {
+export function borrowersPage(page: Page<UserRow>, search: string, after: number | undefined): Html {
   return html`<form method="get" action="${BASE}/borrowers" class="filters" role="search">
-  <label>E-mail starts with<input type="search" name="email" value="${email}" autocomplete="off"></label>
+  <label>E-mail starts with, or phone<input type="search" name="search" value="${search}" autocomplete="off"></label>
   <div><button type="submit">Search</button></div>
 </form>
+<p class="hint">Newest first. A phone finds its borrowers in any form (<code>0803 153 5642</code>, <code>+2348031535642</code>, <code>8031535642</code>); other text, those whose e-mail starts with it, in the e-mail's order.</p>
 <div class="table"><table>
 <thead><tr><th>ID</th><th>Name</th><th>E-mail</th><th>Phone</th><th>Reference</th><th>Created</th></tr></thead>
 <tbody>${page.rows.map(
@@ -92,7 +93,7 @@ export function borrowersPage(page: Page<UserRow>, email: string, after: number 
       html`<tr><td>${row.id}</td><td>${row.firstname} ${row.lastname}</td><td>${row.email}</td><td>${row.phone}</td><td>${row.reference}</td><td>${formatTimestamp(row.created_at)}</td></tr>`,
   )}</tbody></table></div>
 ${page.rows.length === 0 && html`<p>No borrowers match.</p>`}
-${pager(after, page.next, '/borrowers', { email })}`;
+${pager(after, page.next, '/borrowers', { search })}`;
 }
 
 export const LOG_ROWS = 100;

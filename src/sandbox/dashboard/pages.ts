@@ -106,10 +106,10 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
   scope.get('/borrowers', (request, reply) => {
     const who = caller(request, reply);
     if (!who) return reply;
-    const email = one(request.query, 'email')?.trim() ?? '';
+    const search = one(request.query, 'search')?.trim() ?? '';
     const after = afterOf(request);
-    const rows = queries.borrowerPage(who.owner.org_id, email, after);
-    return sendPage(reply, 'Borrowers', who, borrowersPage(rows, email, after));
+    const rows = queries.borrowerPage(who.owner.org_id, search, after);
+    return sendPage(reply, 'Borrowers', who, borrowersPage(rows, search, after));
   });
 
   scope.get('/log', (request, reply) => {

@@ -7,6 +7,8 @@
  * the first page and the last cost the same at a thousand rows and at a million.
  * - borrowers: newest first (id descending); searched by the start of their e-mail (any case), in
  *   the e-mail's order, on the index of (organisation, lower-case e-mail) that keeps e-mails unique;
+ *   or by phone, in any form an operator types (src/contract/vocabulary.ts phoneLookedFor), newest
+ *   first, on the index of (organisation, phone) (migration 10);
  * - loan requests: newest first, filtered by stage and any of the state fields (src/contract/states.ts): one
  *   seek of the index of all three fields (migration 9) per combination of their values that agrees
  *   with the filters, the seeks merged in id order;
@@ -23,6 +25,7 @@ import {
   stageSql,
   waitingSql,
 } from '../../contract/states.js';
+import { phoneLookedFor } from '../../contract/vocabulary.js';
 import { LIMIT_PARAM } from '../db.js';
 import type { LoanRequestRow, UserRow } from '../repos/index.js';
 import { LOAN_REQUEST_VIEW } from '../repos/loan-requests.js';
@@ -50,6 +53,7 @@ export class DashboardQueries {
   private readonly borrowers: RowStatement<UserRow>;
   private readonly borrowersByEmail: RowStatement<UserRow>;
   private readonly borrowersByEmailAfter: RowStatement<UserRow>;
+  private readonly borrowersByPhone: RowStatement<UserRow>;
   private readonly queue: RowStatement<LoanRequestRow>;
   /** One statement per set of filters given, so that each can use its index (made when first asked). */
   private readonly loans = new Map<string, RowStatement<LoanRequestRow>>();
@@ -73,16 +77,22 @@ export class DashboardQueries {
           AND (lr.submitted_at, lr.id) > (SELECT ifnull(max(submitted_at), ''), ifnull(max(id), 0) FROM loan_requests WHERE id = :after)
         ORDER BY lr.submitted_at, lr.id ${LIMIT_PARAM}`,
     );
+    // Stored phones are all in the normal form (migration 10), so this is a seek of users_org_phone.
+    this.borrowersByPhone = prepareRows(db, `${borrowers} AND phone = :phone ORDER BY id DESC ${LIMIT_PARAM}`);
   }
 
   /**
-   * Borrowers whose e-mail starts with `email` (any case), in the e-mail's order; all when `email`
-   * is empty, newest first.
+   * The borrowers `search` finds: all when it is empty, newest first; those with its phone when it
+   * reads as one (and has no `@`), newest first; else those whose e-mail starts with it (any case),
+   * in the e-mail's order.
    */
-  borrowerPage(orgId: number, email: string, after: number | undefined): Page<UserRow> {
+  borrowerPage(orgId: number, search: string, after: number | undefined): Page<UserRow> {
     const limit = PAGE_SIZE + 1;
-    if (email === '') return paged(this.borrowers.all({ org_id: orgId, after: after ?? FROM_THE_START, limit }));
-    const { from, below } = prefixRange(email);
+    const newest = { org_id: orgId, after: after ?? FROM_THE_START, limit };
+    if (search === '') return paged(this.borrowers.all(newest));
+    const phone = search.includes('@') ? undefined : phoneLookedFor(search);
+    if (phone !== undefined) return paged(this.borrowersByPhone.all({ ...newest, phone }));
+    const { from, below } = prefixRange(search);
     if (after === undefined) return paged(this.borrowersByEmail.all({ org_id: orgId, from, below, limit }));
     return paged(this.borrowersByEmailAfter.all({ org_id: orgId, after, below, limit }));
   }
