@@ -2,7 +2,7 @@
  * `loanctl loan review` in a real pseudo-terminal: the built CLI runs in tmux against the
  * in-process sandbox; the test picks from the menu with the arrow keys, answers the terms, and
  * presses Ctrl-C at the next loan: the approval is on the server, the one after untouched, and
- * the summary is on screen with exit 130.
+ * the summary is on screen with exit 130; under -o json, that summary is a JSON record.
  *
  * Skipped, saying so, where tmux is missing; .ci/run installs it.
  */
@@ -91,5 +91,35 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     expect(shown.json<{ loan_request: LoanRequest }>().loan_request.terms).toMatchObject({ rate: 2, tenure: 6 });
     const untouched = await sandbox.run(['loan', 'show', String(second)]);
     expect(untouched.json<{ loan_request: LoanRequest }>().loan_request.lender_status).not.toBe('approved');
+  });
+
+  it('under -o json, Ctrl-C ends it with the summary as a JSON record and exit 130', async () => {
+    await pty?.killServer();
+    const waiting = (await sandbox.run(['loan', 'queue', '-o', 'json'])).json<LoanRequest[]>().map((loan) => loan.id);
+    const [first, second] = waiting;
+    expect(waiting.length, 'the loan the first test left waiting').toBeGreaterThan(0);
+    const last = second ?? (await submittedLoan('review-pty@example.com'));
+    pty = await TmuxPty.start([...LOANCTL, 'loan', 'review', '-o', 'json'], {
+      env: {
+        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
+        HOME: join(base, 'home'),
+        TZ: 'UTC',
+        LOANCTL_CONFIG_DIR: join(base, 'config'),
+        LOANCTL_STATE_DIR: join(base, 'state'),
+        LOANCTL_BASE_URL: sandbox.url,
+        LOANCTL_API_KEY: sandbox.api_key,
+        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
+      },
+      cwd: ROOT,
+    });
+    await pick(new RegExp(`Loan request ${first}: what now`), 'Skip');
+    await pty.waitForPrompt(new RegExp(`Loan request ${last}: what now`));
+    await pty.keys('C-c');
+    const screen = await pty.waitFor(/"left_waiting"[\s\S]*\}/);
+    expect(await pty.exitCode()).toBe(130);
+    const record = /^\{$[\s\S]*?^\}$/m.exec(screen)?.[0] ?? '';
+    expect(JSON.parse(record)).toMatchObject({ approved: [], skipped: [first], opened: [] });
+    expect(JSON.parse(record).left_waiting).toContain(last);
+    expect(screen).not.toContain('Reviewed:');
   });
 });

@@ -37,9 +37,9 @@ async function stateOf(id: number): Promise<LoanRequest> {
   return (await sandbox.run(['loan', 'show', String(id)])).json<{ loan_request: LoanRequest }>().loan_request;
 }
 
-async function review(script: Script, env: Record<string, string> = {}) {
+async function review(script: Script, env: Record<string, string> = {}, flags: string[] = []) {
   const { prompter, remaining } = scripted(script);
-  const result = await sandbox.run(['loan', 'review'], {
+  const result = await sandbox.run(['loan', 'review', ...flags], {
     tty: true,
     prompter,
     env: { LOANCTL_STATE_DIR: state, ...env },
@@ -104,6 +104,57 @@ describe('loan review', () => {
     expect(run2.stdout).toContain(`Reviewed: approved 1 (${second}); skipped 0; opened 0; 1 left waiting.`);
     expect((await stateOf(second)).terms).toMatchObject({ approved_amount: 30000, rate: 2, tenure: 6 });
     expect((await stateOf(third)).lender_status).not.toBe('approved');
+  });
+
+  it('under -o json and ndjson the summary is the one record on stdout: the ids approved, skipped, opened, left', async () => {
+    const first = await submittedLoan('40000');
+    const second = await submittedLoan('40000');
+    const third = await submittedLoan('40000');
+    // Earlier tests leave loans waiting: every menu before `first` is skipped.
+    const waitingBefore = (await sandbox.run(['loan', 'queue', '-o', 'json']))
+      .json<LoanRequest[]>()
+      .map((loan) => loan.id)
+      .filter((id) => id < first);
+    const skipEarlier = waitingBefore.map((id): Script[number] => [new RegExp(`Loan request ${id}: what now`), 'skip']);
+    const json = await review(
+      [
+        ...skipEarlier,
+        [new RegExp(`Loan request ${first}: what now`), 'approve'],
+        ...terms(''),
+        [new RegExp(`Approve loan request ${first}:`), true],
+        [new RegExp(`Loan request ${second}: what now`), 'open'],
+        [new RegExp(`Loan request ${second}: what now`), 'skip'],
+        [new RegExp(`Loan request ${third}: what now`), 'stop'],
+      ],
+      {},
+      ['-o', 'json'],
+    );
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(json.remaining).toEqual([]);
+    // The dashboard page's URL, where no browser opens, is said on stderr: stdout is the record alone.
+    expect(json.stderr).toContain(`/dashboard/loans/${second}`);
+    expect(JSON.parse(json.stdout)).toEqual({
+      approved: [first],
+      skipped: [...waitingBefore, second],
+      opened: [second],
+      left_waiting: [third],
+    });
+
+    const ndjson = await review(
+      [
+        ...[...waitingBefore, second].map((id): Script[number] => [new RegExp(`Loan request ${id}: what now`), 'skip']),
+        [new RegExp(`Loan request ${third}: what now`), 'stop'],
+      ],
+      {},
+      ['-o', 'ndjson'],
+    );
+    expect(ndjson.exitCode, ndjson.stderr).toBe(0);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ approved: [], skipped: [...waitingBefore, second], opened: [], left_waiting: [third] }]);
   });
 
   it('off a terminal it refuses (exit 2) and points at approve --from', async () => {

@@ -55,15 +55,16 @@ function launched(command: string, args: string[], env: Env): Promise<boolean> {
 /**
  * `loan open ID` and `loan show ID --web`: the loan request's page in the lender dashboard of the
  * profile's `dashboard-url` template, else in the sandbox's own dashboard when the base URL is a
- * sandbox on this machine. Opened in the browser where there is one, else its URL on stdout.
+ * sandbox on this machine. Opened in the browser where there is one, else its URL on `urlTo`
+ * (stdout, unless stdout is kept for a record, as `loan review -o json` keeps it).
  */
-export async function openLoanPage(id: number, deps: Deps): Promise<void> {
+export async function openLoanPage(id: number, deps: Deps, urlTo = deps.io.stdout): Promise<void> {
   const url = await loanPageUrl(id, deps);
   if (await openInBrowser(url, deps.env)) {
     deps.io.stderr.write(`Opened loan request ${id} in your browser: ${url}\n`);
     return;
   }
-  deps.io.stdout.write(`${url}\n`);
+  urlTo.write(`${url}\n`);
   deps.io.stderr.write('No browser to open here: open the URL above.\n');
 }
 

@@ -8,6 +8,7 @@ export const loanReview: Verb = (loan, deps) => {
     'Go through the approval queue at a terminal, one loan request at a time: approve, skip, open or stop',
     'loanctl loan review',
     'loanctl loan review --limit 5 --product 3',
+    'loanctl loan review -o json',
   )
     .option('--limit <n>', 'how many of the queue to go through, oldest submission first, 1 to 1000 (default 20)')
     .addHelpText(
@@ -15,7 +16,8 @@ export const loanReview: Verb = (loan, deps) => {
       `
 Each loan request is shown with what is attached to it and a preview with the last terms used for
 the product; Approve asks the terms (Enter keeps those last terms) and reviews them as loan approve
-does. The summary of what was done is printed at the end. Needs a terminal: from a script, use
+does. The summary of what was done is printed at the end: a sentence, or with -o json a record of
+the ids approved, skipped, opened and left waiting. Needs a terminal: from a script, use
 loanctl loan approve --from FILE.
 `,
     )

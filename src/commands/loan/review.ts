@@ -4,11 +4,13 @@
  * for the product, then approve (the terms asked, defaulting to those last terms: ./last-terms.ts),
  * skip, open in the dashboard, or stop. An approval goes through the review and
  * the warnings of `loan approve` (src/output/approval-review.ts) against the loan request as the
- * server has it just then. At the end (Ctrl-C too), what was done.
+ * server has it just then. At the end (Ctrl-C too), what was done: a sentence, or under `-o json`
+ * (and every format but the table) a record of the ids approved, skipped, opened and left waiting.
  *
  * Off a terminal it refuses (exit 2) and points at `loan approve --from`.
  */
 
+import type { OutputStream } from '../../basics.js';
 import { BODY_FIELDS, type FieldDef } from '../../contract/fields.js';
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
@@ -16,6 +18,8 @@ import { loanRequestIn, lookUpLoanRequest, readAttachments } from '../../domain/
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../http/api-client.js';
 import { httpDate } from '../../http/reply.js';
+import { openOutput } from '../../output/output.js';
+import { resolveOutputSettings } from '../../output/settings.js';
 import { formatMoney } from '../../output/values.js';
 import { choose } from '../../prompts/ask.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
@@ -42,6 +46,7 @@ export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Pro
       'From a script, approve from a file: loanctl loan approve --from approvals.csv --yes (loanctl loan queue -o csv lists the waiting ones).',
     );
   }
+  const printSummary = await summaryPrinter(deps);
   const productId = await resolveProduct(options, deps);
   const limit = queueLimit(options.limit, 'loan review');
   const settings = await deps.settings({ withKey: true });
@@ -54,13 +59,18 @@ export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Pro
   say(`${queue.waiting} waiting for approval; the ${queue.loans.length} waiting longest, oldest first.`);
   try {
     for (const queued of queue.loans) {
-      const action = await reviewOne(queued, { api, productId, lastTerms, deps, say, done, now: new Date(queue.now) });
+      const now = new Date(queue.now);
+      const context = { api, productId, lastTerms, deps, say, done, now, urlTo: printSummary.urlTo };
+      const action = await reviewOne(queued, context);
       if (action === 'stop') break;
     }
   } finally {
     // Left waiting: every loan of the round not approved or skipped (stopped at, or never reached).
-    const left = queue.loans.length - done.approved.length - done.skipped.length;
-    deps.io.stdout.write(`${summary(done, left)}\n`);
+    const decided = new Set([...done.approved, ...done.skipped]);
+    await printSummary.print(
+      done,
+      queue.loans.map((loan) => loan.id).filter((id) => !decided.has(id)),
+    );
   }
 }
 
@@ -73,6 +83,8 @@ interface Context {
   done: Done;
   /** The server's clock when the queue was read: the preview's "today". */
   now: Date;
+  /** Where Open prints the page's URL when no browser opens: stdout, unless the summary is a record. */
+  urlTo: OutputStream;
 }
 
 /** One loan request: shown, then the menu until it is approved, skipped, or the review stops. */
@@ -90,7 +102,7 @@ async function reviewOne(queued: LoanRequest, context: Context): Promise<Action>
     if (action === 'skip' || action === 'stop') return action;
     if (action === 'open') {
       const { openLoanPage } = await import('../common/open-url.js');
-      await openLoanPage(queued.id, deps);
+      await openLoanPage(queued.id, deps, context.urlTo);
       if (!done.opened.includes(queued.id)) done.opened.push(queued.id);
       continue;
     }
@@ -183,8 +195,37 @@ function defaultOf(name: string, loan: LoanRequest, last: Terms | undefined): st
   return value === 'weekely' ? 'weekly' : String(value);
 }
 
+/** The summary's fields as a record: the ids of each, in the order they were done (left: queue order). */
+const SUMMARY_FIELDS = ['approved', 'skipped', 'opened', 'left_waiting'];
+
+interface SummaryPrinter {
+  print(done: Done, left: number[]): Promise<void>;
+  urlTo: OutputStream;
+}
+
+/**
+ * How the summary is printed, chosen before anything is sent (a bad --fields stops the run there):
+ * in a table's place one sentence for the person at the terminal; in any other format (-o json,
+ * ndjson, csv, --jq, --fields) a record, as every command prints, and nothing else on stdout.
+ */
+async function summaryPrinter(deps: Deps): Promise<SummaryPrinter> {
+  const settings = resolveOutputSettings(deps.globals, deps.env, deps.io);
+  const plain = settings.output.toLowerCase() === 'table' && !settings.fields && !settings.raw && !settings.jq;
+  if (plain) {
+    return {
+      print: async (done, left) => void deps.io.stdout.write(`${sentence(done, left.length)}\n`),
+      urlTo: deps.io.stdout,
+    };
+  }
+  const output = await openOutput(deps, { names: () => SUMMARY_FIELDS });
+  return {
+    print: (done, left) => output.print({ ...done, left_waiting: left }),
+    urlTo: deps.io.stderr,
+  };
+}
+
 /** `Reviewed: approved 2 (172, 175); skipped 1 (173); opened 1 (172); 3 left waiting.` */
-function summary(done: Done, left: number): string {
+function sentence(done: Done, left: number): string {
   const part = (word: string, ids: number[]) => `${word} ${ids.length}${ids.length ? ` (${ids.join(', ')})` : ''}`;
   return `Reviewed: ${part('approved', done.approved)}; ${part('skipped', done.skipped)}; ${part('opened', done.opened)}; ${left} left waiting.`;
 }
