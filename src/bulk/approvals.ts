@@ -19,6 +19,7 @@
 import type { BodyOf } from '../contract/fields.js';
 import type { LoanRequest } from '../contract/schemas.js';
 import { isApproved } from '../contract/states.js';
+import { ReferenceWalk } from '../domain/loan-find.js';
 import { loanRequestIn, lookUpLoanRequest } from '../domain/loan-requests.js';
 import { ExitCode, LoanctlError, NoAccessError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
@@ -45,7 +46,7 @@ export interface AcceptedWarnings {
 }
 
 export interface ApprovalRow {
-  /** The loan request: its id, or its reference (looked up in the product's list). */
+  /** The loan request: its id, or its reference (found in the product's list, one walk for the file). */
   loan: { id: number } | { reference: string };
   productId: number;
   terms: BodyOf<'approveLoanRequest'>;
@@ -77,16 +78,20 @@ export interface ApprovalTask extends BulkTask<ApprovalRow> {
 
 export function approvalTask(options: ApprovalTaskOptions): ApprovalTask {
   const { read, send } = options;
-  const references = new Map<string, Promise<number>>();
+  /** One walk of each product's list finds every reference of the file (src/domain/loan-find.ts). */
+  const walks = new Map<number, ReferenceWalk>();
 
   async function idOf(row: ApprovalRow): Promise<number> {
     if ('id' in row.loan) return row.loan.id;
-    const reference = row.loan.reference;
-    let id = references.get(reference);
-    if (!id) {
-      id = findByReference(read(), row.productId, reference);
-      id.catch(() => references.delete(reference));
-      references.set(reference, id);
+    const { productId } = row;
+    let walk = walks.get(productId);
+    if (!walk) {
+      walk = new ReferenceWalk(read(), productId);
+      walks.set(productId, walk);
+    }
+    const id = await walk.find(row.loan.reference);
+    if (id === undefined) {
+      throw new NoAccessError(`No loan request with reference ${row.loan.reference} under product ${productId}.`);
     }
     return id;
   }
@@ -235,13 +240,4 @@ function loanKey(fields: Record<string, unknown>): Partial<RowOutcome> {
   const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
   if (text === '') return {};
   return /^\d+$/.test(text) ? { id: Number(text) } : { reference: text };
-}
-
-async function findByReference(api: ApiClient, productId: number, reference: string): Promise<number> {
-  const { findLoanByReference } = await import('../domain/loan-find.js');
-  const { loan } = await findLoanByReference(api, productId, reference);
-  if (!loan) {
-    throw new NoAccessError(`No loan request with reference ${reference} under product ${productId}.`);
-  }
-  return loan.id;
 }

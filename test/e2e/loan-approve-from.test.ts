@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';
 import { approvalFlags, borrower } from '../helpers/cli.js';
+import { countingProxy } from '../helpers/counting-proxy.js';
 import { type CliSandbox, cliSandbox, seedLoanRequest } from '../helpers/run-cli.js';
 
 let sandbox: CliSandbox;
@@ -170,6 +171,54 @@ describe('loan approve --from', () => {
     expect(lines[2]?.message).toContain('is already approved for 45,000.00');
     expect(lines[2]?.message).toContain('Pass --reapprove');
     expect((await stateOf(loan.id)).terms?.approved_amount).toBe(45000);
+  });
+
+  it('a file of references costs one walk of the product list, whatever the number of rows', async () => {
+    const oldest = [await newLoan(true), await newLoan(true), await newLoan(true), await newLoan(true)];
+    // 250 newer loan requests: the four are past the list's second page of 100, newest first.
+    const newer = ['user,amount,purpose', ...Array.from({ length: 250 }, () => `${email},5000,Stock`)].join('\n');
+    const created = await sandbox.run(['loan', 'create', '--from', file('newer.csv', newer)]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const proxy = await countingProxy(sandbox.url);
+    try {
+      const env = { LOANCTL_BASE_URL: proxy.url };
+      // A walk reads the list newest first; a row's own look-up by id reads it oldest first from the id.
+      const listReads = () =>
+        proxy.seen.filter((line) => line.startsWith('GET /api/v1/loan_request?') && line.includes('direction=DESC'))
+          .length;
+      const walkTo = async (reference: string) => {
+        proxy.seen.length = 0;
+        await sandbox.run(['loan', 'find', '--reference', reference, '-o', 'json'], { env });
+        return listReads();
+      };
+      const toTheOldest = await walkTo((oldest[0] as { reference: string }).reference);
+      const toTheEnd = await walkTo('LR-NO-SUCH-REFERENCE');
+      expect(toTheOldest).toBeGreaterThanOrEqual(3);
+
+      proxy.seen.length = 0;
+      const rows = oldest.map((loan, at) => row(at % 2 ? loan.reference.toLowerCase() : loan.reference, 40000));
+      const approved = await sandbox.run(
+        ['loan', 'approve', '--from', file('refs.csv', [HEADER, ...rows].join('\n')), '--yes'],
+        {
+          env,
+        },
+      );
+      expect(approved.exitCode, approved.stderr).toBe(0);
+      expect(results(approved.stdout).map((line) => line.id)).toEqual(oldest.map((loan) => loan.id));
+      expect(listReads()).toBe(toTheOldest);
+
+      // A reference the product does not have: the one walk goes to the list's end, once for both rows.
+      proxy.seen.length = 0;
+      const unknown = [HEADER, row('LR-NO-SUCH-REFERENCE', 40000), row('lr-no-such-other', 40000)].join('\n');
+      const missing = await sandbox.run(['loan', 'approve', '--from', file('unknown.csv', unknown), '--yes'], { env });
+      expect(results(missing.stdout).map((line) => line.message)).toEqual([
+        expect.stringContaining('No loan request with reference LR-NO-SUCH-REFERENCE'),
+        expect.stringContaining('No loan request with reference lr-no-such-other'),
+      ]);
+      expect(listReads()).toBe(toTheEnd);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('--yes alone never accepts a warning, and each flag accepts its own only', async () => {
