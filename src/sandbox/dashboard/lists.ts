@@ -85,7 +85,7 @@ export function borrowersPage(page: Page<UserRow>, search: string, after: number
   <label>E-mail starts with, or phone<input type="search" name="search" value="${search}" autocomplete="off"></label>
   <div><button type="submit">Search</button></div>
 </form>
-<p class="hint">Newest first. A phone finds its borrowers in any form (<code>0803 153 5642</code>, <code>+2348031535642</code>, <code>8031535642</code>); other text, those whose e-mail starts with it, in the e-mail's order.</p>
+<p class="hint">All borrowers, newest first. A phone, in any form (<code>0803 153 5642</code>, <code>+2348031535642</code>, <code>8031535642</code>), finds those with it, newest first; other text finds those whose e-mail starts with it, in the e-mail's order.</p>
 <div class="table"><table>
 <thead><tr><th>ID</th><th>Name</th><th>E-mail</th><th>Phone</th><th>Reference</th><th>Created</th></tr></thead>
 <tbody>${page.rows.map(

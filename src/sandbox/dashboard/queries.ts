@@ -83,14 +83,14 @@ export class DashboardQueries {
 
   /**
    * The borrowers `search` finds: all when it is empty, newest first; those with its phone when it
-   * reads as one (and has no `@`), newest first; else those whose e-mail starts with it (any case),
-   * in the e-mail's order.
+   * reads as one (an e-mail never does: it has an `@`), newest first; else those whose e-mail
+   * starts with it (any case), in the e-mail's order.
    */
   borrowerPage(orgId: number, search: string, after: number | undefined): Page<UserRow> {
     const limit = PAGE_SIZE + 1;
     const newest = { org_id: orgId, after: after ?? FROM_THE_START, limit };
     if (search === '') return paged(this.borrowers.all(newest));
-    const phone = search.includes('@') ? undefined : phoneLookedFor(search);
+    const phone = phoneLookedFor(search);
     if (phone !== undefined) return paged(this.borrowersByPhone.all({ ...newest, phone }));
     const { from, below } = prefixRange(search);
     if (after === undefined) return paged(this.borrowersByEmail.all({ org_id: orgId, from, below, limit }));
