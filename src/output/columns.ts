@@ -29,6 +29,13 @@ export interface ColumnSet {
   noun: string;
   /** Keys a command adds to the reply's record (valid in `--fields` though no column shows them). */
   computed?: readonly string[];
+  /**
+   * Columns a list joins into each row from elsewhere, by name in `--fields` only, and only on the
+   * lists that fill them (./output.ts `joinedListShape`): never in a reply's own names.
+   */
+  joined?: readonly Column[];
+  /** `--fields @name`: named lists of this set's fields, for the lists that take its joined columns. */
+  presets?: Readonly<Record<string, readonly string[]>>;
 }
 
 const c = (key: string, label: string, format?: CellFormat): Column =>
@@ -77,8 +84,41 @@ const RECORD_COLUMNS = Object.fromEntries(
   ),
 ) as Record<TableRecord, ColumnSet>;
 
+/**
+ * A loan request's borrower, by its `user_id`, from loanctl's local index of borrowers
+ * (src/commands/common/borrower-columns.ts fills them): the API's loan request carries only the
+ * name. Text, so that a spreadsheet never reads a phone as a number.
+ */
+export const BORROWER_COLUMNS: readonly Column[] = [
+  c('borrower_email', 'BORROWER EMAIL'),
+  c('borrower_phone', 'BORROWER PHONE'),
+];
+
 export const COLUMNS: Record<ResourceKind, ColumnSet> = {
   ...RECORD_COLUMNS,
+  loanRequest: {
+    ...RECORD_COLUMNS.loanRequest,
+    joined: BORROWER_COLUMNS,
+    presets: {
+      // A spreadsheet of the loans with whom to call about each (docs/guide.md, "Spreadsheets").
+      export: [
+        'id',
+        'reference',
+        'fullname',
+        'borrower_email',
+        'borrower_phone',
+        'amount',
+        'status',
+        'lender_status',
+        'user_status',
+        'terms.approved_amount',
+        'terms.estimated_repayment',
+        'created_at',
+        'submitted_at',
+        'approved_at',
+      ],
+    },
+  },
   // `user create` says whether the user was created or already existed.
   user: { ...RECORD_COLUMNS.user, computed: ['status'] },
   profile: {
@@ -116,6 +156,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('amount', 'AMOUNT', 'money'),
       c('purpose', 'PURPOSE'),
     ],
+    joined: BORROWER_COLUMNS,
   },
 };
 
