@@ -7,7 +7,7 @@
  */
 import { parseIndexLine } from '../config/user-index.js';
 
-export interface Contact {
+interface Contact {
   email: string;
   /** In its one normal form (`+234…`) when it has one, as the index keeps it. */
   phone: string;

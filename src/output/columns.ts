@@ -7,6 +7,7 @@
  */
 import { type OperationKey, replyPayloadShape, replyRecord } from '../contract/operations.js';
 import { fieldAt, RECORDS, type RecordName, type RecordSpec, type ValueKind } from '../contract/records.js';
+import { LOAN_REQUEST_PRESETS } from './presets.js';
 
 export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number' | 'rate';
 
@@ -99,25 +100,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
   loanRequest: {
     ...RECORD_COLUMNS.loanRequest,
     joined: BORROWER_COLUMNS,
-    presets: {
-      // A spreadsheet of the loans with whom to call about each (docs/guide.md, "Spreadsheets").
-      export: [
-        'id',
-        'reference',
-        'fullname',
-        'borrower_email',
-        'borrower_phone',
-        'amount',
-        'status',
-        'lender_status',
-        'user_status',
-        'terms.approved_amount',
-        'terms.estimated_repayment',
-        'created_at',
-        'submitted_at',
-        'approved_at',
-      ],
-    },
+    presets: LOAN_REQUEST_PRESETS,
   },
   // `user create` says whether the user was created or already existed.
   user: { ...RECORD_COLUMNS.user, computed: ['status'] },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLUMNS } from '../../src/output/columns.js';
+import { LOAN_REQUEST_PRESETS } from '../../src/output/presets.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
 import { createRepos } from '../../src/sandbox/repos/index.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
@@ -19,7 +19,7 @@ import { call, sampleBody } from '../helpers/sandbox.js';
 
 /** Two pages of the sandbox's user list (50 a page), and some. */
 const BORROWERS = 60;
-const EXPORT = COLUMNS.loanRequest.presets?.export ?? [];
+const EXPORT: readonly string[] = LOAN_REQUEST_PRESETS.export;
 
 let sandbox: CliSandbox;
 /** Each loan request made here, with its borrower's id. */
@@ -141,13 +141,13 @@ describe('--fields @export', () => {
     });
   });
 
-  it('xlsx: the phone a text cell, money a number, an unset date empty', async () => {
-    const result = await sandbox.run(['loan', 'list', '--all', '--fields', '@export', '-o', 'xlsx'], {
+  it('xlsx, with names after the preset: the phone a text cell, money a number, an unset date empty', async () => {
+    const result = await sandbox.run(['loan', 'list', '--all', '--fields', '@export,purpose,id', '-o', 'xlsx'], {
       env: freshConfig(),
     });
     expect(result.exitCode, result.stderr).toBe(0);
     const [header, ...rows] = await readSheet(result.stdoutBytes);
-    expect(header).toEqual([...EXPORT]);
+    expect(header).toEqual([...EXPORT, 'purpose']);
     const at = (name: string) => EXPORT.indexOf(name);
     const oldest = rows.find((cells) => loans.get(cells[at('id')] as number) === 1) as unknown[];
     expect(oldest[at('borrower_email')]).toBe(emailOf(1));
