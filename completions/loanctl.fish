@@ -290,7 +290,7 @@ function __loanctl_options
                 '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
                 '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
                 '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
-                '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+                '--fields' 'comma-separated fields to show, e.g. id,status,amount; @NAME is a preset (loan list: @export)' \
                 '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
                 '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
                 '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \
@@ -857,7 +857,7 @@ function __loanctl_options
         '--base-url' 'API root, e.g. https://api.example.com (env LOANCTL_BASE_URL)' \
         '-o' 'output format, any case (default: table on a terminal, json otherwise)' \
         '--output' 'output format, any case (default: table on a terminal, json otherwise)' \
-        '--fields' 'comma-separated fields to show, e.g. id,status,amount' \
+        '--fields' 'comma-separated fields to show, e.g. id,status,amount; @NAME is a preset (loan list: @export)' \
         '--jq' 'filter the JSON output with jq'\''s language, strings printed raw, e.g. '\''.[].id'\''' \
         '--bom' 'with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile'\''s csvBom)' \
         '--no-bom' 'with -o csv: no byte-order mark, even if the profile asks for one' \

@@ -34,7 +34,10 @@ export function buildProgram(deps: Deps): Command {
         .choices(OUTPUT_FORMATS)
         .argParser(outputFormat),
     )
-    .option('--fields <list>', 'comma-separated fields to show, e.g. id,status,amount')
+    .option(
+      '--fields <list>',
+      'comma-separated fields to show, e.g. id,status,amount; @NAME is a preset (loan list: @export)',
+    )
     .option('--jq <expr>', "filter the JSON output with jq's language, strings printed raw, e.g. '.[].id'")
     .option('--bom', "with -o csv: begin with the byte-order mark Excel needs to read UTF-8 (or the profile's csvBom)")
     .option('--no-bom', 'with -o csv: no byte-order mark, even if the profile asks for one')

@@ -110,6 +110,18 @@ export function parseIndexLine(line: string): IndexEntry {
   };
 }
 
+/** The last `count` lines of the index's text, parsed (fewer when it has fewer). */
+export function lastEntries(body: string, count: number): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  let end = body.length - 1; // the newline that ends the line
+  while (entries.length < count && end > 0) {
+    const start = body.lastIndexOf('\n', end - 1) + 1;
+    entries.unshift(parseIndexLine(body.slice(start, end)));
+    end = start - 1;
+  }
+  return entries;
+}
+
 /** Why the index at `path` is not believed (undefined: no file, or read whole). */
 type IndexRead = { text: IndexText } | { missing: true } | { untrusted: string };
 

@@ -7,20 +7,25 @@
  *   borrower, a phone's or a name's reads to the end;
  * - a later one first brings the index up to date by walking only the borrowers after the last
  *   page walked: the list is in id order, so those created since are there. That page is read again;
- *   when its first user is not the one it had, the list is not the one walked (a sandbox reset or
- *   restored), and the index is rebuilt. Nothing new costs one request;
+ *   when its users are not the ones the index has for it (ids and e-mails), the list is not the one
+ *   walked (a sandbox reset or restored), and the index is rebuilt. Nothing new costs one request;
  * - an entry found in the index is believed only once the server shows it: the page the index names
  *   is asked for, and must hold that id with that e-mail (one request). Any that does not means the
  *   list changed under the index: it is rebuilt and the look-up made again on what the walk read.
  *
  * One instance per run: the index is read once, and concurrent look-ups (a bulk file's rows) share
  * one walk.
+ *
+ * The loan lists' borrower columns (`contacts`) are answered from memory once the index is up to
+ * date, unconfirmed (a page a borrower): the API changes no borrower once created (spec 4.1–4.3),
+ * and the update's check of the last page catches a list that is not the one walked.
  */
 import {
   type IndexEntry,
   type IndexPaths,
   type IndexText,
   indexLine,
+  lastEntries,
   parseIndexLine,
   readIndex,
   type WalkMark,
@@ -29,6 +34,7 @@ import {
 import type { UserListItem } from '../contract/schemas.js';
 import { normalisePhone } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
+import { type BorrowerContacts, contactsOf } from './borrower-contacts.js';
 import { type PageSeen, userPages } from './pages.js';
 
 /** Pages asked for at once by a walk (the client's connection pool, src/http/client.ts). */
@@ -110,6 +116,24 @@ export class BorrowerIndex {
     return { users: seen.sort(byId), walked, indexed: this.text?.lines ?? 0 };
   }
 
+  /** Whether there is an index to bring up to date (else the next walk reads the whole list). */
+  exists(): boolean {
+    return this.load() !== undefined;
+  }
+
+  /**
+   * Every borrower's e-mail and phone by id, once the index is brought up to date (the first time:
+   * the whole list); `pageSeen` is told of each page read. The index's text stays in memory.
+   */
+  async contacts(pageSeen: PageSeen = () => {}): Promise<BorrowerContacts> {
+    await this.update(false, (users) => {
+      pageSeen(users.length, 0);
+      return false;
+    });
+    const text = this.load();
+    return contactsOf(text?.body ?? '', text?.lines ?? 0);
+  }
+
   /** The index as read (and checked) once this run; undefined when there is none to believe. */
   private load(): IndexText | undefined {
     if (this.text) return this.text;
@@ -176,7 +200,7 @@ export class BorrowerIndex {
       let added = users;
       if (known && page === fromPage) {
         // Not the page the last walk ended on: the list is not the one walked.
-        if (users[0]?.id !== known.mark.lastPageFirstId) return this.walk(true, each);
+        if (!samePage(users, known)) return this.walk(true, each);
         added = users.slice(known.mark.lastPageSize);
       }
       for (const user of added) {
@@ -195,6 +219,19 @@ export class BorrowerIndex {
     writeIndex(this.paths, body, mark);
     return walked;
   }
+}
+
+/**
+ * Whether the page read again begins with the users of the index's last lines, ids and e-mails: a
+ * snapshot of another sandbox restored may have the same ids and page sizes, not the same e-mails.
+ */
+function samePage(users: readonly UserListItem[], known: IndexText): boolean {
+  const { lastPageSize } = known.mark;
+  const entries = lastEntries(known.body, lastPageSize);
+  return (
+    entries.length === lastPageSize &&
+    entries.every((entry, at) => users[at]?.id === entry.id && String(users[at]?.email).toLowerCase() === entry.email)
+  );
 }
 
 function sameMark(a: WalkMark, b: WalkMark): boolean {

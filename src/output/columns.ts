@@ -7,6 +7,7 @@
  */
 import { type OperationKey, replyPayloadShape, replyRecord } from '../contract/operations.js';
 import { fieldAt, RECORDS, type RecordName, type RecordSpec, type ValueKind } from '../contract/records.js';
+import { LOAN_REQUEST_PRESETS } from './presets.js';
 
 export type CellFormat = 'text' | 'money' | 'timestamp' | 'date' | 'bool' | 'number' | 'rate';
 
@@ -29,6 +30,13 @@ export interface ColumnSet {
   noun: string;
   /** Keys a command adds to the reply's record (valid in `--fields` though no column shows them). */
   computed?: readonly string[];
+  /**
+   * Columns a list joins into each row from elsewhere, by name in `--fields` only, and only on the
+   * lists that fill them (./output.ts `joinedListShape`): never in a reply's own names.
+   */
+  joined?: readonly Column[];
+  /** `--fields @name`: named lists of this set's fields, for the lists that take its joined columns. */
+  presets?: Readonly<Record<string, readonly string[]>>;
 }
 
 const c = (key: string, label: string, format?: CellFormat): Column =>
@@ -77,8 +85,23 @@ const RECORD_COLUMNS = Object.fromEntries(
   ),
 ) as Record<TableRecord, ColumnSet>;
 
+/**
+ * A loan request's borrower, by its `user_id`, from loanctl's local index of borrowers
+ * (src/commands/common/borrower-columns.ts fills them): the API's loan request carries only the
+ * name. Text, so that a spreadsheet never reads a phone as a number.
+ */
+export const BORROWER_COLUMNS: readonly Column[] = [
+  c('borrower_email', 'BORROWER EMAIL'),
+  c('borrower_phone', 'BORROWER PHONE'),
+];
+
 export const COLUMNS: Record<ResourceKind, ColumnSet> = {
   ...RECORD_COLUMNS,
+  loanRequest: {
+    ...RECORD_COLUMNS.loanRequest,
+    joined: BORROWER_COLUMNS,
+    presets: LOAN_REQUEST_PRESETS,
+  },
   // `user create` says whether the user was created or already existed.
   user: { ...RECORD_COLUMNS.user, computed: ['status'] },
   profile: {
@@ -116,6 +139,7 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
       c('amount', 'AMOUNT', 'money'),
       c('purpose', 'PURPOSE'),
     ],
+    joined: BORROWER_COLUMNS,
   },
 };
 

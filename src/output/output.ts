@@ -13,8 +13,8 @@
 import type { Env, GlobalOptions, Io, OutputFormat, OutputStream } from '../basics.js';
 import type { OperationKey } from '../contract/operations.js';
 import { replyPayloadShape, replyRecord } from '../contract/operations.js';
-import { type ResourceKind, replyKind } from './columns.js';
-import { checkFields, operationFieldNames } from './field-names.js';
+import { COLUMNS, type ResourceKind, replyKind } from './columns.js';
+import { checkFields, expandPresets, joinedFieldNames, operationFieldNames, type Presets } from './field-names.js';
 import type { Composite, RowSink, View } from './formats/formatter.js';
 import { chooseFormat } from './formats/index.js';
 import { resolveOutputSettings } from './settings.js';
@@ -32,6 +32,16 @@ export interface OutputShape {
   names(): Promise<readonly string[]> | readonly string[];
   /** The command sends requests once its Output is open (as an operation's does): an error says nothing was. */
   sends?: boolean;
+  /** What `--fields @name` may name (none: a preset is exit 2). */
+  presets?: Presets | undefined;
+}
+
+/**
+ * A list whose rows the command fills with its column set's joined columns when `--fields` asks
+ * for them (`loan list`'s borrower e-mail and phone): their names and the set's presets are valid.
+ */
+export function joinedListShape(kind: ResourceKind): OutputShape {
+  return { kind, names: () => joinedFieldNames(kind), presets: COLUMNS[kind].presets, sends: true };
 }
 
 export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
@@ -51,6 +61,8 @@ interface PageStream {
 }
 
 export interface Output {
+  /** `--fields` as checked, presets expanded: what the rows must carry (none under --raw or --jq). */
+  readonly fields?: readonly string[] | undefined;
   /** A record, a list of them, or a plain value; `envelope` is what `--raw` prints (default: the payload). */
   print(payload: unknown, envelope?: unknown): Promise<void>;
   scalar(value: string | boolean, envelope?: unknown): Promise<void>;
@@ -70,9 +82,11 @@ export async function openOutput(
   }
   const formatter = chooseFormat({ output: options.format ?? settings.output });
   const raw = options.raw ?? settings.raw;
-  const fields = raw ? undefined : (options.fields ?? settings.fields);
+  const given = raw ? undefined : (options.fields ?? settings.fields);
   const shape = typeof source === 'string' ? operationShape(source, options.scalar) : source;
-  if (fields) checkFields(fields, await shape.names(), { nothingSent: shape.sends === true });
+  const nothingSent = shape.sends === true;
+  const fields = given && expandPresets(given, shape.presets, { nothingSent });
+  if (fields) checkFields(fields, await shape.names(), { nothingSent, presets: shape.presets });
   const { asList, empty, none } = options;
   const view: View = {
     io: deps.io,
@@ -87,6 +101,7 @@ export async function openOutput(
   };
   const out = deps.io.stdout;
   return {
+    fields,
     print: (payload, envelope) => (raw ? writeRaw(out, envelope ?? payload) : formatter.value(payload, view)),
     scalar: (value, envelope) =>
       raw ? writeRaw(out, envelope ?? value) : formatter.scalar(value, options.scalar ?? 'value', view),

@@ -66,7 +66,7 @@ export function pickColumns(
   view: 'list' | 'detail',
 ): Column[] {
   const set = kind ? COLUMNS[kind] : undefined;
-  const known = set ? [...set.list, ...(set.detail ?? [])] : [];
+  const known = set ? [...set.list, ...(set.detail ?? []), ...(set.joined ?? [])] : [];
   const label = (key: string) => key.toUpperCase().replace(/[._]/g, ' ');
   if (fields) {
     return fields.map((key) => {

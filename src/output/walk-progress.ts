@@ -15,8 +15,11 @@ export interface WalkProgress {
 
 const REDRAW_MS = 100;
 
-/** Starts the line; `rows` names what is scanned ("users", "loan requests"). */
-export function startWalkProgress(deps: { io: Io }, rows: string): WalkProgress {
+/**
+ * Starts the line; `rows` names what is scanned ("users", "loan requests"). Without `matched`, a
+ * walk that looks for nothing (reading the index of borrowers) does not count matches.
+ */
+export function startWalkProgress(deps: { io: Io }, rows: string, options: { matched?: boolean } = {}): WalkProgress {
   const { stderr } = deps.io;
   if (stderr.isTTY !== true) return { page() {}, stop() {} };
   let scanned = 0;
@@ -32,8 +35,9 @@ export function startWalkProgress(deps: { io: Io }, rows: string): WalkProgress 
       const now = performance.now();
       if (drawnAt !== undefined && now - drawnAt < REDRAW_MS) return;
       drawnAt = now;
+      const found = options.matched === false ? '' : `; ${number(matched)} matched`;
       stderr.write(
-        `\r\x1b[KScanned ${number(scanned)} ${rows} (${number(pages)} page${pages === 1 ? '' : 's'}); ${number(matched)} matched`,
+        `\r\x1b[KScanned ${number(scanned)} ${rows} (${number(pages)} page${pages === 1 ? '' : 's'})${found}`,
       );
     },
     stop() {

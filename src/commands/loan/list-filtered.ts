@@ -8,7 +8,8 @@ import type { Deps } from '../../deps.js';
 import { type SearchTally, searchLoanRequests } from '../../domain/loan-filter.js';
 import { userLookup } from '../../domain/user-lookup.js';
 import type { Direction } from '../../input/values.js';
-import { openOutput } from '../../output/output.js';
+import { joinedListShape, openOutput } from '../../output/output.js';
+import { borrowerJoin } from '../common/borrower-columns.js';
 import {
   filterFlagsText,
   type LoanFilterFlags,
@@ -36,16 +37,20 @@ export async function runFilteredLoanList(
   flags: LoanFilterFlags,
   deps: Deps,
 ): Promise<void> {
+  const output = await openOutput(deps, joinedListShape('loanRequest'));
   const api = await deps.api();
-  const filter = await resolveLoanFilter(request.parsedFilter, api, await userLookup(deps));
+  const lookup = await userLookup(deps);
+  const filter = await resolveLoanFilter(request.parsedFilter, api, lookup);
+  const join = await borrowerJoin(deps, output.fields, lookup);
   const limit = request.all && request.limit === undefined ? undefined : (request.limit ?? DEFAULT_MATCHES);
   const tally: SearchTally = { scanned: 0, matched: 0, resumeAfter: undefined };
-  const stream = (await openOutput(deps, 'listLoanRequests')).pages();
+  const stream = output.pages();
   const search = { direction: request.direction, cursor: request.cursor, limit, pageSize: SCAN_PAGE_SIZE };
   for await (const { matches, result } of searchLoanRequests(api, request.productId, filter, search, tally)) {
-    await stream.page(matches, result);
+    await stream.page(join ? join.rows(matches) : matches, result);
   }
   await stream.end();
+  join?.end();
   notice(deps, `${tally.matched} matched of ${tally.scanned} loan requests scanned (filtered by loanctl).`);
   if (tally.resumeAfter !== undefined) {
     const direction = request.direction === 'ASC' ? ' --direction ASC' : '';

@@ -4,10 +4,19 @@
  * ../common/loan-filter-options.ts.
  */
 import { STAGE_CHOICES, STATE_VALUES, type StateField } from '../../contract/states.js';
+import { LOAN_REQUEST_PRESETS } from '../../output/presets.js';
 import { productVerb, type Verb } from '../common/verb.js';
 
 /** The values a state field is seen with (src/contract/states.ts), for the help. */
 const seen = (field: StateField) => STATE_VALUES[field].join(', ');
+
+/** What `--fields @export` stands for, indented, a few names a line. */
+const exportHelp = () => {
+  const names = LOAN_REQUEST_PRESETS.export;
+  const lines = [];
+  for (let at = 0; at < names.length; at += 5) lines.push(`  ${names.slice(at, at + 5).join(', ')}`);
+  return lines.join(',\n');
+};
 
 /** The stages `--stage` takes, from the state table. */
 const stagesHelp = () => STAGE_CHOICES.join(', ');
@@ -21,6 +30,7 @@ export const loanList: Verb = (loan, deps) => {
     'loanctl loan list --limit 50 --cursor 172',
     'loanctl loan list --all -o ndjson --fields id,status,amount',
     'loanctl loan list --stage approved --all',
+    'loanctl loan list --all --fields @export -o xlsx > loans.xlsx',
   )
     .option('--direction <ASC|DESC>', 'order by id: DESC (newest first, default) or ASC')
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
@@ -48,6 +58,11 @@ matches, and stops once --limit matches (default 20; --all: every match) are fou
 how many rows were scanned. Filters combine (all must match).
   $ loanctl loan list --stage waiting --min-amount 100000
   $ loanctl loan list --user ada@example.com --created-since 2026-03-01 --all -o ndjson
+
+--fields may name the borrower's borrower_email and borrower_phone, from loanctl's local index of
+borrowers (brought up to date first; the first time, the whole user list is read). --fields @export
+is the preset for a spreadsheet:
+${exportHelp()}
 `,
     )
     .action(async (options) => {

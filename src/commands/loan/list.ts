@@ -11,14 +11,18 @@
  * filter. Pages of 100 stream through the filter; `--limit` then counts matches (default 20;
  * `--all`: every match) and the walk stops at the `--limit`th. stderr says how many rows were
  * scanned and, when it stopped early, the `--cursor` that continues the search.
+ *
+ * `--fields` may name the borrower's e-mail and phone (`borrower_email`, `borrower_phone`, or the
+ * `@export` preset): ../common/borrower-columns.ts fills them from the local index of borrowers.
  */
-import type { LoanRequestPage } from '../../contract/schemas.js';
+import type { LoanRequest, LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { isFiltering } from '../../domain/loan-filter.js';
 import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
-import { openOutput } from '../../output/output.js';
+import { joinedListShape, openOutput } from '../../output/output.js';
+import { borrowerJoin } from '../common/borrower-columns.js';
 import { type LoanFilterFlags, parseLoanFilter } from '../common/loan-filter-options.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
@@ -53,7 +57,9 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
       deps,
     );
   }
-  const output = await openOutput(deps, 'listLoanRequests');
+  const output = await openOutput(deps, joinedListShape('loanRequest'));
+  const join = await borrowerJoin(deps, output.fields);
+  const withBorrowers = (rows: readonly LoanRequest[]) => (join ? join.rows(rows) : rows);
   const api = await deps.api();
   const page = async (at: number | undefined, limit: number) => {
     const result = await api.call('listLoanRequests', { productId, query: { direction, cursor: at, limit } });
@@ -71,16 +77,18 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
       { direction, cursor, limit },
       { prefetch: true },
     )) {
-      await stream.page(loanRequests, result);
+      await stream.page(withBorrowers(loanRequests), result);
       if (!followable) warnUnfollowable(deps);
     }
     await stream.end();
+    join?.end();
     return;
   }
 
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
-  await output.print(current.loan_requests, result.rawBody);
+  await output.print(withBorrowers(current.loan_requests), result.rawBody);
+  join?.end();
   if (current.loan_requests.length === 0 || current.cursor === cursor) return;
   if (!isFollowableCursor(current.cursor)) return warnUnfollowable(deps);
   const { page: ahead } = await page(current.cursor, 1);

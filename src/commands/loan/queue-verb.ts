@@ -15,7 +15,8 @@ export const loanQueue: Verb = (loan, deps) => {
       `
 Computed by loanctl, client-side: the API can neither filter nor sort by submission, so every page
 is read (100 rows a request) and a bounded sort keeps the --limit oldest submissions. stderr says
-how many are waiting and how many rows were scanned.
+how many are waiting and how many rows were scanned. --fields may add the borrower's
+borrower_email and borrower_phone, from loanctl's local index of borrowers.
 `,
     )
     .action(async (options) => {

@@ -7,7 +7,8 @@
  * created early may be submitted late), so this is client-side: every page is streamed through the
  * filter and a *bounded sort* keeps only the `--limit` oldest submissions seen so far (default 20,
  * at most 1000). Memory is one page plus `--limit` rows, however long the list; the whole list is
- * read, since the oldest submission may be on the last page.
+ * read, since the oldest submission may be on the last page. `--fields` may add the borrower's
+ * e-mail and phone (../common/borrower-columns.ts).
  */
 import type { LoanRequest } from '../../contract/schemas.js';
 import { parseTimestamp } from '../../contract/vocabulary.js';
@@ -15,9 +16,10 @@ import type { Deps } from '../../deps.js';
 import { scanQueue } from '../../domain/queue-scan.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../input/values.js';
-import { render } from '../../output/render.js';
+import { joinedListShape, openOutput } from '../../output/output.js';
 import { formatAge } from '../../output/values.js';
 import { startWalkProgress } from '../../output/walk-progress.js';
+import { borrowerJoin } from '../common/borrower-columns.js';
 import { notice, type ProductOption, resolveProduct } from './common.js';
 
 export interface LoanQueueOptions extends ProductOption {
@@ -42,12 +44,12 @@ export async function runLoanQueue(options: LoanQueueOptions, deps: Deps): Promi
   const productId = await resolveProduct(options, deps);
   const limit = queueLimit(options.limit, 'loan queue');
   if (deps.globals.raw) throw new UsageError('loan queue is computed by loanctl, so it has no --raw envelope.');
+  const output = await openOutput(deps, joinedListShape('queue'));
+  const join = await borrowerJoin(deps, output.fields);
   const { loans, waiting, scanned, now } = await readQueue(deps, productId, limit);
-  await render(
-    loans.map((loan) => queueRow(loan, now)),
-    { kind: 'queue' },
-    deps,
-  );
+  const rows = loans.map((loan) => queueRow(loan, now));
+  await output.print(join ? join.rows(rows) : rows);
+  join?.end();
   const shown = Math.min(waiting, limit);
   notice(
     deps,
