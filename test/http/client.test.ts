@@ -47,6 +47,12 @@ function envelope(status: string, data: unknown, message = 'ok', data1?: unknown
   return JSON.stringify(data1 === undefined ? { status, message, data } : { status, message, data, data1 });
 }
 
+/**
+ * Retries are counted against --timeout on the real clock while these tests' waits are recorded,
+ * not waited: a test that counts every retry gives a timeout a loaded machine cannot reach.
+ */
+const PATIENT = { timeoutMs: 120_000 };
+
 /** A client of the test's server with its own keep-alive pool; waits between retries are recorded, not waited. */
 function client(overrides: Partial<Settings> = {}, options: Partial<ClientOptions> = {}) {
   const made = createApiClient(settings(overrides), {
@@ -246,7 +252,7 @@ describe('HTTP client: faults', () => {
     server.script((_req, res) =>
       res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
     );
-    const error = await failure(client().request('GET', '/api/v1/user'));
+    const error = await failure(client(PATIENT).request('GET', '/api/v1/user'));
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toBe(`The server at ${server.url} answered HTTP 502 with an HTML page, not the API's JSON.`);
     expect(error.hint).toContain(`${server.url} from profile "prod"`);
@@ -273,7 +279,7 @@ describe('HTTP client: faults', () => {
   it('connection refused (a real closed local port) is exit 5, after retries', async () => {
     const port = await closedPort();
     const error = await failure(
-      client({ baseUrl: `http://127.0.0.1:${port}`, baseUrlSource: 'flag' }).request('GET', '/api/v1/user'),
+      client({ ...PATIENT, baseUrl: `http://127.0.0.1:${port}`, baseUrlSource: 'flag' }).request('GET', '/api/v1/user'),
     );
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: connection refused.`);
@@ -284,7 +290,7 @@ describe('HTTP client: faults', () => {
   it('connection refused on a POST is also retried: it never reached the server', async () => {
     const port = await closedPort();
     const error = await failure(
-      client({ baseUrl: `http://127.0.0.1:${port}` }).call('tokenizeLinker', { params: { id: 3 } }),
+      client({ ...PATIENT, baseUrl: `http://127.0.0.1:${port}` }).call('tokenizeLinker', { params: { id: 3 } }),
     );
     expect(error.exitCode).toBe(ExitCode.network);
     expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: connection refused.`);
@@ -437,7 +443,7 @@ describe('HTTP client: which transport failures are repeated', () => {
 
   it('the socket closed mid-body: "connection failed"; a GET is repeated, a POST is not', async () => {
     server.script((_req, res) => cutOff(res, '{"status":"success","message":"ok","data":[{"id":1,"ema'));
-    const get = await failure(client().request('GET', '/api/v1/user'));
+    const get = await failure(client(PATIENT).request('GET', '/api/v1/user'));
     expect(get.exitCode).toBe(ExitCode.network);
     expect(get.message).toBe(`The connection to ${host()} failed before a complete reply (ECONNRESET).`);
     expect(io.stderr.text()).toContain('loanctl: connection failed (ECONNRESET); retrying in');
