@@ -154,7 +154,7 @@ module.exports = {
       from: { path: '^src/sandbox/' },
       to: {
         path: '^src/',
-        pathNot: `${folders('sandbox', 'contract', 'repayment')}|^src/output/(values|format|columns|schedule)\\.ts$|^src/http/(redact|bounds)\\.ts$|^src/input/(duration|annual-rate)\\.ts$|${LEAVES}`,
+        pathNot: `${folders('sandbox', 'contract', 'repayment')}|^src/output/(values|format|columns)\\.ts$|^src/http/(redact|bounds)\\.ts$|^src/input/(duration|annual-rate)\\.ts$|${LEAVES}`,
       },
     },
     {

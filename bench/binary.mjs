@@ -1,4 +1,4 @@
-// Start-up of the single executable (issue 26), beside `node -e 0` on the Node it embeds and the
+// Start-up of the single executable, beside `node -e 0` on the Node it embeds and the
 // npm package's bin on that Node: `--version` and one network command (`user exists`), interleaved,
 // medians. Goals: `--version` ≤ 1.3 ×, `user exists` ≤ 3 × `node -e 0`.
 //   npm run package && npx node bench/binary.mjs [--quick]

@@ -1,4 +1,4 @@
-// The dashboard's pages at any size (issue 24): borrowers, loan requests (and each state filter)
+// The dashboard's pages at any size: borrowers, loan requests (and each state filter)
 // and the queue, first and last page, at 1,000 and at 1,000,000 borrowers and loan requests.
 // Goal: at 1,000,000 each page costs at most 1.5 x what it costs at 1,000 (keyset reads on indexes
 // that match each order: src/sandbox/dashboard/queries.ts).

@@ -1,4 +1,4 @@
-// Flat at a million (issue 24): `npm run bench -- --huge`. Two sandboxes, one grown to 1,000 and
+// Flat at a million: `npm run bench -- --huge`. Two sandboxes, one grown to 1,000 and
 // one to 1,000,000 (bench/sandbox-server.ts --huge): in each, an organisation whose borrowers were
 // created over the past year (and as many loan requests), and one whose borrowers were all
 // created today. Measured side by side, each figure next to its goal:

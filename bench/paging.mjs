@@ -1,11 +1,11 @@
-// The user list at any size (issue 11, item 5): GET /api/v1/user?pages=N, page 1 and the last
+// The user list at any size: GET /api/v1/user?pages=N, page 1 and the last
 // page, one request at a time, on a sandbox with 1,000 borrowers and one with 100,000, side by
 // side (1,000,000 and the date windows: bench/huge.mjs, `--huge`). Goal: at 100,000 borrowers the
 // first and the last page each cost at most 2 x what they cost at 1,000.
 //
 // Timings are interleaved as everywhere in the bench: each round asks every case in a rotating
 // order, REQUESTS_PER_CASE requests each, and the figure is the median of every request's latency.
-// Also reported: the last page's req/s at 16 connections (autocannon). Goals of issue 12: `loanctl
+// Also reported: the last page's req/s at 16 connections (autocannon). Goals: `loanctl
 // loan create --user EMAIL` finds the newest of 100,000 borrowers in at most 20 requests, and the
 // same borrower again in 1 (the local index).
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// `sandbox reset` and `sandbox restore` at 1,000 and 1,000,000 rows (issue #24: ≤ 5 s at 1M).
+// `sandbox reset` and `sandbox restore` at 1,000 and 1,000,000 rows (goal: ≤ 5 s at 1M).
 // Each size gets a data dir of its own, grown with SQL (a quarter borrowers, the rest loan
 // requests), a snapshot of it, then the real CLI timed as an operator runs it:
 //   loanctl sandbox restore full --yes   (replaces every row with the snapshot's)

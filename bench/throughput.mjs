@@ -1,9 +1,8 @@
 // The sandbox's throughput: autocannon against POST /api/v1/user and GET /api/v1/loan_request at
 // 1, 16 and 64 connections, each next to GET /__bench/empty (an empty route of the same server,
 // registered by bench/sandbox-server.ts) in the same run. The server runs in its own process;
-// autocannon runs here. Reported, no longer a goal: issue #5 asked for the list GET at 40 % of
-// the empty route, which only a reply cache reached; issue 11 removed the cache and set the
-// sandbox's goal against json-server instead (versus.mjs).
+// autocannon runs here. Reported, with no goal: against an empty route only a reply cache would
+// reach a fixed share, and the sandbox keeps none; its goal is against its peers (versus.mjs).
 //
 // The machine's load changes from one second to the next (2 cores, shared), so the targets are
 // not measured one after another: each connection count is a number of rounds of 0.25 s slices,

@@ -1,9 +1,9 @@
-// The sandbox against the usual stand-ins for a mock API (issues 11, 13 and 24), all on this
+// The sandbox against the usual stand-ins for a mock API, all on this
 // machine, in this run, at 16 connections, measured from outside: requests per second, and requests
 // per CPU-second of the server's own process (its user + system time read from /proc; the load
 // generator's is not counted). The machine's 2 cores are shared by the server and autocannon, so
 // req/s also measures who got the cores; per CPU-second is what a request costs the server.
-// Goal (issue 24): the sandbox, with no reply cache, ahead of every peer at its fastest settings
+// Goal (docs/performance.md): the sandbox, with no reply cache, ahead of every peer at its fastest settings
 // per CPU-second, on
 //   - a page of 20 loan requests out of 10,000, the newest first, the key checked: the sandbox's
 //     GET /api/v1/loan_request?product-id=…&direction=DESC, the mocks' answer to the same request,

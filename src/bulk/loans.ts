@@ -15,7 +15,7 @@
  * E-mails are resolved to user ids as `loan create --user EMAIL` does (src/domain/users.ts: the
  * local index, else `user exists` and a search), once per distinct e-mail, the answers kept for the
  * latest RESOLVED_KEPT e-mails: no walk of the user list before the first row, and memory that
- * does not grow with the number of borrowers (issue 24: the walk took 276 MB and 24 s at 1M).
+ * does not grow with the number of borrowers.
  */
 import { createHash } from 'node:crypto';
 import type { BodyOf } from '../contract/fields.js';

@@ -1,6 +1,6 @@
 /**
  * A bulk task that keeps the journal (./journal.ts). The journal remembers; the server decides
- * (issue 25: after `sandbox reset`, a re-run said "200 existed" and nobody did):
+ * (a server reset since the last run must not make a re-run skip rows whose records are gone):
  *
  * - A row acknowledged in an earlier run is skipped only once the server shows its record still
  *   there (`verify`: for a loan request, that id with that user). A task with no cheaper check

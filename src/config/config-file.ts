@@ -38,7 +38,7 @@ function positiveWhole(value: unknown): boolean {
 /**
  * The whole file, or a UsageError naming the first thing in it that is not what loanctl writes.
  * A file loanctl cannot read whole is never rewritten: a profile skipped here would be dropped,
- * with its key, by the next write (issue 22, item 7). Fields and top-level keys it does not know
+ * with its key, by the next write. Fields and top-level keys it does not know
  * are kept as they are.
  */
 function parseConfig(text: string, path: string): ConfigData {

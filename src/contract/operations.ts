@@ -16,7 +16,7 @@
  *   API answers a missing product id in its own way (200, status `error`, `Product ID is required`).
  * - `query` describes the other query parameters as they arrive (text).
  * - An operation carries a JSON body when its row lists `body` fields (`carriesBody`).
- * - The three paths the spec leaves open (4.20) use the ones issue #2 chose: business information
+ * - The three paths the spec leaves open (4.20) are these: business information
  *   `POST .../business`, get bank details `GET .../bank_details`, get employment `GET .../employment`.
  */
 import type { BodyKey, FieldDef } from './fields.js';

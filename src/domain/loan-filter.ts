@@ -12,7 +12,7 @@
 import type { LoanRequest } from '../contract/schemas.js';
 import { type Stage, stageOf } from '../contract/states.js';
 import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
-import type { ApiClient, ApiResult } from '../http/client.js';
+import type { ApiClient, ApiResult } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
 import { loanRequestPages } from './pages.js';
 

@@ -1,12 +1,12 @@
 /**
- * Finding a loan request by its reference (issue 12). The API reads a loan request only by id, so
+ * Finding a loan request by its reference. The API reads a loan request only by id, so
  * this walks the product's list newest first (most look-ups are for recent requests), a page held
  * at a time with the next one fetched ahead (the pages follow a cursor, so they cannot be asked
  * for several at once), and stops at the first match; `pageSeen` is told of each page (the progress line).
  * Many references at once share one walk: `ReferenceWalk`.
  */
 import type { LoanRequest } from '../contract/schemas.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { loanRequestPages, type PageSeen } from './pages.js';
 
 /** The page size of the walk: the most the sandbox serves at once keeps the request count low. */

@@ -1,12 +1,12 @@
 /**
- * Finding users by what the API cannot search on (issue 12): an id, a reference, a phone, a name.
+ * Finding users by what the API cannot search on: an id, a reference, a phone, a name.
  * The API has no user read and no search (spec 4.3), so these run client-side over streamed pages:
  * one page held at a time (two with the one fetched ahead), however long the list, and each says
  * how many users it looked at, for the operator to see what the answer cost.
  */
 import type { UserListItem } from '../contract/schemas.js';
 import { normalisePhone } from '../contract/vocabulary.js';
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/api-client.js';
 import { type PageSeen, userPages } from './pages.js';
 
 /**

@@ -37,10 +37,6 @@ import { backoff, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryableSta
 import { authHint, describeBaseUrl, globalFlags } from './settings-hints.js';
 import { createTransport, type Transport } from './transport.js';
 
-// For the files still importing the interface from here (loan new and its tests, being moved by
-// issue 11's flow work); new code imports ./api-client.js.
-export type { ApiClient, ApiResult, CallOptions } from './api-client.js';
-
 export interface ClientOptions {
   io: Io;
   now?: () => Date;

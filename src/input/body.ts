@@ -1,6 +1,6 @@
 /**
  * Builds a request body from `--data` and flags, and validates it with the contract's schema
- * before anything is sent (issue #3, "Input").
+ * before anything is sent, so a wrong value costs no request.
  *
  * - `--data` gives a starting object; a flag that was passed overrides the field of the same name.
  * - Each field may have a parser (phone, amount, enum…): it turns what a flag typed into the value

@@ -1,5 +1,5 @@
 /**
- * Parsing and normalising single values the operator types on the command line (issue #3, "Input").
+ * Parsing and normalising single values the operator types on the command line.
  *
  * Every parser takes the raw text and the flag it came from, and either returns the value to send
  * or throws a UsageError whose one line names the flag, says what is wrong and shows an example.

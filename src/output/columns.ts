@@ -144,6 +144,19 @@ export const COLUMNS: Record<ResourceKind, ColumnSet> = {
 };
 
 /**
+ * A repayment schedule's instalment columns, keyed by the Schedule's own field names (so `--fields`
+ * uses them too): `loan schedule` and the dashboard's approval page both show them.
+ */
+export const SCHEDULE_COLUMNS: readonly Column[] = [
+  c('number', 'NO.', 'number'),
+  c('due_date', 'DUE DATE'),
+  c('principal', 'PRINCIPAL', 'money'),
+  c('interest', 'INTEREST', 'money'),
+  c('total', 'TOTAL', 'money'),
+  c('balance', 'BALANCE', 'money'),
+];
+
+/**
  * The column set of the record an operation's reply is printed from (src/contract/operations.ts
  * `reply`), for the operations whose reply is a record or a list of them.
  */

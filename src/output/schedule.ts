@@ -10,20 +10,10 @@
 import type { OutputStream } from '../basics.js';
 import { frequencyWord } from '../contract/vocabulary.js';
 import type { RepaymentTerms, Schedule } from '../repayment/index.js';
-import type { Column } from './columns.js';
+import { type Column, SCHEDULE_COLUMNS } from './columns.js';
 import { type OutputDeps, openOutput } from './output.js';
 import { colorEnabled } from './settings.js';
 import { formatMoney, formatRate, UNIT_SINGULAR } from './values.js';
-
-/** The instalment columns, keyed by the Schedule's own field names (so `--fields` uses them too). */
-export const SCHEDULE_COLUMNS: readonly Column[] = [
-  { key: 'number', label: 'NO.', format: 'number' },
-  { key: 'due_date', label: 'DUE DATE' },
-  { key: 'principal', label: 'PRINCIPAL', format: 'money' },
-  { key: 'interest', label: 'INTEREST', format: 'money' },
-  { key: 'total', label: 'TOTAL', format: 'money' },
-  { key: 'balance', label: 'BALANCE', format: 'money' },
-];
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const RATE_TYPE_WORDS: Record<RepaymentTerms['rate_type'], string> = {

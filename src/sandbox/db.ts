@@ -21,9 +21,10 @@ const DB_FILE_NAME = 'sandbox.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: Node 24's SQLite
- * (3.53) reads a bare bound LIMIT while it plans, and then compiles the statement again every time
- * `:limit` is bound, which is every call. An expression is evaluated at run time instead.
+ * A LIMIT taken from the `:limit` parameter. Written as an expression on purpose: SQLite reads a
+ * bare bound LIMIT while it plans, and then compiles the statement again every time `:limit` is
+ * bound, which is every call. An expression is evaluated at run time instead
+ * (docs/decisions/bound-limit.md).
  */
 export const LIMIT_PARAM = 'LIMIT :limit + 0';
 

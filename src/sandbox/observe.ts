@@ -109,7 +109,7 @@ export class Observers {
     };
     // A client that closes the connection before its reply (a timeout shorter than a fault's
     // latency, a write still in its group commit) gets no 'finish', so no onResponse: the
-    // response's 'close' without a finished reply records it (issue #25).
+    // response's 'close' without a finished reply records it, so the log shows every request.
     app.addHook('onRequest', (request, reply, done) => {
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) record(request, reply, request.dropped ? ENDED.dropped : ENDED.clientGone);

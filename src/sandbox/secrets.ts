@@ -1,7 +1,8 @@
 /**
  * Random identifiers and the one-way hash the sandbox keeps instead of an API key: a SHA-256
  * digest (keys are long and random, so a fast hash is enough). Borrowers' passwords are not kept
- * in any form: the sandbox never checks one (issue #22; a migration dropped the old hashes).
+ * in any form: the sandbox never checks one, so a leaked data dir leaks none (migration 6 blanks
+ * what an older file kept).
  */
 import { hash, randomInt } from 'node:crypto';
 

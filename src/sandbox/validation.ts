@@ -63,7 +63,7 @@ export function productIdProblems(def: { productId: boolean }, query: unknown): 
 /**
  * The 400 message for a body that is not JSON: where the parser stopped, never what it read there.
  * V8's own message quotes the text around the fault (`Unexpected token 'T', ..."assword": Tr0ub4…`),
- * which is how a password reached the reply and the request log (issue #22); only its numbers are kept.
+ * which would put a password in the reply and the request log; only its numbers are kept.
  */
 export function malformedJsonMessage(parseError: unknown): string {
   const where = /\(line (\d+) column (\d+)\)/.exec(String((parseError as Error)?.message));

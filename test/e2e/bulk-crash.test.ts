@@ -1,5 +1,5 @@
 /**
- * Issue #6: a bulk run (`--from`) whose server is killed half-way. The real sandbox is SIGKILLed
+ * A bulk run (`--from`) whose server is killed half-way. The real sandbox is SIGKILLed
  * once some results have come out; the run goes on to the end. Then:
  * - every row has exactly one result line, in order, and the run exits 1 with its summary;
  * - a row that failed says either that it was not sent, or that it may or may not have been

@@ -6,7 +6,7 @@
  *
  * 130 (declining a confirmation) needs a terminal: here, `loan delete` / `loan approve` without
  * `--yes` and without a TTY are asserted to be exit 2 naming `--yes`; the declined prompt itself
- * is left to the pty tests of issue #4.
+ * is left to the pseudo-terminal test, confirm-pty.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoanRequest } from '../../src/contract/schemas.js';

@@ -1,5 +1,5 @@
 /**
- * `loanctl demo` as a process (issue 12): `--keep` never replaces a `sandbox` profile the user
+ * `loanctl demo` as a process: `--keep` never replaces a `sandbox` profile the user
  * has, and `loanctl demo | head -1` in a real shell pipe still removes its temporary directory
  * (and the sandbox key in it) although the closed pipe ends the process early (EPIPE).
  */

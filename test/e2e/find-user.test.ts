@@ -1,5 +1,5 @@
 /**
- * Finding a borrower by e-mail (issues 12, 24): the newest of 100,000 in 2 requests, one seen
+ * Finding a borrower by e-mail: the newest of 100,000 in 2 requests, one seen
  * before in 1, an unknown e-mail in 1, and never the wrong borrower after the sandbox behind the
  * same base URL was reset. Requests are counted at the HTTP boundary (a proxy in front of the
  * sandbox), not timed.

@@ -234,7 +234,8 @@ describe('a corporate proxy', () => {
   });
 
   it('a proxy that answers the CONNECT and then sends what is not TLS: --timeout ends the command, naming the TLS phase, no retry', async () => {
-    // The attack of issue 22 (item 5): this hung until killed, after retries that ignored --timeout.
+    // A proxy built to hang the client: without the bound the command would never end, and a
+    // retry that ignored --timeout would start the wait again.
     const sockets: Socket[] = [];
     const liar = createServer((socket) => {
       sockets.push(socket.on('error', () => {}));

@@ -1,5 +1,5 @@
 /**
- * `loanctl profile set`: one field of a profile changes, the others stay (issue 12). The key goes
+ * `loanctl profile set`: one field of a profile changes, the others stay. The key goes
  * where the profile keeps it; these profiles keep it in the file (keyring.test.ts spawns for the keyring).
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Scripting loanctl (issue 12, "Script it"): --quiet, errors as JSON under -o json|ndjson, -o in any
+ * Scripting loanctl: --quiet, errors as JSON under -o json|ndjson, -o in any
  * case, --raw with --fields refused, `help loan approve`, and tables that fit the terminal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Streaming lists (issue #5): `loan list --all` and `user list --all` write rows as pages arrive,
+ * Streaming lists: `loan list --all` and `user list --all` write rows as pages arrive,
  * fetch the next page while the current one is written, and respect stdout's backpressure — so a
  * list of any length is listed in flat memory.
  *

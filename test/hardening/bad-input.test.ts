@@ -1,6 +1,5 @@
 /**
- * Property tests (fast-check) of the sandbox under random and malformed input (issue #6, "Bad
- * input"): for every operation of the contract table (a loop over ENDPOINTS, so a new operation is
+ * Property tests (fast-check) of the sandbox under random and malformed input: for every operation of the contract table (a loop over ENDPOINTS, so a new operation is
  * covered), random and malformed bodies, query strings, path ids, product ids and keys, sent with
  * `app.inject`. Whatever arrives:
  * - never a 5xx, except the two the spec documents (tokenize without bank details; a second

@@ -1,5 +1,5 @@
 /**
- * Random argv to the CLI (issue #6, "Bad input"): whatever the operator types, `main` resolves
+ * Random argv to the CLI: whatever the operator types, `main` resolves
  * with an exit code from the table of docs/guide.md#exit-codes, prints no stack trace (unless `--debug`),
  * and reports no "unexpected error" (the line main.ts uses for a bug). The vocabulary comes from
  * the real commander tree — every command and every flag, so a new one is covered — mixed with

@@ -1,6 +1,5 @@
 /**
- * The real built CLI against a real, scripted `node:http` server on 127.0.0.1 (issue #6, "The CLI
- * under faults"): each fault gives the exit code of docs/guide.md#exit-codes and one clear line on stderr,
+ * The real built CLI against a real, scripted `node:http` server on 127.0.0.1: each fault gives the exit code of docs/guide.md#exit-codes and one clear line on stderr,
  * and is retried only where docs/guide.md#network allows it — GETs, and requests that never reached the
  * server. The server counts what reaches it, which proves that a POST is not repeated.
  *

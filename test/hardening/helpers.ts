@@ -1,5 +1,5 @@
 /**
- * Helpers of the hardening tests (issue #6): the real built CLI run with a clean environment, and
+ * Helpers of the hardening tests: the real built CLI run with a clean environment, and
  * the real sandbox process (`sandbox start --json --port 0 --no-profile`) that a test may SIGKILL.
  * (The scripted `node:http` server the fault tests use is in ../helpers/scripted-server.ts.)
  */

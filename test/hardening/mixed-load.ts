@@ -1,5 +1,5 @@
 /**
- * A mixed read/write load on a real sandbox process (issue #6, "The sandbox under faults"):
+ * A mixed read/write load on a real sandbox process:
  * `clients` concurrent clients, each in a loop until the time is up, pick an operation (creates,
  * duplicate creates racing on a few shared e-mails, attachments, updates, submits, and the reads)
  * and record what the sandbox answered. Used by test/hardening/mixed-load.test.ts (a few seconds,

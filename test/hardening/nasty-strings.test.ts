@@ -1,5 +1,5 @@
 /**
- * Strings built to break things (issue #6, "Bad input"): SQL fragments, quotes, format strings,
+ * Strings built to break things: SQL fragments, quotes, format strings,
  * markup, very long values, control characters (NUL, ESC sequences, BEL, CR/LF, C1), emoji with
  * joiners and flags, right-to-left text and bidirectional overrides, combining marks, zero-width
  * characters — in every free-text field of every operation of the contract table.

@@ -1,5 +1,5 @@
 /**
- * Issue #10, "Its failure modes": replies are bounded. The real built CLI against a scripted server
+ * Replies are bounded. The real built CLI against a scripted server
  * on 127.0.0.1: a body past the 32 MiB bound (streamed without end, or announced by its
  * Content-Length) and JSON nested 100,000 deep each end with exit 5 and one line, not a crash
  * (`ERR_STRING_TOO_LONG`, "Maximum call stack size exceeded") and not a wait for --timeout.

@@ -1,5 +1,5 @@
 /**
- * `kill -9` during a steady write load (issue #6, "The sandbox under faults"): the real sandbox
+ * `kill -9` during a steady write load: the real sandbox
  * process takes user and loan request creates from 8 concurrent clients; every reply that said
  * success is recorded; the process is SIGKILLed mid-load, with requests in flight. Restarted on the
  * same data dir, every write that was answered with success is there, nothing is there that no

@@ -1,6 +1,5 @@
 /**
- * Issue #22 (an attack on the sandbox's request log and stored secrets) and issue #25 item 2, by
- * class: the request log records every request that reached the sandbox (a row it cannot build
+ * Attacks on the sandbox's request log and stored secrets, by class: the request log records every request that reached the sandbox (a row it cannot build
  * becomes a placeholder, never a lost batch; a client that gave up is logged as gone), no text
  * it stores or answers quotes a malformed body, and no form of a key reaches it.
  */
@@ -159,7 +158,7 @@ describe('a row SQLite refuses', () => {
   });
 });
 
-describe('a request whose client gave up (issue #25)', () => {
+describe('a request whose client gave up', () => {
   it('is logged as "client gone", once for each time the fault fired; the write it carried went on', async () => {
     const gone = await cliSandbox({ observe: { requestLog: { flushMs: 0 } } });
     const email = 'gone.before.the.reply@example.com';

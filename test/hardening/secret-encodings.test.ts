@@ -1,5 +1,5 @@
 /**
- * Issue #10, "Its failure modes": the API key is never shown in any encoding a server may echo it
+ * The API key is never shown in any encoding a server may echo it
  * in. A scripted server on 127.0.0.1 reads the key from each request's Authorization header and
  * echoes it back — in messages, values and property names, in success and error replies — as JSON
  * escapes (`\u0073k_…`, `\/`), URL-encoded, as HTML references, and in base64 and base64url of

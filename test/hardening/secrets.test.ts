@@ -1,5 +1,5 @@
 /**
- * Secrets and access (issue #6):
+ * Secrets and access:
  * - the API key never appears in stdout or stderr of any command: every verb of the CLI, with
  *   successes and failures, `--debug`, `--dry-run`, `--raw` and every output format, run through
  *   the real binary against a real sandbox with a known key — and with a second, wrong key — and

@@ -1,6 +1,6 @@
 /**
  * The state files loanctl reads back — the config file, the borrower index, the bulk journal —
- * are checked before they are believed (issue 22, items 6 and 7; issue 25, item 1): one it cannot
+ * are checked before they are believed: one it cannot
  * trust stops the command with one line and is left as it was, never a silent skip, a rewrite
  * without what it could not read, a duplicate, or a read that blocks on a FIFO.
  * The real program in-process (../helpers/run-cli.ts), against the in-process sandbox where a
@@ -339,7 +339,7 @@ describe('the bulk journal', () => {
     expect(rowsOf(ignored.stdout).map((row) => row.status)).toEqual(['exists']);
   });
 
-  it('a re-run creates what the server lost since, and skips only what it still has (issue 25)', async () => {
+  it('a re-run creates what the server lost since, and skips only what it still has', async () => {
     const api = await server();
     const users = await bulkFile('lost-users.csv', usersCsv('lost', 3));
     expect((await users.run('user')).exitCode).toBe(0);

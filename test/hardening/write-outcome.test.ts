@@ -1,5 +1,5 @@
 /**
- * Issue #10, "Its failure modes": a write that was sent and got no complete answer may have been
+ * A write that was sent and got no complete answer may have been
  * applied. The real program, in-process (runCli), against a scripted server on 127.0.0.1 (the
  * process's own exit code under faults is cli-faults.test.ts's): each such failure is sent
  * once, never advises to "try again", says it may have been applied, and prints the exact

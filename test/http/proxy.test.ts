@@ -226,8 +226,8 @@ describe.each(['node', 'library'] as const)('through a real forward proxy (%s)',
     });
     const error = await rejection(get(through));
     expect(error).toMatchObject({ code: CONNECT_TIMEOUT, phase: 'tls' });
-    // Closing the pool closes the tunnel whose handshake never ended: before, it stayed open and
-    // the process never exited (issue 22, item 5).
+    // Closing the pool closes the tunnel whose handshake never ended: left open, it would keep
+    // the process from exiting.
     await through.close();
     await liar.allClosed();
   });

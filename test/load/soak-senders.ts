@@ -19,7 +19,8 @@ import type { EndpointKey } from '../../src/contract/endpoints.js';
 import { fillPath, operation } from '../../src/contract/operations.js';
 import { type Envelope, isEnvelope } from '../../src/contract/vocabulary.js';
 import { LoanctlError, NetworkError } from '../../src/errors.js';
-import { type CallOptions, createApiClient } from '../../src/http/client.js';
+import type { CallOptions } from '../../src/http/api-client.js';
+import { createApiClient } from '../../src/http/client.js';
 import { neverSent } from '../../src/http/network-failure.js';
 
 export interface Request {

@@ -1,5 +1,5 @@
 /**
- * The soak of issue #15 ("Trust", "A soak that proves it"), in `npm run test:load`: for about a
+ * The soak, in `npm run test:load`: for about a
  * minute, 32 clients run the whole loan flow (./soak-flow.ts) against the real sandbox process on
  * loopback — half through the CLI's own HTTP client in-process, half with raw `node:http`
  * (./soak-senders.ts) — while the sandbox is killed with SIGKILL and restarted on the same port and

@@ -1,5 +1,5 @@
 /**
- * The sandbox's clock stays on the calendar and inside its range (issue 22, item 8): a time that
+ * The sandbox's clock stays on the calendar and inside its range: a time that
  * does not exist, or a move that would take the clock out of range, is refused in one line with
  * the range, and the clock is left as it was; a clock stored out of range (by hand, by an older
  * version) is said as such, never a 500 without a reason.

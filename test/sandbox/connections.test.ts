@@ -1,5 +1,5 @@
 /**
- * Idle and slow connections cannot starve others (issue 22, item 10): with every connection slot
+ * Idle and slow connections cannot starve others: with every connection slot
  * taken by clients that are idle, trickle their headers or trickle their bodies, a new client is
  * still served at once (the oldest of those is closed with the 408 envelope to make room); only
  * when every slot is serving a whole request does a newcomer get the 503 envelope, never a reset;

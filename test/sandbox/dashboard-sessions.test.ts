@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions cannot be pushed out or kept forever (issue 22, item 9): visitors who have
+ * Dashboard sessions cannot be pushed out or kept forever: visitors who have
  * not signed in leave nothing behind (any web page can send them), one key's sign-ins never end
  * another key's sessions, and a session ends 12 hours after sign-in however much it is used.
  */

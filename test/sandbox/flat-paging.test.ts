@@ -1,9 +1,9 @@
-// Every page, lookup and show costs the same at any size (issue 11, item 5). Timings belong to
+// Every page, lookup and show costs the same at any size. Timings belong to
 // bench/, so this holds the sandbox to it by SQLite's own plans: every statement the repositories
 // prepare is a search through an index, never a scan of a table (a one-row SELECT of subqueries
 // "scans" its constant row: fine), never a sort of what it found, never an OFFSET walk — the user
-// list inside a date window included (issue 24). And a sandbox persisted before the change
-// migrates to it, with the same pages as before.
+// list inside a date window included. And a sandbox persisted by an older version migrates
+// to these indexes, with the same pages as before.
 import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A started sandbox answers only to its own names (issue 22, item 12): a request whose Host is
+ * A started sandbox answers only to its own names: a request whose Host is
  * not loopback, the address served or an `--allow-host` name (what a DNS-rebinding page sends)
  * gets a 421 envelope and nothing else; `sandbox start --host` on a non-loopback address warns
  * that it serves the network in clear. Traffic goes to 127.0.0.1 only.

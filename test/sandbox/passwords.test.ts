@@ -1,5 +1,5 @@
 /**
- * Issue #22 item 4: the sandbox keeps no password-derived value. A borrower's password is checked
+ * The sandbox keeps no password-derived value. A borrower's password is checked
  * by nothing, so nothing of it is stored: not in `sandbox.db`, not in a snapshot, and a database
  * made by an older sandbox (salted scrypt hashes in `users.password_hash`) loses them when it is
  * opened, freed space included.

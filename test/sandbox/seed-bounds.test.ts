@@ -1,5 +1,5 @@
 /**
- * `sandbox seed FILE` is bounded (issue 22, items 7 and 11): a FIFO, a device or a directory is
+ * `sandbox seed FILE` is bounded: a FIFO, a device or a directory is
  * refused at once, a file over the size limit, nested past the depth limit or with too many
  * steps is refused before it is parsed whole, and a step's `at` that would leave the clock's
  * range is refused before the first step is sent. Each: exit 2, one line, nothing seeded, and

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 7: no type machinery that needs a cast to work. `as unknown as` and `as never`
+ * No type machinery that needs a cast to work. `as unknown as` and `as never`
  * tell the compiler to believe a type it cannot check; src/ holds at most MAX_CASTS of them (a
  * typed helper, a type guard that checks, or a narrower generic does the rest).
  */

@@ -38,7 +38,7 @@ describe('main: exit codes of help, version and missing words', () => {
       "loanctl: Required option '--name <name>' not specified. See 'loanctl sandbox org create --help'.",
     ],
     [['loan', 'show'], "loanctl: Missing required argument 'id'. See 'loanctl loan show --help'."],
-    // A destructive verb is never offered as a correction (issue 12).
+    // A destructive verb is never offered as a correction: a typo must not lead to a delete.
     [['loan', 'delet', '7'], "loanctl: Unknown command 'delet'. See 'loanctl loan --help'."],
     [['profile', 'remov', 'prod'], "loanctl: Unknown command 'remov'. See 'loanctl profile --help'."],
     [['cache', 'cleer'], "loanctl: Unknown command 'cleer'. See 'loanctl cache --help'."],

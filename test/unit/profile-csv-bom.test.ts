@@ -1,5 +1,5 @@
 /**
- * The profile setting `csvBom` (issue 25, item 8): `profile set NAME --csv-bom` makes `-o csv`
+ * The profile setting `csvBom`: `profile set NAME --csv-bom` makes `-o csv`
  * begin with the byte-order mark Excel needs, as `--bom` does, without typing the flag each time;
  * `--no-bom` wins for one run, `--no-csv-bom` turns it off, and a config file whose `csvBom` is
  * not true or false is refused in one line. Against the in-process sandbox.

@@ -1,5 +1,5 @@
 /**
- * The walks over lists the API cannot search (issue 24): `user find` asks for several numbered
+ * The walks over lists the API cannot search: `user find` asks for several numbered
  * pages at once yet handles them in order, and a terminal sees the pages read and rows matched
  * as the walk goes, erased at its end. Against the real sandbox, listening on loopback.
  */

@@ -24,7 +24,7 @@ export function addBulkOptions(command: Command, what: string, doing = `create o
       .option('--from <file>', `${doing} per row of an NDJSON or CSV file (- for stdin); safe to re-run`)
       .option('--concurrency <n>', 'with --from: rows sent at once, 1 to 64 (default 8)')
       .option('--format <ndjson|csv>', 'with --from: the file format (default: by extension, else by content)')
-      // Issue 12: the rejected rows, ready to fix and run again.
+      // The rejected rows, ready to fix and run again.
       .option(
         '--failed <file>',
         'with --from: write every rejected row there, as read (CSV with its header, or NDJSON)',

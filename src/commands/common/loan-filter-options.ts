@@ -10,7 +10,7 @@ import { DATE_PATTERN } from '../../contract/vocabulary.js';
 import type { LoanFilter, TimeWindow } from '../../domain/loan-filter.js';
 import { type FindUserOptions, userIdOf } from '../../domain/users.js';
 import { UsageError } from '../../errors.js';
-import type { ApiClient } from '../../http/client.js';
+import type { ApiClient } from '../../http/api-client.js';
 import { parseAmount, parseDate, parseText, parseUserRef, type UserRef } from '../../input/values.js';
 
 export interface LoanFilterFlags {

@@ -1,4 +1,4 @@
-/** `loanctl loan find --reference R` (issue 12): its flags and help; the run is ./find.ts. */
+/** `loanctl loan find --reference R`: its flags and help; the run is ./find.ts. */
 import { STAGE_CHOICES } from '../../contract/states.js';
 import { productVerb, type Verb } from '../common/verb.js';
 

@@ -1,5 +1,5 @@
 /**
- * `loanctl loan list`: its flags and help; the run is ./list.ts. Its filters (issue 12) are
+ * `loanctl loan list`: its flags and help; the run is ./list.ts. Its filters are
  * applied by loanctl, client-side, over the streamed pages (./list-filtered.ts); their parsing is
  * ../common/loan-filter-options.ts.
  */
@@ -36,7 +36,7 @@ export const loanList: Verb = (loan, deps) => {
     .option('--cursor <id>', 'start after this loan request id (from the previous page\'s "next:" line)')
     .option('--limit <n>', 'loan requests per page (default 20); with a filter, the matches to find')
     .option('--all', 'walk every page, printing rows as they arrive')
-    // The filters (issue 12).
+    // The filters, applied by loanctl: the API filters nothing.
     .option('--stage <stage>', `only this stage (${stagesHelp()})`)
     .option('--status <s>', `only this status (e.g. ${seen('status')})`)
     .option('--lender-status <s>', `only this lender status (e.g. ${seen('lender_status')})`)

@@ -1,5 +1,5 @@
 /**
- * `loanctl loan new [--resume ID]`: the guided loan creation (issue #4). The flow itself — its
+ * `loanctl loan new [--resume ID]`: the guided loan creation. The flow itself — its
  * questions, steps, what it sent, Ctrl-C and --resume — is src/flows/loan-new/ (flow.ts first).
  *
  * - Every answer is checked as it is typed; a wrong one is refused with the reason and asked again.

@@ -1,4 +1,4 @@
-/** `loanctl loan queue`, the approval inbox (issue 12): its flags and help; the run is ./queue.ts. */
+/** `loanctl loan queue`, the approval inbox: its flags and help; the run is ./queue.ts. */
 import { productVerb, type Verb } from '../common/verb.js';
 
 export const loanQueue: Verb = (loan, deps) => {

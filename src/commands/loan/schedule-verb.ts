@@ -20,7 +20,7 @@ export const loanSchedule: Verb = (loan, deps) => {
   )
     .option('--annual-rate <n>', ANNUAL_RATE_HELP)
     .option('--start <date>', 'the day the loan starts, yyyy-mm-dd (default: today, UTC)')
-    // Issue 12: the schedule of an approved loan request, from the terms the API stored.
+    // An approved loan request's schedule comes from the terms the API stored.
     .argument(
       '[id]',
       'an approved loan request: its stored terms, from the day it was approved (--frequency: default monthly)',

@@ -1,4 +1,4 @@
-/** `loanctl loan wait ID` (issue 14): its flags and help; the run is ./wait.ts. */
+/** `loanctl loan wait ID`: its flags and help; the run is ./wait.ts. */
 import type { Command } from 'commander';
 import { STAGE_CHOICES } from '../../contract/states.js';
 import { productVerb, type Verb } from '../common/verb.js';

@@ -12,7 +12,7 @@ import { findUserById } from '../../domain/user-find.js';
 import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { findUserByEmail } from '../../domain/users.js';
 import { NoAccessError } from '../../errors.js';
-import type { ApiClient } from '../../http/client.js';
+import type { ApiClient } from '../../http/api-client.js';
 import { parseEmail, parseId } from '../../input/values.js';
 import { openOutput } from '../../output/output.js';
 

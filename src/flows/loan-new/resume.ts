@@ -9,7 +9,7 @@
 import type { LoanRequest } from '../../contract/schemas.js';
 import { isSetTimestamp } from '../../contract/vocabulary.js';
 import { findLoanRequest, readAttachments } from '../../domain/loan-requests.js';
-import type { ApiClient } from '../../http/client.js';
+import type { ApiClient } from '../../http/api-client.js';
 import { formatMoney } from '../../output/format.js';
 import type { LoanSession } from './session.js';
 import { describeExisting, type StepId } from './steps.js';

@@ -10,7 +10,7 @@ import type { BodyOf } from '../../contract/fields.js';
 import type { LoanRequest } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { CancelledError } from '../../errors.js';
-import type { ApiClient, ApiResult, CallOptions } from '../../http/client.js';
+import type { ApiClient, ApiResult, CallOptions } from '../../http/api-client.js';
 import type { Prompter } from '../../prompts/prompter.js';
 import { type CtrlC, Interrupted, isCancel } from './interrupt.js';
 import { STEPS, type StepDef, type StepId } from './steps.js';

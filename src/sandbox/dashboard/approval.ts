@@ -17,9 +17,8 @@ import {
 } from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import { type RateNames, rateFlag } from '../../input/annual-rate.js';
-import type { Column } from '../../output/columns.js';
+import { type Column, SCHEDULE_COLUMNS } from '../../output/columns.js';
 import { formatCell } from '../../output/format.js';
-import { SCHEDULE_COLUMNS } from '../../output/schedule.js';
 import { formatMoney as money } from '../../output/values.js';
 import { ANNUAL_RATE_RULE } from '../../repayment/annual-rate.js';
 import {

@@ -10,7 +10,7 @@ import { type Html, html, queryString } from './html.js';
 import { BASE } from './layout.js';
 import { FILTER_VALUES, type LoanFilters, type Page } from './queries.js';
 
-/** One request of the sandbox's request log (issue 10), as the log gives it. */
+/** One request of the sandbox's request log, as the log gives it. */
 export interface RequestLogEntry {
   at: string;
   method: string;

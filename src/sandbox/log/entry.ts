@@ -48,7 +48,7 @@ const HIDDEN = '***';
 /**
  * The row for `captured`; never throws. A row that cannot be built (a body nested too deep to
  * write out, a value SQLite refuses) is recorded as `placeholderRow` instead: every request is in
- * the log, and one bad row never takes the others of its batch with it (issue #22).
+ * the log, and one bad row never takes the others of its batch with it.
  */
 export function toRow(captured: Captured): NewLogRow {
   try {
@@ -122,7 +122,8 @@ const KEY_PIECE = 7;
  * What hides keys in each text of a row (path, query, why, bodies), in every form redact.ts knows:
  * any sandbox key, of this organisation or another, whole or from its prefix on (the sandbox keeps
  * only digests, so it finds them by their prefix); and whatever the Authorization header carried,
- * with or without `Bearer`, a wrong key or another service's, whole or in pieces (issue #22).
+ * with or without `Bearer`, a wrong key or another service's, whole or in pieces: whoever reads
+ * the log never learns a key that was sent.
  */
 function keyHider(authorization: string | undefined): (text: string) => string {
   const credentials = credentialsIn(authorization);

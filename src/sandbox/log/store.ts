@@ -17,8 +17,6 @@ import { isTransaction } from '../sqlite-state.js';
 export const LOG_FILE_NAME = 'requests.db';
 export const DEFAULT_MAX_ROWS = 20_000;
 const PRUNE_EVERY = 1_000;
-/** The page size of a new log file (bytes). */
-const LOG_PAGE_SIZE = 65_536;
 /** How much the log's write-ahead file holds before it is written into the log (bytes). */
 export const CHECKPOINT_BYTES = 4_096_000;
 /** Request and reply bodies are logged up to this many characters. */
@@ -123,14 +121,10 @@ export function openLogForWriting(path: string): DatabaseSync {
   // No busy wait: a request never stalls on another process's lock of the log (writer.ts drops
   // the entry instead and says so once).
   const db = new DatabaseSync(path, { timeout: 0 });
-  // Before WAL, which fixes it: a new log's pages are SQLite's largest. A request's row is up to
-  // ~2.3 KB (its bodies cut at BODY_LIMIT), so on 4 KB pages most rows took a page of their own,
-  // and its commit and checkpoint wrote a page per row; on 64 KB pages a logged request costs less
-  // than half the CPU. A log made before keeps its pages.
-  db.exec(`PRAGMA page_size = ${LOG_PAGE_SIZE}`);
   db.exec('PRAGMA journal_mode = WAL');
-  // SQLite checkpoints every 1,000 pages: on 64 KB pages a 64 MB write-ahead file, which keeps its
-  // size. Counted in bytes instead, as much as 1,000 of its default 4 KB pages (the same CPU).
+  // SQLite checkpoints every 1,000 pages, so a log with larger pages (one made by hand, or by an
+  // older loanctl with 64 KB pages) would keep a write-ahead file of 1,000 of them. Counted in
+  // bytes instead: as much as 1,000 of SQLite's default 4 KB pages, whatever the file's page size.
   const { page_size: pageSize } = db.prepare('PRAGMA page_size').get() as { page_size: number };
   db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.round(CHECKPOINT_BYTES / pageSize))}`);
   // Losing the last entries on a power cut is fine for a log; a sync per batch is not needed.

@@ -224,7 +224,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 5: ids never handed out twice, across reset and restore (./migration-ids.ts).
   AUTOINCREMENT_IDS,
-  // 6: no password-derived value is kept (issue #22): the sandbox never checks a borrower's
+  // 6: no password-derived value is kept: the sandbox never checks a borrower's
   //    password, so it keeps nothing of it, and a bulk import of real data leaves none behind.
   //    Dropping the column alone would leave the old hashes in freed space in the file (SQLite
   //    rewrites rows in place): with secure_delete the rows are blanked, deleted (their pages
