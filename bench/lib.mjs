@@ -107,6 +107,7 @@ export function cliEnv(server, home) {
     LOANCTL_CONFIG_DIR: join(home, 'loanctl-config'),
     NO_COLOR: '1',
   };
+  if (process.env.NODE_COMPILE_CACHE) env.NODE_COMPILE_CACHE = process.env.NODE_COMPILE_CACHE;
   if (server) {
     env.LOANCTL_BASE_URL = server.url;
     env.LOANCTL_API_KEY = server.api_key;

@@ -3,6 +3,8 @@
 // where gh is installed (Debian: `apt-get install gh`).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIN, cliEnv, median, ms, NODE, startServer, tempDir, timeInterleaved, which } from './lib.mjs';
 
 export async function startup({ quick }) {
@@ -24,6 +26,7 @@ export async function startup({ quick }) {
       ...(gh ? { 'gh --version': [gh, ['--version']] } : {}),
     };
     const loadBefore = loadAverage();
+    // The warm-up rounds also warm Node's compile cache for every chunk these commands load.
     const samples = timeInterleaved(cases, { rounds: quick ? 10 : 60, warmup: 3, env });
     const base = median(samples['node -e 0']);
     const lines = [];
@@ -33,8 +36,9 @@ export async function startup({ quick }) {
       );
     }
     if (!gh) lines.push('  gh --version           not measured: gh is not installed on this machine');
+    const cacheDir = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
     lines.push(
-      `  (${samples['node -e 0'].length} interleaved rounds after 3 warm-up rounds)`,
+      `  (${samples['node -e 0'].length} interleaved rounds after 3 warm-up rounds; compile cache in ${cacheDir})`,
       `  (load average ${loadBefore} before these rounds, ${loadAverage()} after: a shared machine stretches every ratio)`,
     );
     const ratio = (name) => median(samples[name]) / base;
