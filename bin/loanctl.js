@@ -20,7 +20,7 @@ if (major === 22) {
   };
 }
 
-// enableCompileCache: a documented, stable API (Node 22.1+); repeat starts skip parsing the bundle.
+// The compile cache: repeat starts skip parsing the bundle (docs/decisions/compile-cache.md).
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
 const { main, prepareProcess } = await import('../dist/loanctl.js');
