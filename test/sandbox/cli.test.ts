@@ -123,6 +123,7 @@ describe('sandbox start', () => {
 
   it('prints one JSON line once listening, serves the API with that key, and stops on the signal', async () => {
     const dataDir = dir();
+    const listeners = ['SIGINT', 'SIGTERM'].map((signal) => process.listenerCount(signal));
     const started = await startInProcess({ dataDir, json: true });
     const line = JSON.parse(started.stdout.text);
     expect(Object.keys(line)).toEqual(['url', 'api_key', 'org_id', 'product_id', 'control_key']);
@@ -139,6 +140,8 @@ describe('sandbox start', () => {
     await started.running;
     expect(started.stdout.text.trim().split('\n')).toHaveLength(1);
     await expect(fetch(line.url)).rejects.toThrow();
+    // Stopped, it leaves no handler behind: a later Ctrl-C in the same process is not its business.
+    expect(['SIGINT', 'SIGTERM'].map((signal) => process.listenerCount(signal))).toEqual(listeners);
   });
 
   it('-o json prints the same one JSON line as --json', async () => {

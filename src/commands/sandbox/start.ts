@@ -1,7 +1,7 @@
 /** `loanctl sandbox start`: serve the sandbox until SIGINT or SIGTERM. */
 import { join } from 'node:path';
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { makeDir } from '../../make-dir.js';
 import { type OutcomeOutput, openOutcome } from '../../output/render.js';
 import { DEMO_CREDENTIALS_FILE } from '../../sandbox/admin.js';
@@ -161,7 +161,17 @@ async function serveUntilStopped(
     else if (!jsonLine(options, deps)) deps.io.stderr.write(`${line}\n`);
   };
   say('Stopping the sandbox (finishing requests in flight)…');
-  await running.close();
+  // While requests in flight finish, a second Ctrl-C ends the process at once. Only then: the
+  // handler goes with the sandbox, so a later signal is the process's own business again.
+  const force = () => process.exit(ExitCode.cancelled);
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  try {
+    await running.close();
+  } finally {
+    process.off('SIGINT', force);
+    process.off('SIGTERM', force);
+  }
   say('Sandbox stopped.');
 }
 
@@ -263,16 +273,13 @@ function listenError(error: unknown, host: string, port: number, dataDir: string
   return error;
 }
 
-/** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts); a second signal exits at once. */
+/** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
 function waitForStop(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       signal?.removeEventListener('abort', stop);
-      const force = () => process.exit(130);
-      process.once('SIGINT', force);
-      process.once('SIGTERM', force);
       resolve();
     };
     process.once('SIGINT', stop);
