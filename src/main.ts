@@ -22,11 +22,9 @@ function isRequestedHelp(error: CommanderError): boolean {
 
 export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
-  // Commander and the command tree (src/entry.ts answers --version and a piped --help without them).
-  const [{ CommanderError }, { buildProgram, usageLine }] = await Promise.all([
-    import('commander'),
-    import('./program.js'),
-  ]);
+  // Commander and the command tree (src/entry.ts answers --version and a piped --help without them),
+  // in one import: a second `import('commander')` would be one more file of the bundle to load.
+  const { buildProgram, CommanderError, usageLine } = await import('./program.js');
   const program = buildProgram(deps);
   // Errors go here even under --quiet, which swaps deps.io.stderr for a sink once options are read.
   const errors = deps.io.stderr;

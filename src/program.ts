@@ -22,6 +22,9 @@ import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
 import { versionLine } from './version.js';
 
+/** Commander's error class, for src/main.ts, which reaches commander only through this module. */
+export { CommanderError } from 'commander';
+
 /** The commander tree: every command, with the global options on the root. */
 export function buildProgram(deps: Deps): Command {
   const program = new Command('loanctl')

@@ -26,6 +26,9 @@ import {
   UsageError,
 } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
+import { createApiClient, createPool } from '../http/client.js';
+import { neverSent } from '../http/network-failure.js';
+import { unknownOutcome } from '../http/outcome.js';
 import { parseId, parseWholeNumber } from '../input/values.js';
 import { chooseFormat } from '../output/formats/index.js';
 import { resolveOutputSettings } from '../output/settings.js';
@@ -112,11 +115,6 @@ export async function runBulkCreate(kind: BulkKind, options: BulkCommandOptions,
         );
   // After the journal: one that stops the run must not have emptied the --failed file of the last.
   const failedRows = options.failed === undefined ? undefined : await openFailedRows(options.failed, source);
-  const [{ createPool, createApiClient }, { neverSent }, { unknownOutcome }] = await Promise.all([
-    import('../http/client.js'),
-    import('../http/network-failure.js'),
-    import('../http/outcome.js'),
-  ]);
   const pool = createPool(settings, Math.max(DEFAULT_CONCURRENCY, concurrency), deps.env);
   const clientOptions = { io: deps.io, now: deps.now, sleep: deps.sleep, transport: pool };
   const patient = createApiClient(settings, clientOptions);

@@ -13,6 +13,7 @@ import { BODY_FIELDS, type BodyKey, type FieldDef, type FieldKind, lengthRule } 
 import { carriesBody, type OperationKey, operation, type QueryParam, type QuerySpec } from './operations.js';
 import {
   DATE_PATTERN,
+  EMAIL_PATTERN,
   FREQUENCIES,
   isCalendarDay,
   isMoney,
@@ -46,7 +47,7 @@ function kindSchema(kind: FieldKind, required: boolean): z.ZodType {
     case 'secret':
       return z.string().min(1, 'must not be empty');
     case 'email':
-      return z.email('must be an e-mail address');
+      return z.email({ pattern: EMAIL_PATTERN, error: 'must be an e-mail address' });
     case 'phone':
       return z.string().regex(PHONE_PATTERN, 'must be a phone number in the +234 form, e.g. +2348012345678');
     case 'url':
@@ -153,7 +154,7 @@ function paramSchema(param: QueryParam): z.ZodType {
   const schema: z.ZodType = (() => {
     switch (param.type) {
       case 'email':
-        return z.email('must be an e-mail address');
+        return z.email({ pattern: EMAIL_PATTERN, error: 'must be an e-mail address' });
       case 'literal':
         return z.literal(param.value);
       case 'text':

@@ -3,12 +3,10 @@
  * schema: the client checks every query it sends, and a command that sends no body (`loanctl user
  * exists`, a script's most frequent call) must not pay for zod's schema API (bench/README.md,
  * start-up). The rules are the ones the zod query schemas of ./field-schemas.ts apply, from the same
- * sources: zod's own e-mail pattern (its core's `regexes`; the bundle's chunk of zod's core comes
- * with it), and the date and whole-number predicates of ./vocabulary.ts.
+ * source: the e-mail pattern and the date and whole-number predicates of ./vocabulary.ts.
  */
-import { regexes } from 'zod/v4/core';
 import type { QueryParam, QuerySpec } from './operations.js';
-import { DATE_PATTERN, isCalendarDay, queryWholeProblem } from './vocabulary.js';
+import { DATE_PATTERN, EMAIL_PATTERN, isCalendarDay, queryWholeProblem } from './vocabulary.js';
 
 /** A failed check: the parameter and what is wrong with it. */
 export interface QueryIssue {
@@ -30,7 +28,7 @@ export function queryIssues(spec: QuerySpec, query: Readonly<Record<string, stri
 function paramProblem(param: QueryParam, value: string): string | undefined {
   switch (param.type) {
     case 'email':
-      return regexes.email.test(value) ? undefined : 'must be an e-mail address';
+      return EMAIL_PATTERN.test(value) ? undefined : 'must be an e-mail address';
     case 'literal':
       return value === param.value ? undefined : `must be "${param.value}"`;
     case 'text':

@@ -50,6 +50,14 @@ export function isCalendarDay(value: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
 }
 
+/**
+ * An e-mail address as the contract takes one: zod's own "practical" pattern, kept here so that the
+ * CLI's query check reads it without loading zod's core (~90 KB of a network command's start-up);
+ * the zod schemas (./field-schemas.ts) are given it, so both check with this one pattern.
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
 /** Phone numbers travel in the +234 form: +234 then the ten digits of the national number. */
 export const PHONE_PATTERN = /^\+234\d{10}$/;
 
