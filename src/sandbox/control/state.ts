@@ -198,9 +198,15 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
   }
 }
 
-/** Copies the snapshot's rows of `table` into the emptied live table; the rows copied. */
+/**
+ * Copies the snapshot's rows of `table` into the emptied live table; the rows copied. OR ROLLBACK:
+ * a conflict ends the whole restore, undone, as any failure of it does; said so, SQLite keeps no
+ * statement journal for the copy (a temporary copy of every page it reuses, which a statement
+ * that may fail half-way needs; docs/decisions/snapshot-seal.md). A table with an index on a
+ * function's result (users) still gets one: the function might fail.
+ */
 function copyTable(db: SandboxDb, table: string): number {
-  return Number(db.sqlite.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run().changes);
+  return Number(db.sqlite.prepare(`INSERT OR ROLLBACK INTO main.${table} SELECT * FROM snap.${table}`).run().changes);
 }
 
 function existingSnapshot(dataDir: string, name: string): string {
