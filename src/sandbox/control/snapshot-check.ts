@@ -8,11 +8,14 @@
  * - of exactly this sandbox's schema: the same tables, indexes and triggers, no view, no extra
  *   table or column (the rows are copied column by column, in order);
  * - holding in each column only values of the column's type (SQLite would keep `'lots'` in an
- *   amount, or a BLOB in an e-mail), and ids from 1 to MAX_ID.
+ *   amount, or a BLOB in an e-mail), and ids from 1 to MAX_ID. These are read from every row,
+ *   unless the snapshot's seal says the sandbox checked these very bytes when it wrote them
+ *   (./snapshot-seal.ts).
  * Each refusal is one SnapshotError naming the snapshot and what is wrong.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { sealOfOpenFile, writtenSeal } from './snapshot-seal.js';
 
 export class SnapshotError extends Error {
   override name = 'SnapshotError';
@@ -27,11 +30,21 @@ export const MAX_ID = 999_999_999_999_999;
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
-/** Refuses (SnapshotError) a snapshot file that is not what this sandbox would have written. */
+/**
+ * Refuses (SnapshotError) a snapshot file that is not what this sandbox would have written. Its
+ * values are read, every row, unless its seal vouches that they were checked when the sandbox
+ * wrote these very bytes (./snapshot-seal.ts).
+ */
 export function checkSnapshotFile(file: string, name: string, live: DatabaseSync): void {
-  withSnapshot(file, name, live, (snapshot) => {
-    for (const table of tablesOf(live)) checkValues(snapshot, name, live, table);
-  });
+  withSnapshot(
+    file,
+    name,
+    live,
+    (fd) => sealMatches(file, fd),
+    (snapshot, sealed) => {
+      if (!sealed) checkAllValues(snapshot, name, live);
+    },
+  );
 }
 
 /**
@@ -39,11 +52,49 @@ export function checkSnapshotFile(file: string, name: string, live: DatabaseSync
  * question before a restore, which then checks the rows too.
  */
 export function checkSnapshotShape(file: string, name: string, live: DatabaseSync): void {
-  withSnapshot(file, name, live, () => {});
+  withSnapshot(
+    file,
+    name,
+    live,
+    () => undefined,
+    () => {},
+  );
 }
 
-function withSnapshot(file: string, name: string, live: DatabaseSync, more: (snapshot: DatabaseSync) => void): void {
-  checkRegularSqliteFile(file, name);
+/**
+ * For a snapshot the sandbox has just written: every check, the values too, and the file's seal
+ * when it passes them all. A file that fails earns no seal (SnapshotError is not thrown here: a
+ * restore of it says what is wrong, as for any snapshot).
+ */
+export function sealIfSound(file: string, name: string, live: DatabaseSync): string | undefined {
+  try {
+    return withSnapshot(file, name, live, sealOfOpenFile, (snapshot, seal) => {
+      checkAllValues(snapshot, name, live);
+      return seal;
+    });
+  } catch (error) {
+    if (error instanceof SnapshotError) return undefined;
+    throw error;
+  }
+}
+
+function sealMatches(file: string, fd: number): boolean {
+  const written = writtenSeal(file);
+  return written !== undefined && written === sealOfOpenFile(fd);
+}
+
+/**
+ * Checks the file (`whileOpen` reads it through the same open descriptor), then opens it as a
+ * database, checks its version and schema, and hands it to `more`.
+ */
+function withSnapshot<Found, T>(
+  file: string,
+  name: string,
+  live: DatabaseSync,
+  whileOpen: (fd: number) => Found,
+  more: (snapshot: DatabaseSync, found: Found) => T,
+): T {
+  const found = checkRegularSqliteFile(file, name, whileOpen);
   let snapshot: DatabaseSync;
   try {
     snapshot = new DatabaseSync(file, { readOnly: true });
@@ -53,7 +104,7 @@ function withSnapshot(file: string, name: string, live: DatabaseSync, more: (sna
   try {
     checkVersion(snapshot, name, versionOf(live));
     checkSchema(snapshot, name, live);
-    more(snapshot);
+    return more(snapshot, found);
   } catch (error) {
     if (error instanceof SnapshotError) throw error;
     throw unreadable(name, error);
@@ -62,13 +113,20 @@ function withSnapshot(file: string, name: string, live: DatabaseSync, more: (sna
   }
 }
 
+function checkAllValues(snapshot: DatabaseSync, name: string, live: DatabaseSync): void {
+  for (const table of tablesOf(live)) checkValues(snapshot, name, live, table);
+}
+
 function unreadable(name: string, error: unknown): SnapshotError {
   const reason = error instanceof Error ? error.message : String(error);
   return new SnapshotError(`snapshot "${name}" cannot be read as a sandbox database (${reason}); take a new snapshot`);
 }
 
-/** Opened without blocking (a FIFO), then looked at through the open descriptor: what is read is what was checked. */
-function checkRegularSqliteFile(file: string, name: string): void {
+/**
+ * Opened without blocking (a FIFO), then looked at through the open descriptor: what is read is
+ * what was checked. `whileOpen` reads more of it, through the same descriptor.
+ */
+function checkRegularSqliteFile<Found>(file: string, name: string, whileOpen: (fd: number) => Found): Found {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -87,6 +145,7 @@ function checkRegularSqliteFile(file: string, name: string): void {
     if (read < header.length || header.toString('latin1') !== SQLITE_HEADER) {
       throw new SnapshotError(`snapshot "${name}" is not an SQLite database; remove it and take a new one`);
     }
+    return whileOpen(fd);
   } finally {
     closeSync(fd);
   }

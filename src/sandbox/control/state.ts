@@ -17,13 +17,16 @@
  * a table nor copying rows into it lowers its `sqlite_sequence`, so after a restore each table's
  * next id is above both what it held before and what the snapshot holds.
  * A snapshot is checked first (./snapshot-check.ts): ids up to MAX_ID only, so the sequences stay
- * far from SQLite's last id; one found above it is brought down by the next reset or restore.
+ * far from SQLite's last id; one found above it is brought down by the next reset or restore. A
+ * snapshot this sandbox took and checked is sealed (./snapshot-seal.ts), so restoring it again does
+ * not read every row to check it (docs/decisions/snapshot-seal.md).
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SandboxDb } from '../db.js';
-import { checkSnapshotFile, checkSnapshotShape, MAX_ID, SnapshotError } from './snapshot-check.js';
+import { checkSnapshotFile, checkSnapshotShape, MAX_ID, SnapshotError, sealIfSound } from './snapshot-check.js';
+import { writeSeal } from './snapshot-seal.js';
 
 export { SnapshotError };
 
@@ -63,7 +66,7 @@ export function resetData(db: SandboxDb, all = false): Record<string, number> {
   const tables = all ? ALL_TABLES : BORROWER_TABLES;
   return withoutForeignKeyChecks(db, () =>
     db.transaction(() => {
-      const removed = Object.fromEntries(tables.map((table) => [table, emptyTable(db, 'main', table)]));
+      const removed = Object.fromEntries(tables.map((table) => [table, emptyTable(db, table)]));
       lowerRunawaySequences(db);
       return removed;
     }),
@@ -86,22 +89,23 @@ function lowerRunawaySequences(db: SandboxDb): void {
   }
 }
 
-/** The rows removed; DELETE of a whole table frees its pages at once (no foreign-key checks here). */
-function emptyTable(db: SandboxDb, schema: string, table: string): number {
-  const count = rowCount(db, schema, table);
-  db.sqlite.exec(`DELETE FROM ${schema}.${table}`);
-  return count;
+/**
+ * The rows removed; DELETE of a whole table frees its pages at once (no foreign-key checks here),
+ * and still reports how many rows it removed.
+ */
+function emptyTable(db: SandboxDb, table: string): number {
+  return Number(db.sqlite.prepare(`DELETE FROM main.${table}`).run().changes);
 }
 
-function rowCount(db: SandboxDb, schema: string, table: string): number {
-  return Number((db.sqlite.prepare(`SELECT count(*) AS n FROM ${schema}.${table}`).get() as { n: number }).n);
+function rowCount(db: SandboxDb, table: string): number {
+  return Number((db.sqlite.prepare(`SELECT count(*) AS n FROM main.${table}`).get() as { n: number }).n);
 }
 
 /** What an operator counts: borrowers and loan requests (the attachments go with them). */
 export type DataCounts = { users: number; loan_requests: number };
 
 export function countRows(db: SandboxDb): DataCounts {
-  return { users: rowCount(db, 'main', 'users'), loan_requests: rowCount(db, 'main', 'loan_requests') };
+  return { users: rowCount(db, 'users'), loan_requests: rowCount(db, 'loan_requests') };
 }
 
 /** `12 users, 220 loan requests`. */
@@ -139,7 +143,10 @@ export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, repla
   const temporary = `${file}.${process.pid}.tmp`;
   db.sqlite.prepare('VACUUM INTO ?').run(temporary);
   chmodSync(temporary, 0o600); // it holds key hashes and borrowers' data, as the database does
+  // Checked once here, so a restore of these bytes need not read every row again.
+  const seal = sealIfSound(temporary, name, db.sqlite);
   renameSync(temporary, file);
+  writeSeal(file, seal);
   return entryOf(file, name);
 }
 
@@ -179,12 +186,9 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
   try {
     return withoutForeignKeyChecks(db, () =>
       db.transaction(() => {
-        for (const table of ALL_TABLES) emptyTable(db, 'main', table);
+        for (const table of ALL_TABLES) emptyTable(db, table);
         const counts: Record<string, number> = {};
-        for (const table of [...ALL_TABLES].reverse()) {
-          db.sqlite.exec(`INSERT INTO main.${table} SELECT * FROM snap.${table}`);
-          counts[table] = rowCount(db, 'main', table);
-        }
+        for (const table of [...ALL_TABLES].reverse()) counts[table] = copyTable(db, table);
         lowerRunawaySequences(db);
         return counts;
       }),
@@ -192,6 +196,17 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
   } finally {
     db.sqlite.exec('DETACH DATABASE snap');
   }
+}
+
+/**
+ * Copies the snapshot's rows of `table` into the emptied live table; the rows copied. OR ROLLBACK:
+ * a conflict ends the whole restore, undone, as any failure of it does; said so, SQLite keeps no
+ * statement journal for the copy (a temporary copy of every page it reuses, which a statement
+ * that may fail half-way needs; docs/decisions/snapshot-seal.md). A table with an index on a
+ * function's result (users) still gets one: the function might fail.
+ */
+function copyTable(db: SandboxDb, table: string): number {
+  return Number(db.sqlite.prepare(`INSERT OR ROLLBACK INTO main.${table} SELECT * FROM snap.${table}`).run().changes);
 }
 
 function existingSnapshot(dataDir: string, name: string): string {
