@@ -171,7 +171,7 @@ export class BorrowerIndex {
     const fromPage = known?.mark.lastPage ?? 1;
     // Each page's lines as bytes (outside the JavaScript heap): a million lines held as strings
     // until the end made the walk spend more time collecting garbage than reading pages.
-    const pages: Buffer[] = [];
+    const newLines: Buffer[] = [];
     let last: WalkMark | undefined;
     let walked = 0;
     for await (const { users, page } of userPages(this.api(), {}, { prefetch: WALK_AHEAD, firstPage: fromPage })) {
@@ -181,7 +181,7 @@ export class BorrowerIndex {
         if (users[0]?.id !== known.mark.lastPageFirstId) return this.walk(true, each);
         added = users.slice(known.mark.lastPageSize);
       }
-      if (added.length > 0) pages.push(Buffer.from(pageLines(added, page)));
+      if (added.length > 0) newLines.push(Buffer.from(pageLines(added, page)));
       walked += added.length;
       last = { lastPage: page, lastPageFirstId: users[0]?.id ?? 0, lastPageSize: users.length };
       if (each(added)) break;
@@ -189,8 +189,8 @@ export class BorrowerIndex {
     if (known && !last && known.mark.lastPageSize > 0) return this.walk(true, each); // its last page is gone
     const mark = last ?? known?.mark ?? { lastPage: 1, lastPageFirstId: 0, lastPageSize: 0 };
     if (known && walked === 0 && sameMark(mark, known.mark)) return walked;
-    const addedBytes = Buffer.concat(pages);
-    pages.length = 0;
+    const addedBytes = Buffer.concat(newLines);
+    newLines.length = 0;
     const body = (known?.body ?? '') + addedBytes.toString('utf8');
     this.text = { body, lines: (known?.lines ?? 0) + walked, mark };
     writeIndex(this.paths, known ? body : addedBytes, mark);
