@@ -164,8 +164,8 @@ function countNewlines(bytes: Buffer): number {
 }
 
 /** Replaces the index with these lines and mark (atomically, under the file's lock). */
-export function writeIndex(paths: IndexPaths, body: string, mark: WalkMark): void {
-  const bytes = Buffer.from(body);
+export function writeIndex(paths: IndexPaths, body: string | Buffer, mark: WalkMark): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const trailer: IndexTrailer = {
     format: INDEX_FORMAT,
     baseUrl: paths.baseUrl,

@@ -72,6 +72,8 @@ const PHONE_SEPARATORS = new RegExp(PHONE_SEPARATOR, 'g');
  * read phones with it.
  */
 export function normalisePhone(raw: string): string | undefined {
+  // Already the normal form, as the API lists most phones: a walk of the user list reads a million.
+  if (PHONE_PATTERN.test(raw)) return raw;
   const compact = raw.trim().replace(PHONE_SEPARATORS, '');
   const national =
     /^\+234(\d{10})$/.exec(compact)?.[1] ?? /^234(\d{10})$/.exec(compact)?.[1] ?? /^0(\d{10})$/.exec(compact)?.[1];

@@ -193,7 +193,9 @@ export class BorrowerIndex {
     if (rebuild || !this.load()) this.rebuilt = true;
     const known = rebuild ? undefined : this.load();
     const fromPage = known?.mark.lastPage ?? 1;
-    const lines: string[] = [];
+    // Each page's lines as bytes (outside the JavaScript heap): a million lines held as strings
+    // until the end made the walk spend more time collecting garbage than reading pages.
+    const newLines: Buffer[] = [];
     let last: WalkMark | undefined;
     let walked = 0;
     for await (const { users, page } of userPages(this.api(), {}, { prefetch: WALK_AHEAD, firstPage: fromPage })) {
@@ -203,20 +205,19 @@ export class BorrowerIndex {
         if (!samePage(users, known)) return this.walk(true, each);
         added = users.slice(known.mark.lastPageSize);
       }
-      for (const user of added) {
-        const { id, email, phone, firstname, lastname } = user;
-        lines.push(indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname)));
-      }
+      if (added.length > 0) newLines.push(Buffer.from(pageLines(added, page)));
       walked += added.length;
       last = { lastPage: page, lastPageFirstId: users[0]?.id ?? 0, lastPageSize: users.length };
       if (each(added)) break;
     }
     if (known && !last && known.mark.lastPageSize > 0) return this.walk(true, each); // its last page is gone
     const mark = last ?? known?.mark ?? { lastPage: 1, lastPageFirstId: 0, lastPageSize: 0 };
-    if (known && lines.length === 0 && sameMark(mark, known.mark)) return walked;
-    const body = (known?.body ?? '') + lines.join('');
-    this.text = { body, lines: (known?.lines ?? 0) + lines.length, mark };
-    writeIndex(this.paths, body, mark);
+    if (known && walked === 0 && sameMark(mark, known.mark)) return walked;
+    const addedBytes = Buffer.concat(newLines);
+    newLines.length = 0;
+    const body = (known?.body ?? '') + addedBytes.toString('utf8');
+    this.text = { body, lines: (known?.lines ?? 0) + walked, mark };
+    writeIndex(this.paths, known ? body : addedBytes, mark);
     return walked;
   }
 }
@@ -232,6 +233,15 @@ function samePage(users: readonly UserListItem[], known: IndexText): boolean {
     entries.length === lastPageSize &&
     entries.every((entry, at) => users[at]?.id === entry.id && String(users[at]?.email).toLowerCase() === entry.email)
   );
+}
+
+/** The index lines of a page's users. */
+function pageLines(users: UserListItem[], page: number): string {
+  let lines = '';
+  for (const { id, email, phone, firstname, lastname } of users) {
+    lines += indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname));
+  }
+  return lines;
 }
 
 function sameMark(a: WalkMark, b: WalkMark): boolean {

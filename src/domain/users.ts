@@ -1,15 +1,17 @@
 /**
  * Finding a user by e-mail. The create reply carries no id (spec 2.2) and the API has no search, so
- * an e-mail is found in the user list: through the local index (./borrower-index.ts: one request
- * to confirm a borrower it knows), after `user exists` (one request: an unknown e-mail stops there).
- * `loan create --user`, `loan new`, bulk and `user show` go through here.
+ * an e-mail is found in the user list. The common cases cost one request: a borrower the local index
+ * knows (./borrower-index.ts) is confirmed by the server; one just created is on the first page of
+ * those created since yesterday. Else `user exists` is asked (an unknown e-mail stops there, after
+ * two requests), and only then is the list walked. `loan create --user`, `loan new`, bulk and
+ * `user show` go through here.
  */
 import type { IndexPaths } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import { NoAccessError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
 import type { UserRef } from '../input/values.js';
-import { type BorrowerIndex, byEmail } from './borrower-index.js';
+import { type BorrowerIndex, byEmail, type Wanted } from './borrower-index.js';
 import { userPages } from './pages.js';
 
 export interface FindUserOptions {
@@ -29,17 +31,11 @@ export async function findUserByEmail(
   const { index } = options;
   // Known to the index: confirmed by the server (one request), else the index is rebuilt.
   let user = index?.knows(wanted) ? (await index.find(wanted, false)).users[0] : undefined;
+  // Most often the borrower looked up was just created: one page of the newest.
+  user ??= await createdSinceYesterday(api, wanted.user);
   if (!user) {
     const exists = await api.call('userExists', { query: { email: email.trim().toLowerCase(), action: 'exists' } });
-    // Most often the borrower looked up was just created: one page of the newest first.
-    if (exists.data === true) user = await createdSinceYesterday(api, wanted.user);
-    if (user) return user;
-    if (exists.data === true && index) {
-      // A borrower created since the index was brought up to date; else the index is not believed.
-      user = (await index.find(wanted, true)).users[0] ?? (await index.rebuildOnce(wanted)).users[0];
-    } else if (exists.data === true) {
-      user = await walkFor(api, wanted.user);
-    }
+    if (exists.data === true) user = index ? await walkIndex(index, wanted) : await walkFor(api, wanted.user);
   }
   if (!user) {
     throw new NoAccessError(
@@ -53,7 +49,7 @@ export async function findUserByEmail(
 /**
  * The user `matches` among the first page of those created since yesterday (by this machine's
  * clock; a server a day apart only costs this one request): the sandbox lists a date window newest
- * first, so a borrower just created is there. Anything else is left to the index's walk.
+ * first, so a borrower just created is there. A miss costs this one request before `user exists`.
  */
 async function createdSinceYesterday(
   api: ApiClient,
@@ -62,6 +58,14 @@ async function createdSinceYesterday(
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   const page = await api.call('listUsers', { query: { start: yesterday, pages: 1 } });
   return ((page.data ?? []) as UserListItem[]).find(matches);
+}
+
+/**
+ * A borrower the index did not know, though the server has it: created since the index was brought
+ * up to date (the walk from its mark finds it), else the index is not believed and is rebuilt.
+ */
+async function walkIndex(index: BorrowerIndex, wanted: Wanted): Promise<UserListItem | undefined> {
+  return (await index.find(wanted, true)).users[0] ?? (await index.rebuildOnce(wanted)).users[0];
 }
 
 /** Without an index (--dry-run): the first user of the list that `matches`, walking from page 1. */

@@ -1,6 +1,6 @@
 /**
- * The local index of borrowers (src/domain/borrower-index.ts) against a real sandbox: a look-up
- * asked again costs one request, whoever the borrower; an index that fails its check, or that names
+ * The local index of borrowers (src/domain/borrower-index.ts) against a real sandbox: the newest
+ * borrower costs one request, and a look-up asked again one, whoever the borrower; an index that fails its check, or that names
  * a borrower the server does not show, is not believed; references seen are answered from it.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,9 +36,21 @@ describe('the borrower index', () => {
     const first = await sandbox.run(['user', 'show', 'b1@index.example', '-o', 'json', '--debug'], { env: fresh });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).email).toBe('b1@index.example');
-    // user exists, the one page of those created since yesterday (looked at first), then page 1
-    // and the page asked ahead of it: not the whole list.
+    // The page of those created since yesterday (b1 is not among the 50 newest), user exists, then
+    // page 1 and the page asked ahead of it: not the whole list.
     expect(gets(first.stderr).length).toBeLessThanOrEqual(4);
+  });
+
+  it('the newest borrower costs one request, the first time (no index) and again', async () => {
+    const fresh = { LOANCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'loanctl-index-newest-')) };
+    for (const run of ['first', 'again']) {
+      const shown = await sandbox.run(['user', 'show', `b${USERS}@index.example`, '-o', 'json', '--debug'], {
+        env: fresh,
+      });
+      expect(shown.exitCode, `${run}: ${shown.stderr}`).toBe(0);
+      expect(JSON.parse(shown.stdout).email).toBe(`b${USERS}@index.example`);
+      expect(gets(shown.stderr), run).toEqual([expect.stringMatching(/\/api\/v1\/user\?start=[\d-]+&pages=1$/)]);
+    }
   });
 
   it('the oldest borrower asked for again: one request by e-mail, three by phone', async () => {
@@ -62,7 +74,7 @@ describe('the borrower index', () => {
     expect(gets(phone.stderr).length).toBeLessThanOrEqual(3);
   });
 
-  it('a borrower created since is found by walking only the new ones', async () => {
+  it('a borrower created since, no longer among the newest, is found by walking only the new ones', async () => {
     const created = await sandbox.run(
       ['user', 'create', '--firstname', 'New', '--lastname', 'One', '--email', 'new@index.example'].concat([
         '--phone',
@@ -74,11 +86,30 @@ describe('the borrower index', () => {
       { stdin: 'pw-12345678' },
     );
     expect(created.exitCode, created.stderr).toBe(0);
+    // Fifty more after it: it is no longer on the first page of those created since yesterday.
+    const rows = Array.from(
+      { length: 50 },
+      (_, i) => `After,Number ${i},after${i}@index.example,pw-12345678,080${30_000_000 + i},male`,
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'loanctl-index-after-')), 'users.csv');
+    writeFileSync(file, `firstname,lastname,email,password,phone,gender\n${rows.join('\n')}\n`);
+    const imported = await sandbox.run(['user', 'create', '--from', file]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+
     const found = await sandbox.run(['user', 'show', 'new@index.example', '-o', 'json', '--debug']);
     expect(found.exitCode, found.stderr).toBe(0);
     expect(JSON.parse(found.stdout).email).toBe('new@index.example');
-    // user exists, then the last page walked and the one after it: not the whole list again.
+    // The page of the newest, user exists, then the list from the last page walked (3 of 120
+    // borrowers) on: pages 1 and 2 are not read again.
+    const walked = gets(found.stderr).flatMap((line) => /\/api\/v1\/user\?pages=(\d+)$/.exec(line)?.[1] ?? []);
+    expect(walked[0]).toBe('3');
+    expect(walked).not.toContain('1');
+    expect(walked).not.toContain('2');
     expect(gets(found.stderr).length).toBeLessThanOrEqual(4);
+
+    const again = await sandbox.run(['user', 'show', 'new@index.example', '-o', 'json', '--debug']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(gets(again.stderr)).toHaveLength(1);
   });
 
   it('an index whose text was changed is not believed: one line, rebuilt, the right answer', async () => {

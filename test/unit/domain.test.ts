@@ -110,16 +110,19 @@ describe('userPages', () => {
 });
 
 describe('finding a user', () => {
-  it('finds by e-mail, whatever its case, without an index: one question, then the list from page 1', async () => {
+  it('finds by e-mail, whatever its case, without an index: the page of the newest, one question, then the list from page 1', async () => {
     const last = emails[USERS - 1] as string;
     const found = await findUserByEmail(api, ` ${last.toUpperCase()} `);
     expect(found.email).toBe(last);
     expect(found.id).toBe(userIds[USERS - 1]);
+    // This sandbox's clock is in the past: nobody was created since yesterday, so the walk finds the oldest.
     const oldest = await userListRequests((client) => findUserByEmail(client, emails[0] as string));
+    expect(oldest[0]).toEqual({ query: { start: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), pages: 1 } });
+    expect(oldest[1]).toEqual({ query: { pages: 1 } });
     expect(oldest.length).toBeLessThanOrEqual(1 + 8);
   });
 
-  it('an e-mail nobody has is exit 4, naming it, after one question: does it exist?', async () => {
+  it('an e-mail nobody has is exit 4, naming it, after the page of the newest and one question: does it exist?', async () => {
     let error: unknown;
     const requests = await userListRequests(async (client) => {
       error = await findUserByEmail(client, 'nobody@example.com').catch((caught: unknown) => caught);
@@ -127,7 +130,7 @@ describe('finding a user', () => {
     expect(error).toBeInstanceOf(NoAccessError);
     expect((error as NoAccessError).exitCode).toBe(ExitCode.noAccess);
     expect((error as Error).message).toContain('nobody@example.com');
-    expect(requests).toHaveLength(0); // user exists answered false: the list is not read
+    expect(requests).toHaveLength(1); // user exists answered false: the list is not walked
   });
 
   it('a reference: an id is taken as given (no request), an e-mail is looked up', async () => {
