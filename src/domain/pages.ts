@@ -19,8 +19,8 @@
  * already asked for are read and dropped.
  *
  * A page carries its rows and its envelope, never the reply's text: the text is dropped as soon as
- * it is parsed, so a walk holds a page once (parsed), not twice (text and rows). What a long walk
- * keeps at any moment is what its peak memory is made of (docs/performance.md, "A list walk").
+ * it is parsed, so a walk holds a page once (parsed), not twice (text and rows). Whatever a long walk
+ * keeps while it allocates makes its peak grow with its length (docs/decisions/flat-walk-memory.md).
  */
 import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
 import type { Envelope } from '../contract/vocabulary.js';

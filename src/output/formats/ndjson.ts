@@ -5,7 +5,7 @@ import type { Formatter, View } from './formatter.js';
 /**
  * The lines of `items` in one write, encoded straight into one buffer: a write per line would cost
  * a system call per row of a walk, and a joined string one more copy of the page in the JS heap,
- * which a walk of a million rows would pay a million times over (docs/performance.md, "A list walk").
+ * which a walk of a million rows would pay a million times over (docs/decisions/flat-walk-memory.md).
  */
 function writeLines(view: View, items: readonly unknown[]): void {
   const lines: string[] = [];
