@@ -36,7 +36,7 @@ export interface UserQuery {
 }
 
 /** What a walk keeps of a reply: its envelope (what `--raw` prints) and its `Date` header, not its text. */
-export interface PageReply {
+interface PageReply {
   envelope: Envelope;
   dateHeader: string | undefined;
 }
