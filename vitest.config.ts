@@ -24,6 +24,7 @@ export const PROCESS_TESTS = [
   'test/e2e/profile-writers.test.ts',
   'test/e2e/openapi-prism.test.ts',
   'test/e2e/find-user.test.ts',
+  'test/e2e/walk-memory.test.ts',
   'test/hardening/cli-faults.test.ts',
   'test/hardening/sandbox-crash.test.ts',
   'test/e2e/dashboard-browser.test.ts',

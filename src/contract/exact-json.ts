@@ -51,12 +51,21 @@ function holdsInexactNumber(root: unknown): boolean {
     if (typeof value === 'number') {
       if (isInexactNumber(value)) return true;
     } else if (typeof value === 'object' && value !== null) {
-      for (const item of Array.isArray(value) ? value : Object.values(value)) {
-        if (typeof item === 'number' || (typeof item === 'object' && item !== null)) stack.push(item);
+      // Read in place (for…in, an index), not through Object.values: no array is made per object,
+      // and a walk reads every row of every page.
+      if (Array.isArray(value)) {
+        for (const item of value) if (mayHoldNumber(item)) stack.push(item);
+      } else {
+        const record = value as Record<string, unknown>;
+        for (const key in record) if (mayHoldNumber(record[key])) stack.push(record[key]);
       }
     }
   }
   return false;
+}
+
+function mayHoldNumber(value: unknown): boolean {
+  return typeof value === 'number' || (typeof value === 'object' && value !== null);
 }
 
 /** What to tell the operator about such a number. */

@@ -12,9 +12,9 @@
 import type { LoanRequest } from '../contract/schemas.js';
 import { type Stage, stageOf } from '../contract/states.js';
 import { isSetTimestamp, parseTimestamp } from '../contract/vocabulary.js';
-import type { ApiClient, ApiResult } from '../http/api-client.js';
+import type { ApiClient } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
-import { loanRequestPages } from './pages.js';
+import { type LoanRequestPageOf, loanRequestPages } from './pages.js';
 
 /** From `since` (inclusive) to `until` (exclusive), in milliseconds since the epoch; either may be open. */
 export interface TimeWindow {
@@ -80,12 +80,6 @@ export interface LoanSearch {
   pageSize: number;
 }
 
-/** The matches of one page, as they are found. */
-export interface MatchBatch {
-  matches: LoanRequest[];
-  result: ApiResult;
-}
-
 /** How a search ended: rows read, rows matched, and the cursor to continue from when it stopped early. */
 export interface SearchTally {
   scanned: number;
@@ -94,32 +88,54 @@ export interface SearchTally {
   resumeAfter: number | undefined;
 }
 
+/** Where the matches of each page go, as they are found (only pages with some). */
+type OnMatches = (matches: LoanRequest[]) => Promise<void>;
+
 /**
- * Walks the product's loan requests in `search.direction`, yielding each page's matches (only
- * pages with some), and fills `tally` as it goes. Stops at `search.limit` matches: the rest of
- * that page is not read, and no further page is asked for once the walk ends.
+ * Walks the product's loan requests in `search.direction`, handing each page's matches to
+ * `onMatches`, and fills `tally` as it goes. Stops at `search.limit` matches: the rest of that
+ * page is not read, and no further page is asked for once the walk ends.
  */
-export async function* searchLoanRequests(
+export async function searchLoanRequests(
   api: ApiClient,
   productId: number,
   filter: LoanFilter,
   search: LoanSearch,
   tally: SearchTally,
-): AsyncGenerator<MatchBatch, void, undefined> {
+  onMatches: OnMatches,
+): Promise<void> {
   const query = { direction: search.direction, cursor: search.cursor, limit: search.pageSize };
-  for await (const { loanRequests, result } of loanRequestPages(api, productId, query)) {
-    const matches: LoanRequest[] = [];
-    for (const loan of loanRequests) {
-      tally.scanned++;
-      if (!matchesLoan(filter, loan)) continue;
-      matches.push(loan);
-      tally.matched++;
-      if (tally.matched === search.limit) {
-        tally.resumeAfter = loan.id;
-        yield { matches, result };
-        return;
-      }
+  const pages = loanRequestPages(api, productId, query);
+  const context = { pages, filter, limit: search.limit, tally, onMatches };
+  while (await searchNextPage(context)) {}
+}
+
+/**
+ * One page of a search; false once the search is over. A call of its own per page: the loop
+ * waiting for the next page holds nothing of this one (see loanRequestPages).
+ */
+async function searchNextPage(search: {
+  pages: AsyncIterator<LoanRequestPageOf, void>;
+  filter: LoanFilter;
+  limit: number | undefined;
+  tally: SearchTally;
+  onMatches: OnMatches;
+}): Promise<boolean> {
+  const { tally } = search;
+  const next = await search.pages.next();
+  if (next.done) return false;
+  const matches: LoanRequest[] = [];
+  for (const loan of next.value.loanRequests) {
+    tally.scanned++;
+    if (!matchesLoan(search.filter, loan)) continue;
+    matches.push(loan);
+    tally.matched++;
+    if (tally.matched === search.limit) {
+      tally.resumeAfter = loan.id;
+      await search.onMatches(matches);
+      return false;
     }
-    if (matches.length > 0) yield { matches, result };
   }
+  if (matches.length > 0) await search.onMatches(matches);
+  return true;
 }

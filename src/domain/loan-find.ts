@@ -7,7 +7,7 @@
  */
 import type { LoanRequest } from '../contract/schemas.js';
 import type { ApiClient } from '../http/api-client.js';
-import { loanRequestPages, type PageSeen } from './pages.js';
+import { type LoanRequestPageOf, loanRequestPages, type PageSeen } from './pages.js';
 
 /** The page size of the walk: the most the sandbox serves at once keeps the request count low. */
 const PAGE = 100;
@@ -48,7 +48,7 @@ export class ReferenceWalk {
   /** Every reference passed (lower-case), with its loan request's id. */
   private readonly passed = new Map<string, number>();
   private readonly wanted = new Map<string, Waiting[]>();
-  private pages: AsyncGenerator<{ loanRequests: LoanRequest[] }, void> | undefined;
+  private pages: AsyncIterator<LoanRequestPageOf, void> | undefined;
   private walking = false;
   private ended = false;
 

@@ -17,8 +17,13 @@
  * their way at once, and at most that many more are held. Without it (a search that stops early),
  * no page is fetched that is not needed. Leaving the loop early (`break`) ends the walk; the pages
  * already asked for are read and dropped.
+ *
+ * A page carries its rows and its envelope, never the reply's text: the text is dropped as soon as
+ * it is parsed, so a walk holds a page once (parsed), not twice (text and rows). Whatever a long walk
+ * keeps while it allocates makes its peak grow with its length (docs/decisions/flat-walk-memory.md).
  */
 import type { LoanRequest, LoanRequestPage, UserListItem } from '../contract/schemas.js';
+import type { Envelope } from '../contract/vocabulary.js';
 import type { ApiClient, ApiResult } from '../http/api-client.js';
 import type { Direction } from '../input/values.js';
 
@@ -30,11 +35,22 @@ export interface UserQuery {
   end?: string | undefined;
 }
 
+/** What a walk keeps of a reply: its envelope (what `--raw` prints) and its `Date` header, not its text. */
+interface PageReply {
+  envelope: Envelope;
+  dateHeader: string | undefined;
+}
+
 export interface UserPage {
   users: UserListItem[];
   /** Its number, from 1. */
   page: number;
-  result: ApiResult;
+  reply: PageReply;
+}
+
+/** The reply without its text, which nothing reads once it is parsed. */
+function pageReply(result: ApiResult): PageReply {
+  return { envelope: result.envelope, dateHeader: result.dateHeader };
 }
 
 export interface UserPagesOptions {
@@ -50,15 +66,15 @@ export async function* userPages(
   query: UserQuery = {},
   options: UserPagesOptions = {},
 ): AsyncGenerator<UserPage, void, undefined> {
-  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } });
+  const fetchPage = (page: number) => api.call('listUsers', { query: { ...query, pages: page } }).then(pageReply);
   const ahead = options.prefetch === true ? 1 : options.prefetch || 0;
-  const asked = new Map<number, Promise<ApiResult>>();
+  const asked = new Map<number, Promise<PageReply>>();
   let previousFirst: number | undefined;
   let firstSize: number | undefined;
   for (let page = options.firstPage ?? 1; ; page++) {
-    const result = await (asked.get(page) ?? fetchPage(page));
+    const reply = await (asked.get(page) ?? fetchPage(page));
     asked.delete(page);
-    const users = (result.data ?? []) as UserListItem[];
+    const users = (reply.envelope.data ?? []) as UserListItem[];
     const first = users[0]?.id;
     if (users.length === 0 || first === previousFirst) return;
     previousFirst = first;
@@ -70,7 +86,7 @@ export async function* userPages(
     for (let next = page + 1; !last && next <= page + reach; next++) {
       if (!asked.has(next)) asked.set(next, prefetched(fetchPage(next)));
     }
-    yield { users, page, result };
+    yield { users, page, reply };
   }
 }
 
@@ -87,7 +103,7 @@ export interface LoanRequestPageOf {
   cursor: number;
   /** False: that cursor is not a whole number, so no next page can be asked for; the walk ends here. */
   followable: boolean;
-  result: ApiResult;
+  reply: PageReply;
 }
 
 /** Whether a reply's cursor can be sent back for the next page: a whole number of 0 or more. */
@@ -95,36 +111,58 @@ export function isFollowableCursor(cursor: unknown): cursor is number {
   return typeof cursor === 'number' && Number.isSafeInteger(cursor) && cursor >= 0;
 }
 
-/** Every non-empty page of a product's loan requests, from `query.cursor` on. */
-export async function* loanRequestPages(
+/**
+ * Every non-empty page of a product's loan requests, from `query.cursor` on. Each page is read by
+ * a call of `next()` that has returned before the following page is awaited: nothing suspended
+ * (a generator's frame) is left holding a page the caller is done with.
+ */
+export function loanRequestPages(
   api: ApiClient,
   productId: number,
   query: LoanRequestQuery,
   options: { prefetch?: boolean } = {},
-): AsyncGenerator<LoanRequestPageOf, void, undefined> {
+): AsyncIterableIterator<LoanRequestPageOf, void, undefined> {
   const { direction, limit } = query;
   const fetchPage = (cursor: number | undefined) =>
-    api.call('listLoanRequests', { productId, query: { direction, cursor, limit } });
+    api.call('listLoanRequests', { productId, query: { direction, cursor, limit } }).then(pageReply);
   let cursor = query.cursor;
-  let next: Promise<ApiResult> | undefined;
-  for (let first = true; ; first = false) {
-    const result = await (next ?? fetchPage(cursor));
+  let next: Promise<PageReply> | undefined;
+  let first = true;
+  let ended = false;
+  const end = (): IteratorResult<LoanRequestPageOf, void> => {
+    ended = true;
     next = undefined;
-    const page = result.data as LoanRequestPage;
-    if (page.loan_requests.length === 0) return;
-    const followable = isFollowableCursor(page.cursor);
-    if (page.cursor === cursor || !followable) {
-      if (first || !followable) yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
-      return;
-    }
-    cursor = page.cursor;
-    if (options.prefetch) next = prefetched(fetchPage(cursor));
-    yield { loanRequests: page.loan_requests, cursor: page.cursor, followable, result };
-  }
+    return { done: true, value: undefined };
+  };
+  const walk: AsyncIterableIterator<LoanRequestPageOf, void, undefined> = {
+    [Symbol.asyncIterator]: () => walk,
+    async next() {
+      if (ended) return end();
+      const reply = await (next ?? fetchPage(cursor));
+      next = undefined;
+      const wasFirst = first;
+      first = false;
+      const page = reply.envelope.data as LoanRequestPage;
+      if (page.loan_requests.length === 0) return end();
+      const followable = isFollowableCursor(page.cursor);
+      const value = { loanRequests: page.loan_requests, cursor: page.cursor, followable, reply };
+      if (page.cursor === cursor || !followable) {
+        ended = true;
+        return wasFirst || !followable ? { done: false, value } : end();
+      }
+      cursor = page.cursor;
+      if (options.prefetch) next = prefetched(fetchPage(cursor));
+      return { done: false, value };
+    },
+    async return() {
+      return end();
+    },
+  };
+  return walk;
 }
 
 /** A request sent ahead: awaited on the next turn; this only keeps an early failure from being "unhandled". */
-function prefetched(request: Promise<ApiResult>): Promise<ApiResult> {
+function prefetched<T>(request: Promise<T>): Promise<T> {
   request.catch(() => {});
   return request;
 }

@@ -44,8 +44,8 @@ export async function scanQueue(
   let waiting = 0;
   let serverDate: Date | undefined;
   const query = { direction: 'ASC' as const, limit: SCAN_PAGE_SIZE };
-  for await (const { loanRequests, result } of loanRequestPages(api, productId, query, { prefetch: true })) {
-    serverDate = httpDate(result.dateHeader) ?? serverDate;
+  for await (const { loanRequests, reply } of loanRequestPages(api, productId, query, { prefetch: true })) {
+    serverDate = httpDate(reply.dateHeader) ?? serverDate;
     // Ages by the server's clock: a laptop's clock (or a sandbox's moved one) must not age the queue.
     const now = (serverDate ?? clock()).getTime();
     const waitingBefore = waiting;

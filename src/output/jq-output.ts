@@ -22,10 +22,11 @@ export async function jqOutput(out: OutputStream, expression: string, raw: boole
     scalar: async (scalar, envelope) => value(scalar, envelope),
     composite: async (composite, envelope) => value(composite.whole, envelope),
     pages: () => ({
-      page: async (rows, result) => {
-        write(raw ? result.rawBody : rows.map((row) => JSON.stringify(row)).join('\n'));
-        // As every walk (./output.ts): a slow reader holds the walk back, nothing piles up here.
-        if (out.writableNeedDrain) await (await import('./drain.js')).drained(out);
+      page: (rows, envelope) => {
+        write(raw ? JSON.stringify(envelope ?? null) : rows.map((row) => JSON.stringify(row)).join('\n'));
+        // As every walk (./output.ts): a slow reader holds the walk back, nothing piles up here,
+        // and nothing waiting for it holds the page (so not an async function of `rows`).
+        return out.writableNeedDrain ? import('./drain.js').then(({ drained }) => drained(out)) : Promise.resolve();
       },
       end: async () => {},
     }),

@@ -54,9 +54,12 @@ export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
 }
 
 /** Where `--all` writes each page as it arrives. */
-interface PageStream {
-  /** Writes a page's rows; resolves once stdout has taken them (after `drain` when its buffer is full). */
-  page(rows: readonly unknown[], result: { rawBody: string }): Promise<void>;
+export interface PageStream {
+  /**
+   * Writes a page's rows (`--raw`: its envelope, which a command that refuses `--raw` leaves out);
+   * resolves once stdout has taken them (after `drain` when its buffer is full).
+   */
+  page(rows: readonly unknown[], envelope?: unknown): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -126,7 +129,7 @@ async function writeRaw(out: OutputStream, envelope: unknown): Promise<void> {
  * Backpressure: after a page, if stdout's buffer is over its high-water mark, wait for `drain`, so
  * a slow reader (a pipe into a slow consumer) holds the walk back instead of loanctl buffering the
  * whole list in memory. The callers fetch the next page while waiting here (they prefetch one
- * page ahead), so at most two pages are held at once.
+ * page ahead), so at most two pages are held at once; nothing waiting here holds the page written.
  */
 async function settle(out: OutputStream): Promise<void> {
   if (!out.writableNeedDrain) return;
@@ -134,12 +137,15 @@ async function settle(out: OutputStream): Promise<void> {
   await drained(out);
 }
 
-/** `--all --raw`: each page's envelope as received, one a line (NDJSON of envelopes, with status and cursor). */
+/**
+ * `--all --raw`: each page's envelope as received, one a line (NDJSON of envelopes, with status and
+ * cursor). The envelope is what JSON.parse made of the reply's text, key hidden (src/http/reply.ts).
+ */
 function rawPages(out: OutputStream): PageStream {
   return {
-    page: async (_rows, result) => {
-      out.write(`${JSON.stringify(JSON.parse(result.rawBody))}\n`);
-      await settle(out);
+    page: (_rows, envelope) => {
+      out.write(`${JSON.stringify(envelope ?? null)}\n`);
+      return settle(out);
     },
     end: async () => {},
   };
@@ -147,10 +153,8 @@ function rawPages(out: OutputStream): PageStream {
 
 function formattedPages(out: OutputStream, sink: RowSink): PageStream {
   return {
-    page: async (rows) => {
-      await sink.write(rows);
-      await settle(out);
-    },
+    // Not an async function of `rows`: its frame, waiting for `drain`, would keep the page.
+    page: (rows) => sink.write(rows).then(() => settle(out)),
     end: () => sink.end(),
   };
 }

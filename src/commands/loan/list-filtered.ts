@@ -46,9 +46,10 @@ export async function runFilteredLoanList(
   const tally: SearchTally = { scanned: 0, matched: 0, resumeAfter: undefined };
   const stream = output.pages();
   const search = { direction: request.direction, cursor: request.cursor, limit, pageSize: SCAN_PAGE_SIZE };
-  for await (const { matches, result } of searchLoanRequests(api, request.productId, filter, search, tally)) {
-    await stream.page(join ? join.rows(matches) : matches, result);
-  }
+  // --raw is refused with a filter (./list.ts): the stream is given rows only.
+  await searchLoanRequests(api, request.productId, filter, search, tally, (matches) =>
+    stream.page(join ? join.rows(matches) : matches),
+  );
   await stream.end();
   join?.end();
   notice(deps, `${tally.matched} matched of ${tally.scanned} loan requests scanned (filtered by loanctl).`);

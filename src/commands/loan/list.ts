@@ -18,7 +18,7 @@
 import type { LoanRequest, LoanRequestPage } from '../../contract/schemas.js';
 import type { Deps } from '../../deps.js';
 import { isFiltering } from '../../domain/loan-filter.js';
-import { isFollowableCursor, loanRequestPages } from '../../domain/pages.js';
+import { isFollowableCursor, type LoanRequestPageOf, loanRequestPages } from '../../domain/pages.js';
 import { UsageError } from '../../errors.js';
 import { type Direction, parseDirection, parsePositiveInt, parseWholeNumber } from '../../input/values.js';
 import { joinedListShape, openOutput } from '../../output/output.js';
@@ -71,14 +71,10 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     // it travels. Only the page being written and the one on its way are held (flat memory).
     const limit = given ?? ALL_PAGE_SIZE;
     const stream = output.pages();
-    for await (const { loanRequests, result, followable } of loanRequestPages(
-      api,
-      productId,
-      { direction, cursor, limit },
-      { prefetch: true },
-    )) {
-      await stream.page(withBorrowers(loanRequests), result);
-      if (!followable) warnUnfollowable(deps);
+    const pages = loanRequestPages(api, productId, { direction, cursor, limit }, { prefetch: true });
+    const write = (rows: readonly LoanRequest[], envelope: unknown) => stream.page(withBorrowers(rows), envelope);
+    for (let page = await writeNextPage(pages, write, deps); page; page = await writeNextPage(pages, write, deps)) {
+      await page.written;
     }
     await stream.end();
     join?.end();
@@ -96,6 +92,23 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     const extra = `${direction === 'ASC' ? ' --direction ASC' : ''}${given ? ` --limit ${given}` : ''}`;
     notice(deps, `next: --cursor ${current.cursor}${extra}`);
   }
+}
+
+/**
+ * Writes the walk's next page; undefined once there is none, else `written`, which settles once
+ * stdout has taken it (see PageStream). A call of its own per page, returned before anything waits
+ * on stdout or the next page: nothing that waits holds this page.
+ */
+async function writeNextPage(
+  pages: AsyncIterator<LoanRequestPageOf, void>,
+  write: (rows: readonly LoanRequest[], envelope: unknown) => Promise<void>,
+  deps: Deps,
+): Promise<{ written: Promise<void> } | undefined> {
+  const next = await pages.next();
+  if (next.done) return undefined;
+  const { loanRequests, reply, followable } = next.value;
+  const written = write(loanRequests, reply.envelope);
+  return { written: followable ? written : written.then(() => warnUnfollowable(deps)) };
 }
 
 /** The list stops at a reply cursor that is not a whole number: it is never echoed or sent back. */

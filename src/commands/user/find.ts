@@ -42,7 +42,7 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
     const { users, walked, indexed } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
     const rows = limit === undefined ? users : users.slice(0, limit);
     rememberListed(lookup, rows);
-    if (rows.length > 0) await stream.page(rows, { rawBody: '' });
+    if (rows.length > 0) await stream.page(rows);
     await stream.end();
     notice(
       deps,
@@ -60,7 +60,7 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
       async (hits) => {
         const rows = limit === undefined ? hits : hits.slice(0, limit - matched);
         matched += rows.length;
-        await stream.page(rows, { rawBody: '' });
+        await stream.page(rows);
       },
       () => limit !== undefined && matched >= limit,
       progress.page,

@@ -33,7 +33,8 @@ export async function runUserList(options: UserListOptions, deps: Deps): Promise
   if (options.all) {
     const stream = output.pages();
     // Prefetch: the next page is on its way while this one is written (see userPages).
-    for await (const { users, result } of userPages(api, query, { prefetch: true })) await stream.page(users, result);
+    for await (const { users, reply } of userPages(api, query, { prefetch: true }))
+      await stream.page(users, reply.envelope);
     await stream.end();
     return;
   }
