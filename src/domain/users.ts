@@ -11,7 +11,8 @@ import type { UserListItem } from '../contract/schemas.js';
 import { NoAccessError } from '../errors.js';
 import type { ApiClient } from '../http/api-client.js';
 import type { UserRef } from '../input/values.js';
-import { type BorrowerIndex, byEmail, type Wanted } from './borrower-index.js';
+import type { BorrowerIndex, Wanted } from './borrower-index.js';
+import { byEmail } from './borrower-wanted.js';
 import { userPages } from './pages.js';
 
 export interface FindUserOptions {

@@ -54,7 +54,7 @@ export interface OutputOptions extends Pick<View, 'asList' | 'empty' | 'none'> {
 }
 
 /** Where `--all` writes each page as it arrives. */
-export interface PageStream {
+interface PageStream {
   /**
    * Writes a page's rows (`--raw`: its envelope, which a command that refuses `--raw` leaves out);
    * resolves once stdout has taken them (after `drain` when its buffer is full).

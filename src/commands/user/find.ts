@@ -6,7 +6,7 @@
  * stderr ends with how many users were looked at. Under --dry-run (no index) the list is walked.
  */
 import type { Deps } from '../../deps.js';
-import { byPhone, byTest } from '../../domain/borrower-index.js';
+import { byPhone, byTest } from '../../domain/borrower-wanted.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
 import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { UsageError } from '../../errors.js';
