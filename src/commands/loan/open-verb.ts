@@ -4,7 +4,6 @@
  * browser to open (common/open-url.ts, its run). Sends nothing to the API.
  */
 import { productVerb, type Verb } from '../common/verb.js';
-import { loanId } from './common.js';
 
 export const loanOpen: Verb = (loan, deps) => {
   productVerb(
@@ -16,7 +15,11 @@ export const loanOpen: Verb = (loan, deps) => {
   )
     .argument('<id>', 'loan request id')
     .action(async (id: string) => {
-      const { openLoanPage } = await import('../common/open-url.js');
+      // ./common.ts (the id's parser) brings the loan runs' shared modules: imported with the run.
+      const [{ openLoanPage }, { loanId }] = await Promise.all([
+        import('../common/open-url.js'),
+        import('./common.js'),
+      ]);
       await openLoanPage(loanId(id), deps);
     });
 };

@@ -3,8 +3,8 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DURATION_EXAMPLES, durationMs } from '../../input/duration.js';
 import { advanceClock } from '../../sandbox/control/clock.js';
-import { printClock } from './common.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
+import { printClock } from './run-helpers.js';
 
 export async function runSandboxClockAdvance(duration: string, options: DataDirOptions, deps: Deps): Promise<void> {
   const ms = durationMs(duration, { signed: true });

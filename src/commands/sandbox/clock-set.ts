@@ -4,8 +4,8 @@ import * as z from 'zod';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { setClock } from '../../sandbox/control/clock.js';
-import { printClock } from './common.js';
 import { type DataDirOptions, withDataDir } from './data-dir.js';
+import { printClock } from './run-helpers.js';
 
 /**
  * An ISO 8601 time with its zone (a time without one would mean something else on each machine),

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { SnapshotError } from '../../sandbox/control/state.js';
 import { dbPathFor, SandboxDb } from '../../sandbox/db.js';
-import { resolveDataDir } from './common.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export interface DataDirOptions {
   dataDir?: string;

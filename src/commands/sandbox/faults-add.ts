@@ -7,7 +7,7 @@ import { withFaults } from '../../sandbox/faults/admin.js';
 import { describeFault } from '../../sandbox/faults/describe.js';
 import { PRESETS, type PresetFault } from '../../sandbox/faults/presets.js';
 import { FAULT_FIELDS, type NewFault } from '../../sandbox/faults/store.js';
-import { parseWholeNumber, resolveDataDir } from './common.js';
+import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
 
 export interface SandboxFaultsAddOptions {
   dataDir?: string;

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { FAULT_FIELDS, type FaultRow, type FaultsStore } from '../../sandbox/faults/store.js';
-import { resolveDataDir } from './common.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export async function runSandboxFaultsClear(ids: readonly string[], options: { dataDir?: string }, deps: Deps) {
   const dataDir = resolveDataDir(options.dataDir, deps);

@@ -4,7 +4,7 @@ import { openOutcome } from '../../output/render.js';
 import { withFaults } from '../../sandbox/faults/admin.js';
 import { describeFault } from '../../sandbox/faults/describe.js';
 import { FAULT_FIELDS } from '../../sandbox/faults/store.js';
-import { resolveDataDir } from './common.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export async function runSandboxFaultsList(options: { dataDir?: string }, deps: Deps): Promise<void> {
   const output = await openOutcome(deps, FAULT_FIELDS);

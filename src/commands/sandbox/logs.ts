@@ -18,7 +18,7 @@ import {
 import { publicRequest, violationsOf } from '../../sandbox/log/requests.js';
 import { LOG_FIELDS, type LogRow, openLogForReading } from '../../sandbox/log/store.js';
 import { describeViolations, type Violation } from '../../sandbox/proxy/violations.js';
-import { parseWholeNumber, resolveDataDir } from './common.js';
+import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
 
 export interface SandboxLogsOptions {
   dataDir?: string;

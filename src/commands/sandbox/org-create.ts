@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { createOrganisation, SandboxAdminError } from '../../sandbox/admin.js';
-import { resolveDataDir } from './common.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export interface SandboxOrgCreateOptions {
   name: string;

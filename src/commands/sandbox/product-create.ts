@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { createProduct, SandboxAdminError } from '../../sandbox/admin.js';
-import { parseWholeNumber, resolveDataDir } from './common.js';
+import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
 
 export interface SandboxProductCreateOptions {
   org: string;

@@ -9,7 +9,7 @@ import { isLoopback } from '../../sandbox/hosts.js';
 import { dataDirFrom, defaultDataDir } from '../../sandbox/paths.js';
 import { startProxy } from '../../sandbox/proxy/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
-import { parseWholeNumber } from './common.js';
+import { parseWholeNumber } from './run-helpers.js';
 
 export interface SandboxProxyOptions {
   upstream: string;

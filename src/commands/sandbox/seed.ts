@@ -5,8 +5,8 @@ import { LoanctlError, UsageError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { loadSeedFile, SeedError } from '../../sandbox/control/seed-file.js';
 import { runSeed } from '../../sandbox/control/seed-run.js';
-import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export async function runSandboxSeed(file: string, options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);

@@ -2,8 +2,8 @@
 import type { Deps } from '../../deps.js';
 import { openOutput } from '../../output/output.js';
 import { listSnapshots, SNAPSHOT_FIELDS } from '../../sandbox/control/state.js';
-import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export async function runSandboxSnapshotList(options: DataDirOptions, deps: Deps): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, deps);

@@ -11,7 +11,7 @@ import { isHostName, isLoopback } from '../../sandbox/hosts.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
 import { onSandboxListening, type SandboxListening, type WrittenProfile } from '../common/sandbox-listening.js';
-import { parseWholeNumber, resolveDataDir } from './common.js';
+import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
 
 export interface SandboxStartOptions {
   host?: string;

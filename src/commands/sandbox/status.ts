@@ -4,8 +4,8 @@ import { ExitCode, LoanctlError } from '../../errors.js';
 import { formatDuration } from '../../input/duration.js';
 import { openOutcome } from '../../output/render.js';
 import { sandboxState } from '../../sandbox/control/run-file.js';
-import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
+import { resolveDataDir } from './run-helpers.js';
 
 const STATUS_FIELDS = ['running', 'url', 'pid', 'data_dir', 'started_at', 'uptime_s', 'log_file'];
 

@@ -9,8 +9,8 @@ import type { Deps } from '../../deps.js';
 import { LoanctlError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import { processAlive, readRunning } from '../../sandbox/control/run-file.js';
-import { resolveDataDir } from './common.js';
 import type { DataDirOptions } from './data-dir.js';
+import { resolveDataDir } from './run-helpers.js';
 
 export type SandboxStopOptions = DataDirOptions;
 

@@ -5,7 +5,7 @@ import { parseDuration } from '../../input/duration.js';
 import { flushRunningSandbox } from '../../sandbox/log/fresh.js';
 import { RequestMatchError, verifyRequests } from '../../sandbox/log/requests.js';
 import { openLogForReading } from '../../sandbox/log/store.js';
-import { parseWholeNumber, resolveDataDir } from './common.js';
+import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
 
 export interface SandboxVerifyOptions {
   dataDir?: string;
