@@ -18,7 +18,7 @@ import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
+import { fail, MESSAGES, noAccess, noAccessMessage, type Outcome, replyBody, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
@@ -162,7 +162,7 @@ function send(reply: FastifyReply, outcome: Outcome): void {
   reply
     .code(outcome.http ?? 200)
     .type('application/json; charset=utf-8')
-    .send(envelope(outcome));
+    .send(replyBody(outcome));
 }
 
 function frameworkError(error: FastifyError): Outcome {
