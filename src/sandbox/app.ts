@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
-import { databaseClock } from './control/clock.js';
+import { databaseClock, tellTimeInDateHeader } from './control/clock.js';
 import { ensureControlKey } from './control/control-key.js';
 import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
@@ -33,13 +33,6 @@ import { describeIssues, invalidFieldsMessage, malformedJsonMessage, productIdPr
 
 /** Largest request body: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The sandbox's time when the operation's work read it: its reply's Date header. */
-    sandboxNow: Date | undefined;
-  }
-}
 
 export interface SandboxOptions extends ObserveOptions {
   /** The SQLite file (created and migrated if needed). */
@@ -75,16 +68,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     db.close();
     flushErrors();
   });
-  // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
-  // CLI takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
-  // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
-  // An operation's reply tells the time its work read (a statement fewer per request).
-  app.decorateRequest('sandboxNow', undefined);
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const clock = request.sandboxNow ?? sandboxTime(now);
-    if (clock) reply.header('date', clock.toUTCString());
-    done(null, payload);
-  });
+  tellTimeInDateHeader(app, now);
   installPreferences(app, (request) => authenticate(request, repos).org_id);
   observers.install(app, db);
 
@@ -167,7 +151,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
 type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & {
   orgId?: number;
-  sandboxNow?: Date | undefined;
+  sandboxNow?: Date;
 };
 
 function send(reply: FastifyReply, outcome: Outcome): void {
@@ -301,13 +285,4 @@ function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: 
   problems.push(...more.filter((part) => !problems.some((known) => known.startsWith(`${part.split(' ')[0]} `))));
   if (problems.length > 0) throw fail(400, invalidFieldsMessage(problems));
   return { query: query.data as Record<string, unknown>, body };
-}
-
-/** The sandbox's clock, or undefined when the stored one is out of range (every reply says so). */
-function sandboxTime(now: () => Date): Date | undefined {
-  try {
-    return now();
-  } catch {
-    return undefined;
-  }
 }
