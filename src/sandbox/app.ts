@@ -12,13 +12,13 @@ import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointDef, type EndpointKey } from '../contract/endpoints.js';
 import { retryWhileBusy } from './busy.js';
-import { databaseClock } from './control/clock.js';
+import { databaseClock, tellTimeInDateHeader } from './control/clock.js';
 import { ensureControlKey } from './control/control-key.js';
 import { registerControlRoutes } from './control-routes.js';
 import { registerDashboard } from './dashboard/index.js';
 import { requestLogReader } from './dashboard/request-log.js';
 import { SandboxDb } from './db.js';
-import { envelope, fail, MESSAGES, noAccess, noAccessMessage, type Outcome, SandboxReply } from './envelope.js';
+import { fail, MESSAGES, noAccess, noAccessMessage, type Outcome, replyBody, SandboxReply } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Checkable, Context, Handler } from './handlers/types.js';
 import { unstorableNul } from './nul-text.js';
@@ -68,14 +68,7 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     db.close();
     flushErrors();
   });
-  // The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the
-  // CLI takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
-  // A clock stored out of range throws here too: then the reply (which says so) keeps Node's Date.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    const clock = sandboxTime(now);
-    if (clock) reply.header('date', clock.toUTCString());
-    done(null, payload);
-  });
+  tellTimeInDateHeader(app, now);
   installPreferences(app, (request) => authenticate(request, repos).org_id);
   observers.install(app, db);
 
@@ -156,13 +149,16 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
 }
 
 /** What `serve` reads of a request: the dashboard hands it the same parts of its own form. */
-type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & { orgId?: number };
+type OperationInput = Pick<FastifyRequest, 'headers' | 'query' | 'body' | 'params'> & {
+  orgId?: number;
+  sandboxNow?: Date;
+};
 
 function send(reply: FastifyReply, outcome: Outcome): void {
   reply
     .code(outcome.http ?? 200)
     .type('application/json; charset=utf-8')
-    .send(envelope(outcome));
+    .send(replyBody(outcome));
 }
 
 function frameworkError(error: FastifyError): Outcome {
@@ -239,6 +235,7 @@ function serve(
     const work = (): Outcome => {
       // Read inside the request's transaction: a read outside one starts its own.
       const now = clock();
+      request.sandboxNow = now;
       const ctx: Record<string, unknown> = { repos, caller, now, stamp: now.toISOString(), ...input };
       // Made only when thrown: an Error captures a stack trace, a cost on every request otherwise.
       const denied = () => noAccess(noAccessMessage(def));
@@ -288,13 +285,4 @@ function validate(def: EndpointDef, rawQuery: Record<string, unknown>, rawBody: 
   problems.push(...more.filter((part) => !problems.some((known) => known.startsWith(`${part.split(' ')[0]} `))));
   if (problems.length > 0) throw fail(400, invalidFieldsMessage(problems));
   return { query: query.data as Record<string, unknown>, body };
-}
-
-/** The sandbox's clock, or undefined when the stored one is out of range (every reply says so). */
-function sandboxTime(now: () => Date): Date | undefined {
-  try {
-    return now();
-  } catch {
-    return undefined;
-  }
 }

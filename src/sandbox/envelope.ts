@@ -26,6 +26,32 @@ export function envelope(outcome: Outcome) {
   return 'data1' in outcome ? { status, message, data, data1: outcome.data1 } : { status, message, data };
 }
 
+/**
+ * Data already written as JSON text (a page of records SQLite wrote: ./serialize.ts `jsonSql`),
+ * which a reply carries as it is.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  /** A plain object's text as JSON.stringify writes it, each JsonText among its values written as it is. */
+  static object(members: Readonly<Record<string, unknown>>): JsonText {
+    const written: string[] = [];
+    for (const [key, value] of Object.entries(members)) {
+      const text = value instanceof JsonText ? value.text : JSON.stringify(value);
+      // JSON.stringify leaves out a member it cannot write (undefined).
+      if (text !== undefined) written.push(`${JSON.stringify(key)}:${text}`);
+    }
+    return new JsonText(`{${written.join(',')}}`);
+  }
+}
+
+/** The reply's body: the envelope as Fastify writes it (JSON.stringify), or its text when it carries JsonText. */
+export function replyBody(outcome: Outcome): object | string {
+  const body = envelope(outcome);
+  const carriesText = outcome.data instanceof JsonText || outcome.data1 instanceof JsonText;
+  return carriesText ? JsonText.object(body).text : body;
+}
+
 /** The statuses whose reply carries only `status` and `message`. */
 export const FAILURE_STATUSES = ['error', 'no-access'] as const;
 

@@ -109,4 +109,12 @@ describe("the log's key-hiding", () => {
     const row = toRow({ ...captured(`Bearer ${key}`, ''), url: `/api/v1/user/${text}` });
     expect(row.path).toBe('/api/v1/user/a-***-b-***-c-***-d-***-e');
   });
+
+  it('hides a key in any case among letters whose lower case is longer, keeping the text around it', () => {
+    const key = 'k3yPieceAbCdEfGh';
+    // 'İ' lowers to two characters: only A–Z may be lowered to find the piece where it is.
+    const text = `İİ-${key.slice(0, 9).toUpperCase()}-é-z`;
+    const row = toRow({ ...captured(`Bearer ${key}`, ''), url: `/api/v1/user/${text}` });
+    expect(row.path).toBe('/api/v1/user/İİ-***-é-z');
+  });
 });

@@ -63,6 +63,21 @@ describe('sandbox clock', () => {
     expect(Math.abs(Date.parse(await createUser()) - Date.now())).toBeLessThan(3_600_000);
   });
 
+  it("tells its time in each reply's Date header: the time a write stamped, and a refusal's too", async () => {
+    expect((await sandbox('clock', 'set', '2026-01-01T09:00:00Z')).exitCode).toBe(0);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/user',
+      headers: { authorization: `Bearer ${org.api_key}` },
+      payload: userBody(),
+    });
+    const stamped = new Date(created.json().data.created_at as string);
+    expect(created.headers.date).toBe(stamped.toUTCString());
+    const refused = await app.inject({ method: 'GET', url: '/api/v1/user' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers.date).toMatch(/^Thu, 01 Jan 2026 09:0\d:\d\d GMT$/);
+  });
+
   it('refuses a time without a zone and a duration it cannot read, in one line with exit 2', async () => {
     const noZone = await sandbox('clock', 'set', '2026-01-01 09:00');
     expect(noZone.exitCode).toBe(2);

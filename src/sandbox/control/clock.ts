@@ -6,6 +6,7 @@
  * timestamps written one after another stay distinct and in order.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../input/duration.js';
 import type { SandboxDb } from '../db.js';
@@ -65,6 +66,38 @@ export function databaseClock(db: SandboxDb, realNow: () => Date = () => new Dat
       throw fail(500, `${(error as Error).message} ${STORED_HINT}`);
     }
   };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The sandbox's time when the operation's work read it (../app.ts `serve`): its reply's Date header. */
+    sandboxNow: Date | undefined;
+  }
+}
+
+/**
+ * The Date header tells the sandbox's clock (`loanctl sandbox clock`), not the machine's: the CLI
+ * takes ages and "today" from it, as it would from a real server's (docs/architecture.md#output).
+ * An operation's reply tells the time its work read (a statement fewer per request); any other
+ * reply reads the clock. A clock stored out of range throws: then the reply (which says so) keeps
+ * Node's Date.
+ */
+export function tellTimeInDateHeader(app: FastifyInstance, now: () => Date): void {
+  app.decorateRequest('sandboxNow', undefined);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const clock = request.sandboxNow ?? sandboxTime(now);
+    if (clock) reply.header('date', clock.toUTCString());
+    done(null, payload);
+  });
+}
+
+/** The sandbox's clock, or undefined when the stored one is out of range (every reply says so). */
+function sandboxTime(now: () => Date): Date | undefined {
+  try {
+    return now();
+  } catch {
+    return undefined;
+  }
 }
 
 export function readClock(db: SandboxDb, realNow: Date = new Date()): ClockState {

@@ -1,6 +1,6 @@
 /** Handlers of the loan request itself: create, list, update, delete, progress, submit, approve. */
 import { estimatedRepayment, repaymentTermsFromApproval, validateRepaymentTerms } from '../../repayment/index.js';
-import { fail, refuse } from '../envelope.js';
+import { fail, JsonText, refuse } from '../envelope.js';
 import { newReference } from '../secrets.js';
 import * as serialize from '../serialize.js';
 import { invalidFieldsMessage } from '../validation.js';
@@ -50,11 +50,17 @@ export const LOAN_REQUEST_HANDLERS: HandlersOf<LoanRequestKey> = {
       const given = ctx.query.cursor ?? 0;
       // No cursor (or 0) starts at the beginning of the chosen order.
       const cursor = given === 0 && direction === 'DESC' ? Number.MAX_SAFE_INTEGER : given;
-      const rows = ctx.repos.loanRequests.page(ctx.caller.org_id, ctx.product.id, direction, cursor, limit);
-      return ok('Loan requests retrieved successfully', {
-        loan_requests: rows.map(serialize.loanRequest),
-        cursor: rows.at(-1)?.id ?? 0,
-      });
+      const page = [ctx.caller.org_id, ctx.product.id, direction, cursor, limit] as const;
+      const rows = ctx.repos.loanRequests.pageJson(...page);
+      // A row SQLite cannot write as JSON.stringify would (a number of 16 or 17 digits, a list):
+      // the page is written the usual way instead.
+      const items = rows.every((row) => row.json !== null)
+        ? rows.map((row) => row.json)
+        : ctx.repos.loanRequests.page(...page).map((row) => JSON.stringify(serialize.loanRequest(row)));
+      return ok(
+        'Loan requests retrieved successfully',
+        JsonText.object({ loan_requests: new JsonText(`[${items.join(',')}]`), cursor: rows.at(-1)?.id ?? 0 }),
+      );
     },
   },
 

@@ -1,8 +1,9 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BODY_FIELDS } from '../../contract/fields.js';
-import type { RECORDS, RowOf } from '../../contract/records.js';
+import { RECORDS, type RowOf } from '../../contract/records.js';
 import { OPERATION_STAGES } from '../../contract/table/stages.js';
 import { LIMIT_PARAM } from '../db.js';
+import { jsonSql } from '../serialize.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
 /**
@@ -48,11 +49,19 @@ export const LOAN_REQUEST_VIEW = `
     JOIN organisations o ON o.id = lr.org_id
     JOIN users u ON u.id = lr.user_id`;
 
+/** A loan request of a page as SQLite writes its reply (../serialize.ts `jsonSql`): null when it cannot. */
+export interface LoanRequestJson {
+  id: number;
+  json: string | null;
+}
+
 export class LoanRequestsRepo {
   private readonly insert: StatementSync;
   private readonly byOrgAndId: RowStatement<LoanRequestRow>;
   private readonly pageAsc: RowStatement<LoanRequestRow>;
   private readonly pageDesc: RowStatement<LoanRequestRow>;
+  private readonly pageJsonAsc: RowStatement<LoanRequestJson>;
+  private readonly pageJsonDesc: RowStatement<LoanRequestJson>;
   private readonly setPurpose: StatementSync;
   private readonly setDeleted: StatementSync;
   private readonly setProgressStmt: StatementSync;
@@ -75,6 +84,10 @@ export class LoanRequestsRepo {
     const page = `${LOAN_REQUEST_VIEW} WHERE lr.org_id = :org_id AND lr.product_id = :product_id AND lr.deleted_at IS NULL`;
     this.pageAsc = prepareRows(db, `${page} AND lr.id > :cursor ORDER BY lr.id ASC ${LIMIT_PARAM}`);
     this.pageDesc = prepareRows(db, `${page} AND lr.id < :cursor ORDER BY lr.id DESC ${LIMIT_PARAM}`);
+    // The same pages, each row's reply written by SQLite from the row's columns (by their names).
+    const pageJson = `SELECT id, ${jsonSql(RECORDS.loanRequest)} AS json FROM (${page})`;
+    this.pageJsonAsc = prepareRows(db, `${pageJson} WHERE id > :cursor ORDER BY id ASC ${LIMIT_PARAM}`);
+    this.pageJsonDesc = prepareRows(db, `${pageJson} WHERE id < :cursor ORDER BY id DESC ${LIMIT_PARAM}`);
     this.setPurpose = db.prepare('UPDATE loan_requests SET purpose = :purpose, updated_at = :now WHERE id = :id');
     this.setDeleted = db.prepare(
       'UPDATE loan_requests SET deleted_at = :now, active = 0, updated_at = :now WHERE id = :id',
@@ -105,6 +118,18 @@ export class LoanRequestsRepo {
   /** Up to `limit` loan requests of a product after `cursor` in id order (ASC: id > cursor, DESC: id < cursor). */
   page(orgId: number, productId: number, direction: 'ASC' | 'DESC', cursor: number, limit: number): LoanRequestRow[] {
     const stmt = direction === 'ASC' ? this.pageAsc : this.pageDesc;
+    return stmt.all({ org_id: orgId, product_id: productId, cursor, limit });
+  }
+
+  /** The page `page` gives, each loan request as SQLite writes its reply. */
+  pageJson(
+    orgId: number,
+    productId: number,
+    direction: 'ASC' | 'DESC',
+    cursor: number,
+    limit: number,
+  ): LoanRequestJson[] {
+    const stmt = direction === 'ASC' ? this.pageJsonAsc : this.pageJsonDesc;
     return stmt.all({ org_id: orgId, product_id: productId, cursor, limit });
   }
 
