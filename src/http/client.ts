@@ -108,14 +108,13 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
     }
   }
 
-  /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
-  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
-    if (settings.dryRun) {
-      options.io.stdout.write(
-        `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
-      );
-      throw new DryRunComplete();
-    }
+  /**
+   * The request headers, built once: the key does not change during a run, and a bulk run sends
+   * thousands of requests with the same two header sets (with a body and without). The key is
+   * checked here, before the first request that would carry it.
+   */
+  let headersOf: ((prepared: Prepared) => Record<string, string>) | undefined;
+  function checkedHeaders(): (prepared: Prepared) => Record<string, string> {
     const key = settings.apiKey;
     if (!key) {
       throw new AuthError(
@@ -131,7 +130,21 @@ export function createApiClient(settings: Settings, options: ClientOptions): Api
         authHint(settings),
       );
     }
-    const headers = requestHeaders(prepared, key);
+    const withBody = requestHeaders({ body: '' }, key);
+    const withoutBody = requestHeaders({ body: undefined }, key);
+    return (prepared) => (prepared.body === undefined ? withoutBody : withBody);
+  }
+
+  /** `sent` is told when an attempt may have reached the server (it failed after connecting). */
+  async function send(prepared: Prepared, sent: () => void): Promise<ApiResult> {
+    if (settings.dryRun) {
+      options.io.stdout.write(
+        `${toCurl(prepared.method, prepared.url.href, requestHeaders(prepared, '***'), prepared.body)}\n`,
+      );
+      throw new DryRunComplete();
+    }
+    headersOf ??= checkedHeaders();
+    const headers = headersOf(prepared);
     const { method, url } = prepared;
     // --timeout bounds the request whole, retries and waits included: an attempt gets what is left.
     const deadline = monotonicMs() + settings.timeoutMs;

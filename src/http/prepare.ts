@@ -57,7 +57,7 @@ export function prepareRequest(
   return { method, url, body: body === undefined ? undefined : JSON.stringify(body) };
 }
 
-export function requestHeaders(prepared: Prepared, key: string): Record<string, string> {
+export function requestHeaders(prepared: Pick<Prepared, 'body'>, key: string): Record<string, string> {
   const result: Record<string, string> = {
     accept: 'application/json',
     'user-agent': USER_AGENT,
