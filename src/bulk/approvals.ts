@@ -86,7 +86,7 @@ export function approvalTask(options: ApprovalTaskOptions): ApprovalTask {
     const { productId } = row;
     let walk = walks.get(productId);
     if (!walk) {
-      walk = new ReferenceWalk(read(), productId);
+      walk = new ReferenceWalk(read, productId);
       walks.set(productId, walk);
     }
     const id = await walk.find(row.loan.reference);

@@ -18,17 +18,22 @@ export async function findLoanByReference(
   reference: string,
   pageSeen: PageSeen = () => {},
 ): Promise<{ loan: LoanRequest | undefined; scanned: number }> {
-  const wanted = reference.trim().toLowerCase();
+  const wanted = referenceKey(reference);
   let scanned = 0;
   const pages = loanRequestPages(api, productId, { direction: 'DESC', limit: PAGE }, { prefetch: true });
   for await (const { loanRequests } of pages) {
-    const index = loanRequests.findIndex((loan) => String(loan.reference).toLowerCase() === wanted);
+    const index = loanRequests.findIndex((loan) => referenceKey(loan.reference) === wanted);
     const looked = index === -1 ? loanRequests.length : index + 1;
     scanned += looked;
     pageSeen(looked, index === -1 ? 0 : 1);
     if (index !== -1) return { loan: loanRequests[index], scanned };
   }
   return { loan: undefined, scanned };
+}
+
+/** A reference as two are compared: any case, no spaces around; a missing one matches nothing. */
+function referenceKey(reference: unknown): string | undefined {
+  return typeof reference === 'string' && reference.trim() !== '' ? reference.trim().toLowerCase() : undefined;
 }
 
 /** Someone waiting for a reference: told its loan request's id, or undefined once the list has none. */
@@ -52,14 +57,16 @@ export class ReferenceWalk {
   private walking = false;
   private ended = false;
 
+  /** `api` is asked for at each walk: a bulk run swaps its client once the server is down. */
   constructor(
-    private readonly api: ApiClient,
+    private readonly api: () => ApiClient,
     private readonly productId: number,
   ) {}
 
   /** The id of the loan request with this reference (any case), or undefined when the product has none. */
   find(reference: string): Promise<number | undefined> {
-    const key = reference.trim().toLowerCase();
+    const key = referenceKey(reference);
+    if (key === undefined) return Promise.resolve(undefined);
     const id = this.passed.get(key);
     if (id !== undefined || this.ended) return Promise.resolve(id);
     return new Promise((resolve, reject) => {
@@ -72,7 +79,7 @@ export class ReferenceWalk {
   private async walk(): Promise<void> {
     this.walking = true;
     try {
-      this.pages ??= loanRequestPages(this.api, this.productId, { direction: 'DESC', limit: PAGE }, { prefetch: true });
+      this.pages ??= loanRequestPages(this.api(), this.productId, { direction: 'DESC', limit: PAGE }, { prefetch: true });
       while (this.wanted.size > 0) {
         const next = await this.pages.next();
         if (next.done) {
@@ -80,7 +87,10 @@ export class ReferenceWalk {
           this.settle((waiting) => waiting.resolve(undefined));
           return;
         }
-        for (const loan of next.value.loanRequests) this.pass(String(loan.reference).toLowerCase(), loan.id);
+        for (const loan of next.value.loanRequests) {
+          const key = referenceKey(loan.reference);
+          if (key !== undefined) this.pass(key, loan.id);
+        }
       }
     } catch (error) {
       // The page's error is each waiting row's; a later find starts the walk again from the newest.

@@ -6,7 +6,7 @@
  * empty with one warning; a list without borrower columns reads no user. Requests are counted in
  * the `--debug` lines, against a real sandbox.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSheet } from 'read-excel-file/node';
@@ -179,6 +179,14 @@ describe('--fields @export', () => {
     expect(queue.stdout).toBe(
       `id,user_id,borrower,borrower_email,borrower_phone\n${waiting},1,Borrower Number 1,${emailOf(1)},${phoneOf(1)}\n`,
     );
+  });
+});
+
+describe('the guide on @export', () => {
+  it('names the fields the preset stands for, in its order', () => {
+    const guide = readFileSync(join(import.meta.dirname, '../../docs/guide.md'), 'utf8');
+    const said = /`@export` stands for ([^.]+)\./s.exec(guide)?.[1];
+    expect(said?.match(/`[^`]+`/g)?.map((name) => name.slice(1, -1))).toEqual([...LOAN_REQUEST_PRESETS.export]);
   });
 });
 

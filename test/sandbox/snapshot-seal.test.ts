@@ -126,6 +126,28 @@ describe('a sealed snapshot', () => {
     }
   });
 
+  it('vouches for its own file only: a write-ahead log left beside it has every value checked', async () => {
+    expect((await sandbox('snapshot', 'logged')).exitCode).toBe(0);
+    // The wrong value goes into a write-ahead log beside the sealed file: SQLite reads it with the
+    // file, while the file's own bytes (and so its seal) stay as they were sealed.
+    const file = snapshotFile('logged');
+    const sealed = readFileSync(file);
+    const writer = new DatabaseSync(file, { enableForeignKeyConstraints: false });
+    writer.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0');
+    writer.exec("UPDATE loan_requests SET amount = 'lots'");
+    const wal = readFileSync(`${file}-wal`);
+    writer.close();
+    writeFileSync(file, sealed);
+    writeFileSync(`${file}-wal`, wal);
+    expect(sealOf(file)).toBe(writtenSeal(file));
+    const live = new DatabaseSync(dbPathFor(dataDir), { readOnly: true });
+    try {
+      expect(() => checkSnapshotFile(file, 'logged', live)).toThrow(/is not a number/);
+    } finally {
+      live.close();
+    }
+  });
+
   it('a restore that fails half-way through its copy leaves the data as it was', async () => {
     // Rows enough for the users table to span many pages, then one of its pages torn.
     edit(

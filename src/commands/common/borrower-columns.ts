@@ -64,7 +64,7 @@ function joinWith(deps: Deps, contacts: BorrowerContacts): BorrowerJoin {
           missingRows++;
           missingIds.add(row.user_id);
         }
-        return { ...row, borrower_email: contact?.email ?? null, borrower_phone: contact?.phone || null };
+        return { ...row, borrower_email: contact?.email || null, borrower_phone: contact?.phone || null };
       }),
     end() {
       if (missingRows === 0) return;

@@ -13,7 +13,7 @@
  *   (./snapshot-seal.ts).
  * Each refusal is one SnapshotError naming the snapshot and what is wrong.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { sealOfOpenFile, writtenSeal } from './snapshot-seal.js';
 
@@ -78,10 +78,17 @@ export function sealIfSound(file: string, name: string, live: DatabaseSync): str
   }
 }
 
+/**
+ * The seal vouches only for the file's own bytes. SQLite also reads a write-ahead log or a rollback
+ * journal left beside it, pages the seal never saw: with one there, every value is checked.
+ */
 function sealMatches(file: string, fd: number): boolean {
+  if (SQLITE_SIDE_FILES.some((suffix) => existsSync(`${file}${suffix}`))) return false;
   const written = writtenSeal(file);
   return written !== undefined && written === sealOfOpenFile(fd);
 }
+
+const SQLITE_SIDE_FILES = ['-wal', '-journal'];
 
 /**
  * Checks the file (`whileOpen` reads it through the same open descriptor), then opens it as a
