@@ -79,7 +79,12 @@ export class ReferenceWalk {
   private async walk(): Promise<void> {
     this.walking = true;
     try {
-      this.pages ??= loanRequestPages(this.api(), this.productId, { direction: 'DESC', limit: PAGE }, { prefetch: true });
+      this.pages ??= loanRequestPages(
+        this.api(),
+        this.productId,
+        { direction: 'DESC', limit: PAGE },
+        { prefetch: true },
+      );
       while (this.wanted.size > 0) {
         const next = await this.pages.next();
         if (next.done) {
