@@ -13,9 +13,9 @@
  *   (./snapshot-seal.ts).
  * Each refusal is one SnapshotError naming the snapshot and what is wrong.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { sealOfOpenFile, writtenSeal } from './snapshot-seal.js';
+import { sealMatches, sealOfOpenFile } from './snapshot-seal.js';
 
 export class SnapshotError extends Error {
   override name = 'SnapshotError';
@@ -77,18 +77,6 @@ export function sealIfSound(file: string, name: string, live: DatabaseSync): str
     throw error;
   }
 }
-
-/**
- * The seal vouches only for the file's own bytes. SQLite also reads a write-ahead log or a rollback
- * journal left beside it, pages the seal never saw: with one there, every value is checked.
- */
-function sealMatches(file: string, fd: number): boolean {
-  if (SQLITE_SIDE_FILES.some((suffix) => existsSync(`${file}${suffix}`))) return false;
-  const written = writtenSeal(file);
-  return written !== undefined && written === sealOfOpenFile(fd);
-}
-
-const SQLITE_SIDE_FILES = ['-wal', '-journal'];
 
 /**
  * Checks the file (`whileOpen` reads it through the same open descriptor), then opens it as a

@@ -10,7 +10,17 @@
  * the values were checked by (SEAL_KEY).
  */
 import { createHmac } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 
 /** Names the rules of ./snapshot-check.ts the values were checked by: a new version when they change. */
 const SEAL_KEY = 'loanctl sandbox snapshot, values checked by the rules of snapshot-check.ts, version 1';
@@ -72,3 +82,15 @@ export function writeSeal(snapshotFile: string, seal: string | undefined): void 
   writeFileSync(temporary, `${seal}\n`, { mode: 0o600 });
   renameSync(temporary, file);
 }
+
+/**
+ * The seal vouches only for the file's own bytes. SQLite also reads a write-ahead log or a rollback
+ * journal left beside it, pages the seal never saw: with one there, every value is checked.
+ */
+export function sealMatches(file: string, fd: number): boolean {
+  if (SQLITE_SIDE_FILES.some((suffix) => existsSync(`${file}${suffix}`))) return false;
+  const written = writtenSeal(file);
+  return written !== undefined && written === sealOfOpenFile(fd);
+}
+
+const SQLITE_SIDE_FILES = ['-wal', '-journal'];
