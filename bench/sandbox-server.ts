@@ -33,6 +33,7 @@ import { dbPathFor, SandboxDb } from '../src/sandbox/db.js';
 import { createRepos } from '../src/sandbox/repos/index.js';
 import { newReference } from '../src/sandbox/secrets.js';
 import * as serialize from '../src/sandbox/serialize.js';
+import { seedLoanRequests } from '../test/helpers/seed-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -50,42 +51,6 @@ const seedUsers = Number(values['seed-users']);
 const huge = Number(values.huge);
 
 const demo = ensureDemo(dataDir);
-
-/** One borrower and `count` loan requests of the demo product, in one transaction. */
-function seed(count: number): void {
-  const db = SandboxDb.open(dbPathFor(dataDir as string));
-  try {
-    const repos = createRepos(db);
-    const now = new Date().toISOString();
-    db.transaction(() => {
-      const userId = repos.users.create({
-        org_id: demo.org_id,
-        firstname: 'Seed',
-        lastname: 'Borrower',
-        email: `seed-${Date.now()}@bench.example`,
-        phone: '+2348012345678',
-        gender: 'female',
-        reference: newReference('user'),
-        source: 'api',
-        now,
-      });
-      if (userId === undefined) throw new Error('seed user exists');
-      for (let i = 0; i < count; i++) {
-        repos.loanRequests.create({
-          org_id: demo.org_id,
-          user_id: userId,
-          product_id: demo.product_id,
-          reference: newReference('loanRequest'),
-          amount: 50_000 + (i % 1000),
-          purpose: `Seeded loan request ${i + 1}`,
-          now,
-        });
-      }
-    });
-  } finally {
-    db.close();
-  }
-}
 
 /** `count` borrowers of the demo organisation (one statement each, in one transaction). */
 function seedBorrowers(count: number): void {
@@ -129,7 +94,7 @@ function exportJson(file: string): void {
   }
 }
 
-if (seedLoans > 0) seed(seedLoans);
+if (seedLoans > 0) seedLoanRequests(dataDir, seedLoans, `seed-${Date.now()}@bench.example`);
 if (seedUsers > 0) seedBorrowers(seedUsers);
 type OrgKey = { api_key: string; org_id: number; product_id: number };
 let year: OrgKey | undefined;

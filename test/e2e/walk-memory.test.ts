@@ -19,11 +19,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemo } from '../../src/sandbox/admin.js';
-import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
-import { createRepos } from '../../src/sandbox/repos/index.js';
-import { newReference } from '../../src/sandbox/secrets.js';
 import { assertBuilt, BIN, isolatedEnv, type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { seedLoanRequests } from '../helpers/seed-rows.js';
 
 const ROWS = 80_000;
 const SHORT = 20_000;
@@ -52,43 +49,6 @@ process.on('exit', () => {
 });
 `;
 
-/** One borrower and `count` loan requests of the demo product, written in one transaction. */
-function seedLoanRequests(dataDir: string, count: number): void {
-  const demo = ensureDemo(dataDir);
-  const db = SandboxDb.open(dbPathFor(dataDir));
-  try {
-    const repos = createRepos(db);
-    const now = new Date().toISOString();
-    db.transaction(() => {
-      const userId = repos.users.create({
-        org_id: demo.org_id,
-        firstname: 'Walk',
-        lastname: 'Borrower',
-        email: 'walk@memory.example',
-        phone: '+2348012345678',
-        gender: 'female',
-        reference: newReference('user'),
-        source: 'api',
-        now,
-      });
-      if (userId === undefined) throw new Error('the walk borrower exists');
-      for (let i = 0; i < count; i++) {
-        repos.loanRequests.create({
-          org_id: demo.org_id,
-          user_id: userId,
-          product_id: demo.product_id,
-          reference: newReference('loanRequest'),
-          amount: 50_000 + (i % 1000),
-          purpose: `Walked loan request ${i + 1}`,
-          now,
-        });
-      }
-    });
-  } finally {
-    db.close();
-  }
-}
-
 describe.runIf(process.platform === 'linux')('a list walk over a real sandbox', () => {
   const env = isolatedEnv();
   const home = env.HOME as string;
@@ -99,7 +59,7 @@ describe.runIf(process.platform === 'linux')('a list walk over a real sandbox', 
   beforeAll(async () => {
     assertBuilt();
     writeFileSync(memoryModule, MEMORY_MODULE);
-    seedLoanRequests(dataDir, ROWS);
+    seedLoanRequests(dataDir, ROWS, 'walk@memory.example');
     sandbox = await startSandboxProcess(dataDir, env);
   }, 120_000);
   afterAll(async () => {

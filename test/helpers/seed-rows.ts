@@ -1,0 +1,45 @@
+/**
+ * Rows written straight into a sandbox's database, many at once: the walk-memory test and the
+ * bench's sandbox (bench/sandbox-server.ts) need more loan requests than the API makes quickly.
+ */
+import { ensureDemo } from '../../src/sandbox/admin.js';
+import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
+import { createRepos } from '../../src/sandbox/repos/index.js';
+import { newReference } from '../../src/sandbox/secrets.js';
+
+/** One borrower (`email`) and `count` loan requests of the demo product, in one transaction. */
+export function seedLoanRequests(dataDir: string, count: number, email: string): void {
+  const demo = ensureDemo(dataDir);
+  const db = SandboxDb.open(dbPathFor(dataDir));
+  try {
+    const repos = createRepos(db);
+    const now = new Date().toISOString();
+    db.transaction(() => {
+      const userId = repos.users.create({
+        org_id: demo.org_id,
+        firstname: 'Seed',
+        lastname: 'Borrower',
+        email,
+        phone: '+2348012345678',
+        gender: 'female',
+        reference: newReference('user'),
+        source: 'api',
+        now,
+      });
+      if (userId === undefined) throw new Error(`the seed borrower ${email} exists`);
+      for (let i = 0; i < count; i++) {
+        repos.loanRequests.create({
+          org_id: demo.org_id,
+          user_id: userId,
+          product_id: demo.product_id,
+          reference: newReference('loanRequest'),
+          amount: 50_000 + (i % 1000),
+          purpose: `Seeded loan request ${i + 1}`,
+          now,
+        });
+      }
+    });
+  } finally {
+    db.close();
+  }
+}
