@@ -10,10 +10,10 @@ const entry = `
 import { completionSpec } from './src/completion/spec.ts';
 import { helpExamples, REFERENCE_DIR, referenceFiles } from './src/reference/commands-markdown.ts';
 import { createDeps } from './src/deps.ts';
-import { buildProgram } from './src/program.ts';
+import { buildWholeProgram } from './src/program.ts';
 export { REFERENCE_DIR };
-export function render() {
-  const program = buildProgram(createDeps({ io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {} }));
+export async function render() {
+  const program = await buildWholeProgram(createDeps({ io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {} }));
   return referenceFiles(completionSpec(program), helpExamples(program));
 }`;
 const root = new URL('..', import.meta.url);
@@ -23,7 +23,7 @@ const { render, REFERENCE_DIR } = await importTs(
 );
 const dir = new URL(`${REFERENCE_DIR}/`, root);
 mkdirSync(dir, { recursive: true });
-const files = render();
+const files = await render();
 for (const name of readdirSync(dir)) if (!files.has(name)) rmSync(new URL(name, dir));
 for (const [name, text] of files) writeFileSync(new URL(name, dir), text);
 console.log(`${REFERENCE_DIR}: ${files.size} files written`);

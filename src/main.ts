@@ -46,10 +46,11 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
 
 /**
  * `loanctl help loan approve` → `loanctl loan approve --help`: commander's own help command reads
- * only its first word, so it showed the help of `loan`.
+ * only its first word (it showed the help of `loan`), and it prints a noun's help without
+ * dispatching to the noun, which is when the noun's verbs are added (src/program.ts).
  */
 function helpOfSubcommand(argv: string[]): string[] {
-  return argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : argv;
+  return argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
 }
 
 /** The run asked for `-o json` or `-o ndjson` (read from argv too: a usage error comes before the options are parsed). */

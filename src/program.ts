@@ -1,7 +1,9 @@
 /**
- * Builds the commander tree. Each noun's index.ts registers its verbs; a verb's action imports the
- * file that does the work only when it runs, so building the tree stays cheap (and shell
- * completion can walk this same tree).
+ * Builds the commander tree. The root holds the global options and every command's name and
+ * one-line description; a noun's verbs are added only when commander dispatches to that noun
+ * (docs/decisions/lazy-nouns.md), and a verb's action imports the file that does the work only
+ * when it runs. So a run builds the one noun it runs, and `addEveryVerb` builds the whole tree
+ * for what walks it (shell completion, the reference docs).
  *
  * Global options live on the root and are accepted before or after the subcommand; a preAction
  * hook copies them into `deps.globals`, where settings, the client and the renderers read them.
@@ -10,14 +12,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { distance } from 'fastest-levenshtein';
 import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './basics.js';
 import { registerApiCommand } from './commands/api/index.js';
-import { registerCacheCommands } from './commands/cache/index.js';
 import { registerCompletionCommand } from './commands/completion/index.js';
 import { registerDemoCommand } from './commands/demo/index.js';
-import { registerLoanCommands } from './commands/loan/index.js';
-import { registerProfileCommands } from './commands/profile/index.js';
-import { registerSandboxCommands } from './commands/sandbox/index.js';
 import { registerStatusCommand } from './commands/status/index.js';
-import { registerUserCommands } from './commands/user/index.js';
 import type { Deps } from './deps.js';
 import { quietIo } from './quiet-io.js';
 import { versionLine } from './version.js';
@@ -88,15 +85,57 @@ LOANCTL_DEBUG=1, NO_COLOR, FORCE_COLOR, CI (set: never prompt).`,
 
   registerDemoCommand(program, deps);
   registerStatusCommand(program, deps);
-  registerProfileCommands(program, deps);
+  addNoun(program, 'profile', () => import('./commands/profile/index.js'));
   registerApiCommand(program, deps);
-  registerSandboxCommands(program, deps);
-  registerUserCommands(program, deps);
-  registerLoanCommands(program, deps);
-  registerCacheCommands(program, deps);
+  addNoun(program, 'sandbox', () => import('./commands/sandbox/index.js'));
+  addNoun(program, 'user', () => import('./commands/user/index.js'));
+  addNoun(program, 'loan', () => import('./commands/loan/index.js'));
+  addNoun(program, 'cache', () => import('./commands/cache/index.js'));
   registerCompletionCommand(program, deps);
   oneLineUsageErrors(program, ['loanctl']);
+  // Commander awaits this before it parses the rest of the line with the noun it matched.
+  program.hook('preSubcommand', (_root, command) => addVerbsOf(command, deps));
   return program;
+}
+
+/** The one line each noun shows in the root's help, which needs none of its verbs. */
+const NOUN_DESCRIPTIONS = {
+  profile: 'Manage profiles: the API base URL, API key and default product id to use',
+  sandbox: 'Run a local sandbox of the whole Lending Origination API',
+  user: 'Create borrower users, check whether one exists, list them',
+  loan: 'Create loan requests, attach information, submit, approve and read them',
+  cache: 'Clear the local index of borrowers found by e-mail',
+} as const;
+
+/** A noun's index.ts: it adds the noun's verbs, flags, help and hooks to the noun's command. */
+interface NounModule {
+  addVerbs(noun: Command, deps: Deps): void;
+}
+
+/** The nouns whose verbs are not added yet, with the import that adds them. */
+const nounsToBuild = new WeakMap<Command, () => Promise<NounModule>>();
+
+function addNoun(program: Command, name: keyof typeof NOUN_DESCRIPTIONS, load: () => Promise<NounModule>): void {
+  nounsToBuild.set(program.command(name).description(NOUN_DESCRIPTIONS[name]), load);
+}
+
+async function addVerbsOf(noun: Command, deps: Deps): Promise<void> {
+  const load = nounsToBuild.get(noun);
+  if (load === undefined) return;
+  nounsToBuild.delete(noun);
+  (await load()).addVerbs(noun, deps);
+  oneLineUsageErrors(noun, ['loanctl', noun.name()]);
+}
+
+/** The whole tree, every noun's verbs added: for what walks it (shell completion, the reference docs). */
+export async function addEveryVerb(program: Command, deps: Deps): Promise<Command> {
+  for (const command of program.commands) await addVerbsOf(command, deps);
+  return program;
+}
+
+/** `buildProgram` with every noun's verbs added. */
+export async function buildWholeProgram(deps: Deps): Promise<Command> {
+  return addEveryVerb(buildProgram(deps), deps);
 }
 
 /**

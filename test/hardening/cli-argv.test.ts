@@ -15,7 +15,7 @@ import type { Command } from 'commander';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
-import { buildProgram } from '../../src/program.js';
+import { buildWholeProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
 import { call, sampleBody, seedLoanRequest } from '../helpers/sandbox.js';
@@ -74,8 +74,8 @@ interface Verb {
 
 const EXCLUDED = [['sandbox', 'start'], ['demo']];
 
-function verbs(): Verb[] {
-  const program = buildProgram(createDeps({ io: fakeIo(), env: {} }));
+async function verbs(): Promise<Verb[]> {
+  const program = await buildWholeProgram(createDeps({ io: fakeIo(), env: {} }));
   const flagsOf = (command: Command): Flag[] =>
     command.options.flatMap((option) =>
       [option.long, option.short]
@@ -211,7 +211,7 @@ function expectSound(argv: string[], result: { code: number; stderr: string }) {
 
 describe('random argv', () => {
   it('in process: an exit code from the table, no stack trace, no unexpected error', async () => {
-    const all = verbs();
+    const all = await verbs();
     expect(all.length).toBeGreaterThan(20);
     const codes = new Set<number>();
     await fc.assert(
@@ -240,7 +240,7 @@ describe('random argv', () => {
 
   it('through the real binary (a bounded sample): the same', async () => {
     const sample = fc
-      .sample(argvArb(verbs()), { numRuns: 40, seed: SEED + 1 })
+      .sample(argvArb(await verbs()), { numRuns: 40, seed: SEED + 1 })
       .filter((argv) => !longRunning(argv) && !argv.some((word) => word.includes('\u0000')))
       .slice(0, 12);
     for (const argv of sample) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerSandboxCommands } from '../../src/commands/sandbox/index.js';
+import { addVerbs } from '../../src/commands/sandbox/index.js';
 import { runSandboxStart } from '../../src/commands/sandbox/start.js';
 import type { Deps } from '../../src/deps.js';
 import { ExitCode, type LoanctlError, UsageError } from '../../src/errors.js';
@@ -47,7 +47,7 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const program = new Command('loanctl')
     .exitOverride()
     .configureOutput({ writeErr: (t) => stderr.write(t), writeOut: (t) => stdout.write(t) });
-  registerSandboxCommands(program, deps);
+  addVerbs(program.command('sandbox'), deps);
   let error: unknown;
   try {
     await program.parseAsync(argv, { from: 'user' });

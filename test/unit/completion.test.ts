@@ -13,24 +13,27 @@ import { allCommands, type CommandSpec, completionSpec, flagsOf, optionsAt } fro
 import { writeProfile } from '../../src/config/store.js';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
-import { buildProgram } from '../../src/program.js';
+import { buildWholeProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** A fresh whole tree, every noun's verbs added (a test may add a flag to it). */
 function program() {
-  return buildProgram(createDeps({ io: fakeIo(), env: {} }));
+  return buildWholeProgram(createDeps({ io: fakeIo(), env: {} }));
 }
 
+const tree = await program();
+
 function find(path: string): CommandSpec {
-  const spec = completionSpec(program());
+  const spec = completionSpec(tree);
   const found = allCommands(spec).find((command) => command.path.join(' ') === path);
   if (!found) throw new Error(`no command "${path}" in the tree`);
   return found;
 }
 
 describe('the completion model', () => {
-  const spec = completionSpec(program());
+  const spec = completionSpec(tree);
 
   it('has every command of the tree, its aliases, and no hidden one', () => {
     const paths = allCommands(spec).map((command) => command.path.join(' '));
@@ -39,11 +42,11 @@ describe('the completion model', () => {
     );
     expect(paths).not.toContain('__complete');
     // Every command commander would run is in the model, recursively.
-    const walk = (command: ReturnType<typeof program>, path: string[]): string[] =>
+    const walk = (command: typeof tree, path: string[]): string[] =>
       command.commands
         .filter((sub) => !(sub as unknown as { _hidden: boolean })._hidden)
         .flatMap((sub) => [[...path, sub.name()].join(' '), ...walk(sub, [...path, sub.name()])]);
-    expect(paths).toEqual(expect.arrayContaining(walk(program(), [])));
+    expect(paths).toEqual(expect.arrayContaining(walk(tree, [])));
   });
 
   it('offers the root options at every level, and -h everywhere', () => {
@@ -97,7 +100,7 @@ describe('the checked-in scripts', () => {
   for (const shell of SHELLS) {
     it(`completions/${COMPLETION_FILES[shell]} is what \`loanctl completion ${shell}\` prints for today's tree`, () => {
       const path = join(ROOT, 'completions', COMPLETION_FILES[shell]);
-      const fresh = completionScript(shell, program());
+      const fresh = completionScript(shell, tree);
       let checkedIn: string;
       try {
         checkedIn = readFileSync(path, 'utf8');
@@ -108,11 +111,11 @@ describe('the checked-in scripts', () => {
     });
   }
 
-  it('a script is generated from the tree it is given (one more flag shows up)', () => {
-    const tree = program();
-    const before = completionScript('bash', tree);
-    tree.commands.find((command) => command.name() === 'loan')?.option('--brand-new-flag <x>', 'test');
-    const after = completionScript('bash', tree);
+  it('a script is generated from the tree it is given (one more flag shows up)', async () => {
+    const fresh = await program();
+    const before = completionScript('bash', fresh);
+    fresh.commands.find((command) => command.name() === 'loan')?.option('--brand-new-flag <x>', 'test');
+    const after = completionScript('bash', fresh);
     expect(before).not.toContain('--brand-new-flag');
     expect(after).toMatch(/'loan'\) REPLY='[^']*--brand-new-flag/);
   });
@@ -138,7 +141,7 @@ describe('loanctl completion and __complete (in-process)', () => {
     const io = fakeIo();
     expect(await main(['completion', 'bash'], createDeps({ io, env: {} }))).toBe(0);
     // It runs this loanctl by its full paths for the names: this process's Node and script.
-    expect(io.stdout.text()).toBe(completionScript('bash', program(), thisLoanctl(process.execPath, process.argv[1])));
+    expect(io.stdout.text()).toBe(completionScript('bash', tree, thisLoanctl(process.execPath, process.argv[1])));
     expect(io.stdout.text()).toContain(`command '${process.execPath}'`);
     const bad = fakeIo();
     expect(await main(['completion', 'tcsh'], createDeps({ io: bad, env: {} }))).toBe(2);
@@ -191,6 +194,6 @@ describe('loanctl completion and __complete (in-process)', () => {
     await main(['--help'], createDeps({ io, env: {} }));
     expect(io.stdout.text()).toContain('completion');
     expect(io.stdout.text()).not.toContain('__complete');
-    expect(completionScript('bash', program())).not.toMatch(/REPLY='[^']*__complete/);
+    expect(completionScript('bash', tree)).not.toMatch(/REPLY='[^']*__complete/);
   });
 });

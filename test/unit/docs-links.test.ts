@@ -8,12 +8,15 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { createDeps } from '../../src/deps.js';
-import { buildProgram } from '../../src/program.js';
+import { buildWholeProgram } from '../../src/program.js';
 import { anchorsOf, checkDocument, type DocWorld } from '../helpers/doc-check.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const world: DocWorld = { root: ROOT, spec: completionSpec(buildProgram(createDeps({ io: fakeIo(), env: {} }))) };
+const world: DocWorld = {
+  root: ROOT,
+  spec: completionSpec(await buildWholeProgram(createDeps({ io: fakeIo(), env: {} }))),
+};
 
 /** README.md, CONTRIBUTING.md, bench/README.md and every Markdown file under docs/. */
 function documents(): string[] {

@@ -4,7 +4,7 @@
  * re-exports) as TypeScript does; and the graph of those layers drawn in docs/architecture.md,
  * which must be today's. And the size rule: no hand-written source file over 300 lines.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a script of the project, in plain JavaScript without declarations.
@@ -31,9 +31,13 @@ describe('layers', () => {
   });
 
   it("building the command tree loads no verb's run, nor the client, prompts, flows, bulk or the sandbox", () => {
-    // Every start builds the whole tree (help, suggestions, completion): what program.ts loads
-    // with it, import after import, is only the nouns' lists, the verbs' flags and what they share.
-    const loaded: string[] = loadedWith(cruise, 'src/program.ts');
+    // Every start builds the root (program.ts) and the noun it runs (its index.ts); completion and
+    // the reference build every noun. What they load, import after import, is only the nouns'
+    // lists, the verbs' flags and what they share.
+    const nouns = readdirSync(join(SRC, 'commands'))
+      .map((noun) => `src/commands/${noun}/index.ts`)
+      .filter((index) => existsSync(join(ROOT, index)));
+    const loaded: string[] = ['src/program.ts', ...nouns].flatMap((tree) => loadedWith(cruise, tree));
     expect(loaded).toContain('src/commands/loan/approve-verb.ts');
     const runs = loaded.filter((source) => source.startsWith('src/commands/') && !DECLARES.test(source));
     const heavy = loaded.filter((source) => HEAVY.test(source));

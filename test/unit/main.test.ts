@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/deps.js';
 import { main } from '../../src/main.js';
-import { buildProgram } from '../../src/program.js';
+import { buildWholeProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 async function run(argv: string[]) {
@@ -17,6 +17,15 @@ describe('main: exit codes of help, version and missing words', () => {
     '%j was asked for: exit 0',
     async (argv) => {
       expect((await run(argv)).code).toBe(0);
+    },
+  );
+
+  it.each([[['help', 'user']], [['user', '--help']], [['help', 'sandbox', 'faults']]])(
+    "%j shows the noun's own commands",
+    async (argv) => {
+      const result = await run(argv);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Commands:\n {2}(create|add) /m);
     },
   );
 
@@ -60,9 +69,9 @@ function commandPaths(command: Command, prefix: string[] = []): string[][] {
     .flatMap((sub) => [[...prefix, sub.name()], ...commandPaths(sub, [...prefix, sub.name()])]);
 }
 
-describe('help', () => {
-  const paths = commandPaths(buildProgram(createDeps({ io: fakeIo(), env: {} })));
+const paths = commandPaths(await buildWholeProgram(createDeps({ io: fakeIo(), env: {} })));
 
+describe('help', () => {
   it('covers the whole tree', () => {
     expect(paths.length).toBeGreaterThan(30);
   });

@@ -251,8 +251,8 @@ afterAll(async () => {
 });
 
 describe('an operation added as CONTRIBUTING.md says', () => {
-  it('is a CLI verb with its arguments, flags, help, example and completion', () => {
-    const program = m.buildProgram(m.createDeps({ io: m.fakeIo(), env: {} }));
+  it('is a CLI verb with its arguments, flags, help, example and completion', async () => {
+    const program = await m.buildWholeProgram(m.createDeps({ io: m.fakeIo(), env: {} }));
     const loan = program.commands.find((command) => command.name() === 'loan');
     const decline = loan?.commands.find((command) => command.name() === 'decline');
     expect(decline?.description()).toBe('Decline a loan request');

@@ -9,15 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../../src/completion/spec.js';
 import { BODY_FIELDS, flagName } from '../../src/contract/fields.js';
 import { createDeps } from '../../src/deps.js';
-import { buildProgram } from '../../src/program.js';
+import { buildWholeProgram } from '../../src/program.js';
 import { helpExamples, REFERENCE_DIR, referenceFiles } from '../../src/reference/commands-markdown.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 const DIR = resolve(import.meta.dirname, '../..', REFERENCE_DIR);
-const reference = () => {
-  const program = buildProgram(createDeps({ io: fakeIo(), env: {} }));
-  return referenceFiles(completionSpec(program), helpExamples(program));
-};
+const program = await buildWholeProgram(createDeps({ io: fakeIo(), env: {} }));
+const reference = () => referenceFiles(completionSpec(program), helpExamples(program));
 
 describe('the command reference in docs/reference/', () => {
   it('is the one generated from the commands, file for file (run `npm run docs` when this fails)', () => {

@@ -11,10 +11,8 @@ import { cacheClear } from './clear-verb.js';
 
 const CACHE_VERBS: readonly Verb[] = [cacheClear];
 
-export function registerCacheCommands(program: Command, deps: Deps): void {
-  const cache = program
-    .command('cache')
-    .description('Clear the local index of borrowers found by e-mail')
-    .addHelpText('after', examples('loanctl cache clear'));
+/** Adds the verbs to `cache`, which src/program.ts created with its description. */
+export function addVerbs(cache: Command, deps: Deps): void {
+  cache.addHelpText('after', examples('loanctl cache clear'));
   for (const add of CACHE_VERBS) add(cache, deps);
 }

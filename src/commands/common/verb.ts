@@ -4,9 +4,9 @@
  * imports the verb's run (`<noun>/<verb>.ts`) only when the command runs. The noun's `index.ts`
  * only lists its verbs, in the order the help shows them.
  *
- * The run is a file of its own because the whole command tree is built at every start (for help,
- * suggestions and completion): its flags must load nothing more than commander and the contract's
- * tables, while a run loads the HTTP client, the output and zod (the rule
+ * The run is a file of its own because every start builds the root and the noun it runs (for help
+ * and suggestions), and completion builds the whole tree: its flags must load nothing more than
+ * commander and the contract's tables, while a run loads the HTTP client, the output and zod (the rule
  * `the-command-tree-loads-no-run` of .dependency-cruiser.cjs, docs/architecture.md "Layers").
  * A verb that wraps one operation needs no file at all (./operation-verb.ts).
  */

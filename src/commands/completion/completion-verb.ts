@@ -32,7 +32,7 @@ moving loanctl or its Node.
     .addOption(new Option('--invoke <command>', 'what the script runs for the names it completes').hideHelp())
     .action(async (shell: (typeof SHELLS)[number], options: { invoke?: string }) => {
       const { runCompletion } = await import('./run.js');
-      runCompletion({ shell, invoke: options.invoke }, program, deps);
+      await runCompletion({ shell, invoke: options.invoke }, program, deps);
     });
 };
 

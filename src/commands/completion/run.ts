@@ -11,8 +11,11 @@ export interface CompletionOptions {
   invoke?: string;
 }
 
-/** Prints the completion script of `options.shell` for the tree rooted at `program`. */
-export function runCompletion(options: CompletionOptions, program: Command, deps: Pick<Deps, 'io'>): void {
+/** Prints the completion script of `options.shell` for the whole tree rooted at `program`. */
+export async function runCompletion(options: CompletionOptions, program: Command, deps: Deps): Promise<void> {
+  // The run built only the root and this command: the script completes every noun's verbs.
+  const { addEveryVerb } = await import('../../program.js');
+  await addEveryVerb(program, deps);
   const invoke = options.invoke === undefined ? thisLoanctl(process.execPath, process.argv[1]) : [options.invoke];
   deps.io.stdout.write(completionScript(options.shell, program, invoke));
 }

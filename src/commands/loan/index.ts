@@ -82,13 +82,11 @@ const LOAN_VERBS: readonly Verb[] = [
   addRowVerbs,
 ];
 
-export function registerLoanCommands(program: Command, deps: Deps): void {
-  const loan = program
-    .command('loan')
-    .description('Create loan requests, attach information, submit, approve and read them')
-    .addHelpText(
-      'after',
-      `
+/** Adds the verbs to `loan`, which src/program.ts created with its description. */
+export function addVerbs(loan: Command, deps: Deps): void {
+  loan.addHelpText(
+    'after',
+    `
 The flow, step by step:
   $ loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female
   $ loanctl loan create --user ada@example.com --amount 50000 --purpose "Shop stock"
@@ -102,7 +100,7 @@ The flow, step by step:
       --rate-type simple-interest --frequency monthly --yes
   $ loanctl loan show 172
 `,
-    );
+  );
 
   for (const add of LOAN_VERBS) add(loan, deps);
 }

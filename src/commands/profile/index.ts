@@ -27,18 +27,16 @@ const PROFILE_VERBS: readonly Verb[] = [
   profileRemove,
 ];
 
-export function registerProfileCommands(program: Command, deps: Deps): void {
-  const profile = program
-    .command('profile')
-    .description('Manage profiles: the API base URL, API key and default product id to use')
-    .addHelpText(
-      'after',
-      examples(
-        'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --product-id 12 --api-key-stdin',
-        'loanctl profile list',
-        'loanctl profile use prod',
-        'loanctl profile test prod',
-      ),
-    );
+/** Adds the verbs to `profile`, which src/program.ts created with its description. */
+export function addVerbs(profile: Command, deps: Deps): void {
+  profile.addHelpText(
+    'after',
+    examples(
+      'printf \'%s\' "$LENDER_KEY" | loanctl profile add prod --base-url https://api.example.com --product-id 12 --api-key-stdin',
+      'loanctl profile list',
+      'loanctl profile use prod',
+      'loanctl profile test prod',
+    ),
+  );
   for (const add of PROFILE_VERBS) add(profile, deps);
 }

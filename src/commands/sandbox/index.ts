@@ -62,10 +62,9 @@ const SANDBOX_VERBS: readonly Verb[] = [
   ),
 ];
 
-export function registerSandboxCommands(program: Command, deps: Deps): void {
-  const sandbox = program
-    .command('sandbox')
-    .description('Run a local sandbox of the whole Lending Origination API')
+/** Adds the verbs to `sandbox`, which src/program.ts created with its description. */
+export function addVerbs(sandbox: Command, deps: Deps): void {
+  sandbox
     .hook('preAction', jsonAlias(deps))
     .addHelpText(
       'after',

@@ -14,17 +14,15 @@ import { userShow } from './show-verb.js';
 
 const USER_VERBS: readonly Verb[] = [userCreate, userExists, userShow, userFind, userList];
 
-export function registerUserCommands(program: Command, deps: Deps): void {
-  const user = program
-    .command('user')
-    .description('Create borrower users, check whether one exists, list them')
-    .addHelpText(
-      'after',
-      examples(
-        'loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female',
-        'loanctl user exists --email ada@example.com',
-        'loanctl user list --all -o csv',
-      ),
-    );
+/** Adds the verbs to `user`, which src/program.ts created with its description. */
+export function addVerbs(user: Command, deps: Deps): void {
+  user.addHelpText(
+    'after',
+    examples(
+      'loanctl user create --firstname Ada --lastname Obi --email ada@example.com --phone 08012345678 --gender female',
+      'loanctl user exists --email ada@example.com',
+      'loanctl user list --all -o csv',
+    ),
+  );
   for (const add of USER_VERBS) add(user, deps);
 }
