@@ -3,10 +3,10 @@
  * (docs/guide.md#exit-codes): a typed LoanctlError carries its own code; commander's parse
  * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
  */
-import type { CommanderError } from 'commander';
 import type { OutputStream } from './basics.js';
 import { type Deps, productionDeps } from './deps.js';
 import { DryRunComplete, ExitCode, formatError, LoanctlError, localFileError } from './errors.js';
+import { buildProgram, CommanderError, usageLine } from './program.js';
 
 /** Commander's codes for runs that ended well: help or version was asked for. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -22,9 +22,6 @@ function isRequestedHelp(error: CommanderError): boolean {
 
 export async function main(argv: string[], deps: Deps = productionDeps()): Promise<number> {
   const debug = argv.includes('--debug') || deps.env.LOANCTL_DEBUG === '1';
-  // Commander and the command tree (src/entry.ts answers --version and a piped --help without them),
-  // in one import: a second `import('commander')` would be one more file of the bundle to load.
-  const { buildProgram, CommanderError, usageLine } = await import('./program.js');
   const program = buildProgram(deps);
   // Errors go here even under --quiet, which swaps deps.io.stderr for a sink once options are read.
   const errors = deps.io.stderr;
@@ -32,7 +29,7 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   try {
     await program.parseAsync(helpOfSubcommand(argv), { from: 'user' });
   } catch (error) {
-    const failure = reportError(error, deps, errors, debug, CommanderError);
+    const failure = reportError(error, deps, errors, debug);
     code = failure.exit;
     const message = error instanceof CommanderError ? usageLine(error.message) : failure.message;
     if (code !== ExitCode.ok && isJsonOutput(argv, deps)) writeJsonError(errors, code, message);
@@ -90,14 +87,8 @@ interface Failure {
 }
 
 /** Writes the error's line on stderr; returns its exit code and message. */
-function reportError(
-  error: unknown,
-  deps: Deps,
-  stderr: OutputStream,
-  debug: boolean,
-  commanderError: typeof CommanderError,
-): Failure {
-  if (error instanceof commanderError) {
+function reportError(error: unknown, deps: Deps, stderr: OutputStream, debug: boolean): Failure {
+  if (error instanceof CommanderError) {
     // Commander has already printed its message (and a "Did you mean …?" suggestion).
     return { exit: isRequestedHelp(error) ? ExitCode.ok : ExitCode.usage, message: error.message };
   }
