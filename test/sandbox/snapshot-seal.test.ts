@@ -148,7 +148,7 @@ describe('a sealed snapshot', () => {
     }
   });
 
-  it('a restore that fails half-way through its copy leaves the data as it was', async () => {
+  it('a restore that meets a damaged page half-way through its copy says so in one line (exit 2) and leaves the data as it was', async () => {
     // Rows enough for the users table to span many pages, then one of its pages torn.
     edit(
       dbPathFor(dataDir),
@@ -174,8 +174,10 @@ describe('a sealed snapshot', () => {
     await seedLoanRequest(app, org);
     const before = snapshot(dbPathFor(dataDir));
     const attempt = await sandbox('restore', 'torn', '--yes');
-    expect(attempt.exitCode).not.toBe(0);
-    expect(attempt.stderr).toMatch(/malformed/);
+    expect(attempt.exitCode, attempt.stderr).toBe(2);
+    expect(attempt.stderr).toBe(
+      'loanctl: Snapshot "torn" is damaged (database disk image is malformed), so nothing of it was restored; take a new snapshot.\n',
+    );
     expect(snapshot(dbPathFor(dataDir))).toEqual(before);
   });
 });

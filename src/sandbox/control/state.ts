@@ -193,8 +193,49 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
         return counts;
       }),
     );
+  } catch (error) {
+    throw copyFailure(error, db, name);
   } finally {
     db.sqlite.exec('DETACH DATABASE snap');
+  }
+}
+
+/** SQLite's result codes (the low byte of node:sqlite's `errcode`) that say the disk failed, as the system error each is. */
+const DISK_FAILURES: Readonly<Record<number, string>> = {
+  3: 'EACCES', // SQLITE_PERM
+  8: 'EROFS', // SQLITE_READONLY
+  10: 'EIO', // SQLITE_IOERR
+  13: 'ENOSPC', // SQLITE_FULL
+};
+
+/**
+ * What a failure half-way through the copy means, the restore undone by then (every table's rows
+ * are as they were): a snapshot damaged where the checks do not read (a page SQLite finds
+ * malformed only when it copies it) is a SnapshotError like every refusal; a disk that failed is
+ * an error with the system error's `code` (EIO, ENOSPC…), as a file's own error carries. Anything
+ * else is returned as it is.
+ */
+function copyFailure(error: unknown, db: SandboxDb, name: string): unknown {
+  const sqliteCode = (error as { errcode?: unknown } | undefined)?.errcode;
+  if (typeof sqliteCode !== 'number') return error;
+  const reason = (error as Error).message;
+  const disk = DISK_FAILURES[sqliteCode & 0xff];
+  if (disk) return Object.assign(new Error(reason, { cause: error }), { code: disk });
+  if (snapshotDamage(db)) {
+    return new SnapshotError(
+      `snapshot "${name}" is damaged (${reason}), so nothing of it was restored; take a new snapshot`,
+    );
+  }
+  return error;
+}
+
+/** The first problem SQLite's own check finds in the attached snapshot's pages, else undefined. */
+function snapshotDamage(db: SandboxDb): string | undefined {
+  try {
+    const found = String(Object.values(db.sqlite.prepare('PRAGMA snap.quick_check(1)').get() ?? {})[0]);
+    return found === 'ok' ? undefined : found;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }
 
