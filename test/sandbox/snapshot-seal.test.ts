@@ -8,7 +8,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { execa } from 'execa';
@@ -83,6 +93,22 @@ describe('a sealed snapshot', () => {
     expect(sealMatches('kept')).toBe(true);
     const list = await sandbox('snapshot', 'list', '-o', 'json');
     expect(JSON.parse(list.stdout).map((entry: { name: string }) => entry.name)).toEqual(['kept']);
+  });
+
+  it('that cannot be written is one warning (none under --quiet): the snapshot is taken and restores, every value checked', async () => {
+    // A directory where the seal goes: the seal's rename onto it fails.
+    mkdirSync(sealFile('unsealable'), { recursive: true });
+    const taken = await sandbox('snapshot', 'unsealable');
+    expect(taken.exitCode, taken.stderr).toBe(0);
+    expect(taken.stderr).toBe(
+      'warning: could not write the seal of snapshot "unsealable" (EISDIR): a restore of it checks every value, which is slower.\n',
+    );
+    expect(readdirSync(join(dataDir, 'snapshots')).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+    const quiet = await sandbox('snapshot', 'unsealable', '--force', '--quiet');
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const restored = await sandbox('restore', 'unsealable', '--yes');
+    expect(restored.exitCode, restored.stderr).toBe(0);
   });
 
   it('changed in place after it was taken, its seal beside it, is checked and refused', async () => {

@@ -136,7 +136,17 @@ function snapshotPath(dataDir: string, name: string): string {
   return join(dataDir, SNAPSHOT_DIR, `${name}.db`);
 }
 
-export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, replace = false): SnapshotEntry {
+/**
+ * Takes snapshot `name`. A seal that cannot be written (a full disk, say) costs only speed: the
+ * snapshot is whole without it, and a restore of it checks every value; `unsealed` is told why.
+ */
+export function takeSnapshot(
+  db: SandboxDb,
+  dataDir: string,
+  name: string,
+  replace = false,
+  unsealed: (error: unknown) => void = () => {},
+): SnapshotEntry {
   const file = snapshotPath(dataDir, name);
   if (existsSync(file) && !replace) throw new SnapshotError(`a snapshot named "${name}" exists already`);
   mkdirSync(join(dataDir, SNAPSHOT_DIR), { recursive: true, mode: 0o700 });
@@ -146,7 +156,11 @@ export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, repla
   // Checked once here, so a restore of these bytes need not read every row again.
   const seal = sealIfSound(temporary, name, db.sqlite);
   renameSync(temporary, file);
-  writeSeal(file, seal);
+  try {
+    writeSeal(file, seal);
+  } catch (error) {
+    unsealed(error);
+  }
   return entryOf(file, name);
 }
 
