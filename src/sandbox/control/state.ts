@@ -25,6 +25,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } f
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SandboxDb } from '../db.js';
+import { sqliteFileFailure } from '../trouble.js';
 import { checkSnapshotFile, checkSnapshotShape, MAX_ID, SnapshotError, sealIfSound } from './snapshot-check.js';
 import { writeSeal } from './snapshot-seal.js';
 
@@ -214,14 +215,6 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
   }
 }
 
-/** SQLite's result codes (the low byte of node:sqlite's `errcode`) that say the disk failed, as the system error each is. */
-const DISK_FAILURES: Readonly<Record<number, string>> = {
-  3: 'EACCES', // SQLITE_PERM
-  8: 'EROFS', // SQLITE_READONLY
-  10: 'EIO', // SQLITE_IOERR
-  13: 'ENOSPC', // SQLITE_FULL
-};
-
 /**
  * What a failure half-way through the copy means, the restore undone by then (every table's rows
  * are as they were): a snapshot damaged where the checks do not read (a page SQLite finds
@@ -230,10 +223,9 @@ const DISK_FAILURES: Readonly<Record<number, string>> = {
  * else is returned as it is.
  */
 function copyFailure(error: unknown, db: SandboxDb, name: string): unknown {
-  const sqliteCode = (error as { errcode?: unknown } | undefined)?.errcode;
-  if (typeof sqliteCode !== 'number') return error;
+  if ((error as { code?: unknown } | undefined)?.code !== 'ERR_SQLITE_ERROR') return error;
   const reason = (error as Error).message;
-  const disk = DISK_FAILURES[sqliteCode & 0xff];
+  const disk = sqliteFileFailure(error);
   if (disk) return Object.assign(new Error(reason, { cause: error }), { code: disk });
   if (snapshotDamage(db)) {
     return new SnapshotError(
