@@ -581,7 +581,7 @@ function __loanctl_options
                 '--help' 'display help for command'
         case 'user find'
             printf '%s\t%s\n' \
-                '--phone' 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678' \
+                '--phone' 'the phone, in any form: 08012345678, 8012345678 (its 0 lost), 2348012345678 or +2348012345678' \
                 '--name' 'words of the first and last name, any case: every word must appear' \
                 '--limit' 'stop after this many matches' \
                 '-h' 'display help for command' \

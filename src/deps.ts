@@ -38,6 +38,12 @@ export interface Deps {
   prompter: Prompter;
   /** stdin and stdout are TTYs, `CI` is unset and `--no-input` was not given. */
   isInteractive(): boolean;
+  /**
+   * A person can answer questions while stdout goes to a file or a pipe: stdin and stderr (where
+   * prompts draw) are TTYs, `CI` is unset and `--no-input` was not given. Only for a command that
+   * is nothing but questions and prints only its record on stdout (`loan review -o json > file`).
+   */
+  canAskOnStderr(): boolean;
   /** Waits `ms`; ends early (resolving) when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
@@ -70,6 +76,7 @@ export function createDeps(options: DepsOptions = {}): Deps {
   let client: Promise<ApiClient> | undefined;
   let keyringKey: Promise<string> | undefined;
 
+  const mayAsk = () => !env.CI && deps.globals.input !== false;
   const deps: Deps = {
     io,
     env,
@@ -116,7 +123,11 @@ export function createDeps(options: DepsOptions = {}): Deps {
     },
     prompter: options.prompter ?? lazyPrompter(io),
     isInteractive() {
-      return Boolean(io.stdin.isTTY && io.stdout.isTTY && !env.CI && deps.globals.input !== false);
+      return Boolean(io.stdin.isTTY && io.stdout.isTTY) && mayAsk();
+    },
+    canAskOnStderr() {
+      // `io`, not deps.io: --quiet swaps deps.io's stderr for a sink; the questions still draw here.
+      return Boolean(io.stdin.isTTY && io.stderr.isTTY) && mayAsk();
     },
     sleep: options.sleep ?? abortableSleep,
     async dispose(disposeOptions = {}) {

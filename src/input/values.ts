@@ -16,6 +16,7 @@ import {
   MONEY_MAX,
   MONEY_MIN,
   normalisePhone,
+  phoneLookedFor,
   RATE_TYPES,
   TENURED_IN,
   withLostZero,
@@ -49,6 +50,15 @@ export function parsePhone(raw: string, source: Source): string {
     );
   }
   return phone;
+}
+
+/**
+ * A phone looked for (`user find --phone`), read as the dashboard's search reads it
+ * (phoneLookedFor): any form parsePhone reads, and also a number that lost its leading 0, since
+ * a look-up stores nothing. Else parsePhone's error.
+ */
+export function parsePhoneLookedFor(raw: string, source: Source): string {
+  return phoneLookedFor(raw) ?? parsePhone(raw, source);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -20,10 +20,29 @@ export function toStderr(error: unknown): void {
 
 /** Node's and SQLite's ways of saying a write found no room: ENOSPC, a file size limit, SQLITE_FULL, a failed write. */
 export function isOutOfStorage(error: unknown): boolean {
-  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  const { code } = (error ?? {}) as { code?: unknown };
   if (code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT') return true;
-  // SQLite's primary result codes (the low byte of an extended one): 13 SQLITE_FULL, 10 SQLITE_IOERR.
-  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [13, 10].includes(errcode & 0xff);
+  // A file size limit reaches SQLite as a failed write (SQLITE_IOERR), not as SQLITE_FULL.
+  const failure = sqliteFileFailure(error);
+  return failure === 'ENOSPC' || failure === 'EIO';
+}
+
+/**
+ * SQLite's primary result codes (the low byte of node:sqlite's extended `errcode`) that say a file
+ * or its disk failed, as the system error each stands for.
+ */
+const SQLITE_FILE_FAILURES: Readonly<Record<number, string>> = {
+  3: 'EACCES', // SQLITE_PERM
+  8: 'EROFS', // SQLITE_READONLY
+  10: 'EIO', // SQLITE_IOERR
+  13: 'ENOSPC', // SQLITE_FULL
+};
+
+/** The system error (ENOSPC, EIO…) an SQLite error stands for when a file or its disk failed, else undefined. */
+export function sqliteFileFailure(error: unknown): string | undefined {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
+  return SQLITE_FILE_FAILURES[errcode & 0xff];
 }
 
 /** The line a full disk gets, naming where the sandbox keeps its data. */

@@ -230,6 +230,36 @@ describe('what the borrower columns cost and refuse', () => {
     ]);
   });
 
+  it('a walk that fails after writing a row whose borrower is missing still warns of it, before the error', async () => {
+    // More than one page of a filtered walk (100 a request), then the newest: the walk's first row.
+    for (let more = 0; more < 100; more++) await loanOf(1);
+    const stranger = await strangerLoan();
+    const faults = (...args: string[]) => sandbox.run(['sandbox', 'faults', ...args, '--data-dir', sandbox.dataDir]);
+    const list = ['--path', '/api/v1/loan_request', '--method', 'GET'];
+    const fields = ['--fields', 'id,borrower_email', '-o', 'ndjson'];
+    for (const walk of [
+      ['loan', 'list', '--all', '--limit', '1', ...fields],
+      ['loan', 'list', '--all', '--min-amount', '1', ...fields],
+    ]) {
+      // The first page of loan requests is only delayed; every page after it fails.
+      expect((await faults('add', ...list, '--latency', '1ms', '--times', '1')).exitCode).toBe(0);
+      expect((await faults('add', ...list, '--status', '400', '--envelope', 'error')).exitCode).toBe(0);
+      try {
+        const result = await sandbox.run(walk, { env: freshConfig() });
+        expect(result.exitCode, result.stderr).toBe(1);
+        expect(JSON.parse(result.stdout.split('\n')[0] ?? '')).toEqual({ id: stranger, borrower_email: null });
+        const lines = result.stderr.trim().split('\n');
+        const warning = lines.findIndex((line) =>
+          /^warning: 1 loan request's borrower is not in the user list/.test(line),
+        );
+        expect(warning, `${walk.join(' ')}: ${result.stderr}`).toBeGreaterThanOrEqual(0);
+        expect(lines.slice(warning + 1).some((line) => line.startsWith('loanctl: '))).toBe(true);
+      } finally {
+        expect((await faults('clear')).exitCode).toBe(0);
+      }
+    }
+  });
+
   it('a list that is not the one indexed (another sandbox restored behind the URL) is read again, never shown stale', async () => {
     const env = freshConfig();
     const before = await sandbox.run(['loan', 'list', '--fields', 'id,borrower_email', '-o', 'ndjson'], { env });

@@ -6,7 +6,7 @@
  *
  * Skipped, saying so, where tmux is missing; .ci/run installs it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,5 +121,37 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     expect(JSON.parse(record)).toMatchObject({ approved: [], skipped: [first], opened: [] });
     expect(JSON.parse(record).left_waiting).toContain(last);
     expect(screen).not.toContain('Reviewed:');
+  });
+
+  it('-o json with stdout a file: the questions on the terminal, the record in the file', async () => {
+    await pty?.killServer();
+    const [first, next = await submittedLoan('review-pty@example.com')] = (
+      await sandbox.run(['loan', 'queue', '-o', 'json'])
+    )
+      .json<LoanRequest[]>()
+      .map((loan) => loan.id);
+    const out = join(base, 'review.json');
+    // stdin and stderr stay the terminal; only stdout goes to the file.
+    const redirected = ['sh', '-c', 'out=$1; shift; "$@" > "$out"', 'sh', out];
+    pty = await TmuxPty.start([...redirected, ...LOANCTL, 'loan', 'review', '-o', 'json'], {
+      env: {
+        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
+        HOME: join(base, 'home'),
+        TZ: 'UTC',
+        LOANCTL_CONFIG_DIR: join(base, 'config'),
+        LOANCTL_STATE_DIR: join(base, 'state'),
+        LOANCTL_BASE_URL: sandbox.url,
+        LOANCTL_API_KEY: sandbox.api_key,
+        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
+      },
+      cwd: ROOT,
+    });
+    await pick(new RegExp(`Loan request ${first}: what now`), 'Skip');
+    await pick(new RegExp(`Loan request ${next}: what now`), 'Stop');
+    expect(await pty.exitCode()).toBe(0);
+    const record = JSON.parse(readFileSync(out, 'utf8'));
+    expect(record).toMatchObject({ approved: [], skipped: [first], opened: [] });
+    expect(record.left_waiting).toContain(next);
+    expect(await pty.screen()).not.toContain('left_waiting');
   });
 });

@@ -157,10 +157,14 @@ describe('loan review', () => {
     ).toEqual([{ approved: [], skipped: [...waitingBefore, second], opened: [], left_waiting: [third] }]);
   });
 
-  it('off a terminal it refuses (exit 2) and points at approve --from', async () => {
-    const result = await sandbox.run(['loan', 'review'], { env: { LOANCTL_STATE_DIR: state } });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('loanctl loan approve --from');
+  it('off a terminal, with --no-input or under CI it refuses (exit 2) and points at approve --from', async () => {
+    const offTerminal = await sandbox.run(['loan', 'review'], { env: { LOANCTL_STATE_DIR: state } });
+    const noInput = await review([], {}, ['--no-input']);
+    const ci = await review([], { CI: 'true' });
+    for (const result of [offTerminal, noInput, ci]) {
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('loanctl loan approve --from');
+    }
   });
 
   it('a terms file it cannot trust stops it with one line, before any question', async () => {

@@ -1,7 +1,8 @@
 /**
  * One reading of a phone number everywhere (docs/guide.md, "Input"): `user create` and
- * `user find` read `+234…`, `234…` and `0…` alike and refuse a 10-digit number that lost its 0,
- * naming the number it likely was; an import reads such a number (a spreadsheet dropped the 0)
+ * `user find` read `+234…`, `234…` and `0…` alike; `user create` refuses a 10-digit number that
+ * lost its 0, naming the number it likely was, and `user find` reads it with its 0, as the
+ * dashboard's search does; an import reads such a number (a spreadsheet dropped the 0)
  * with its 0 restored and says once how many rows it read so; `--strict` refuses those rows.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,17 +33,29 @@ function usersFile(name: string, phones: string[]): string {
 }
 
 describe('phone numbers', () => {
-  it('user create and user find refuse a number that lost its 0, naming the number it likely was', async () => {
+  it('user create refuses a number that lost its 0, naming the number it likely was', async () => {
     const created = await run(
       ['user', 'create', ...borrower('lost@phones.example', '8031535642'), '--password-stdin'],
       'pw',
     );
     expect(created.exitCode).toBe(2);
     expect(created.stderr).toContain('did you mean 08031535642?');
-    const found = await run(['user', 'find', '--phone', '8031535642']);
-    expect(found.exitCode).toBe(2);
-    expect(found.stderr).toContain('--phone must be a Nigerian phone number');
-    expect(found.stderr).toContain('did you mean 08031535642?');
+  });
+
+  it('user find reads a number that lost its 0 as the dashboard does, and refuses what is no phone', async () => {
+    const created = await run(
+      ['user', 'create', ...borrower('zero@phones.example', '08051535642'), '--password-stdin'],
+      'pw',
+    );
+    expect(created.exitCode, created.stderr).toBe(0);
+    for (const form of ['8051535642', '805 153 5642']) {
+      const found = await run(['user', 'find', '--phone', form, '-o', 'json']);
+      expect(found.exitCode, found.stderr).toBe(0);
+      expect(JSON.parse(found.stdout)).toEqual([expect.objectContaining({ email: 'zero@phones.example' })]);
+    }
+    const refused = await run(['user', 'find', '--phone', '5051535642']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--phone must be a Nigerian phone number');
   });
 
   it('user find reads every form create accepts', async () => {

@@ -129,6 +129,14 @@ describe('the pages', () => {
     expect(page.body).not.toContain(hostile.email);
   });
 
+  it('reads ?email= of an older link or bookmark as ?search=, and shows it in the search box', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`/dashboard/borrowers?email=${encodeURIComponent(loan.email)}`);
+    expect(page.body).toContain(loan.email);
+    expect(page.body).not.toContain(hostile.email);
+    expect(page.body).toContain(`name="search" value="${loan.email}"`);
+  });
+
   it('finds borrowers by phone in any form an operator types, newest first, only its own', async () => {
     const create = async (org: Org, firstname: string, phone: string) => {
       const body = userBody({ firstname, phone });

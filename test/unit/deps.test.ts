@@ -37,6 +37,18 @@ describe('isInteractive', () => {
   });
 });
 
+describe('canAskOnStderr', () => {
+  it('needs stdin and stderr on a TTY (stdout may be a file), CI unset and no --no-input', () => {
+    const tty = fakeIo({ tty: true });
+    const toFile = { ...tty, stdout: fakeIo().stdout };
+    expect(createDeps({ io: toFile, env: {} }).canAskOnStderr()).toBe(true);
+    expect(createDeps({ io: toFile, env: { CI: 'true' } }).canAskOnStderr()).toBe(false);
+    expect(createDeps({ io: toFile, env: {}, globals: { input: false } }).canAskOnStderr()).toBe(false);
+    expect(createDeps({ io: { ...toFile, stderr: fakeIo().stderr }, env: {} }).canAskOnStderr()).toBe(false);
+    expect(createDeps({ io: fakeIo(), env: {} }).canAskOnStderr()).toBe(false);
+  });
+});
+
 describe('profile add on a terminal', () => {
   it('asks for the key with a masked prompt and stores it', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'loanctl-deps-')), 'cfg');

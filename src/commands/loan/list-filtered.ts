@@ -47,11 +47,15 @@ export async function runFilteredLoanList(
   const stream = output.pages();
   const search = { direction: request.direction, cursor: request.cursor, limit, pageSize: SCAN_PAGE_SIZE };
   // --raw is refused with a filter (./list.ts): the stream is given rows only.
-  await searchLoanRequests(api, request.productId, filter, search, tally, (matches) =>
-    stream.page(join ? join.rows(matches) : matches),
-  );
-  await stream.end();
-  join?.end();
+  try {
+    await searchLoanRequests(api, request.productId, filter, search, tally, (matches) =>
+      stream.page(join ? join.rows(matches) : matches),
+    );
+    await stream.end();
+  } finally {
+    // The rows written so far, the search failing or not: their missing borrowers are said.
+    join?.end();
+  }
   notice(deps, `${tally.matched} matched of ${tally.scanned} loan requests scanned (filtered by loanctl).`);
   if (tally.resumeAfter !== undefined) {
     const direction = request.direction === 'ASC' ? ' --direction ASC' : '';

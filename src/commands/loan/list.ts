@@ -73,18 +73,25 @@ export async function runLoanList(options: LoanListOptions, deps: Deps): Promise
     const stream = output.pages();
     const pages = loanRequestPages(api, productId, { direction, cursor, limit }, { prefetch: true });
     const write = (rows: readonly LoanRequest[], envelope: unknown) => stream.page(withBorrowers(rows), envelope);
-    for (let page = await writeNextPage(pages, write, deps); page; page = await writeNextPage(pages, write, deps)) {
-      await page.written;
+    try {
+      for (let page = await writeNextPage(pages, write, deps); page; page = await writeNextPage(pages, write, deps)) {
+        await page.written;
+      }
+      await stream.end();
+    } finally {
+      // The rows written so far, the walk failing or not: their missing borrowers are said.
+      join?.end();
     }
-    await stream.end();
-    join?.end();
     return;
   }
 
   const limit = given ?? DEFAULT_LIMIT;
   const { result, page: current } = await page(cursor, limit);
-  await output.print(withBorrowers(current.loan_requests), result.rawBody);
-  join?.end();
+  try {
+    await output.print(withBorrowers(current.loan_requests), result.rawBody);
+  } finally {
+    join?.end();
+  }
   if (current.loan_requests.length === 0 || current.cursor === cursor) return;
   if (!isFollowableCursor(current.cursor)) return warnUnfollowable(deps);
   const { page: ahead } = await page(current.cursor, 1);

@@ -17,7 +17,8 @@ export const loanReview: Verb = (loan, deps) => {
 Each loan request is shown with what is attached to it and a preview with the last terms used for
 the product; Approve asks the terms (Enter keeps those last terms) and reviews them as loan approve
 does. The summary of what was done is printed at the end: a sentence, or with -o json a record of
-the ids approved, skipped, opened and left waiting. Needs a terminal: from a script, use
+the ids approved, skipped, opened and left waiting; the questions are on stderr, so stdout may
+be a file (loanctl loan review -o json > reviewed.json). Needs a terminal: from a script, use
 loanctl loan approve --from FILE.
 `,
     )

@@ -7,7 +7,8 @@
  * server has it just then. At the end (Ctrl-C too), what was done: a sentence, or under `-o json`
  * (and every format but the table) a record of the ids approved, skipped, opened and left waiting.
  *
- * Off a terminal it refuses (exit 2) and points at `loan approve --from`.
+ * Off a terminal it refuses (exit 2) and points at `loan approve --from`; stdout may be a file or a
+ * pipe (`loan review -o json > done.json`), the questions being on stderr.
  */
 
 import type { OutputStream } from '../../basics.js';
@@ -40,7 +41,8 @@ interface Done {
 }
 
 export async function runLoanReview(options: LoanReviewOptions, deps: Deps): Promise<void> {
-  if (!deps.isInteractive()) {
+  // Its questions draw on stderr and stdout carries only the summary, so stdout may be a file.
+  if (!deps.canAskOnStderr()) {
     throw new UsageError(
       'loan review asks about one loan request at a time, at a terminal; there is none here. Nothing was sent.',
       'From a script, approve from a file: loanctl loan approve --from approvals.csv --yes (loanctl loan queue -o csv lists the waiting ones).',

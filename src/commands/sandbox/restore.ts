@@ -5,6 +5,7 @@
  * --yes elsewhere (docs/architecture.md#interaction).
  */
 import type { Deps } from '../../deps.js';
+import { LoanctlError, localFileError } from '../../errors.js';
 import { openOutcome } from '../../output/render.js';
 import {
   countRows,
@@ -31,6 +32,23 @@ export async function runSandboxRestore(name: string, options: SandboxRestoreOpt
     yes: options.yes,
     example: `loanctl sandbox restore ${name} --yes`,
   });
-  const counts = withDataDir(options, deps, (db, dataDir) => restoreSnapshot(db, dataDir, name));
+  const counts = withDataDir(options, deps, (db, dataDir) => {
+    try {
+      return restoreSnapshot(db, dataDir, name);
+    } catch (error) {
+      throw diskFailure(error, name, dataDir);
+    }
+  });
   await output.print({ restored: name, rows: counts }, [`Restored snapshot "${name}": ${describeCounts(counts)}.`]);
+}
+
+/**
+ * A disk that failed under the copy (full, read-only, an I/O error: restoreSnapshot gives its
+ * system error's code), as one line naming the data dir: the snapshot and the database are both
+ * in it. The restore was undone, and the line says so.
+ */
+function diskFailure(error: unknown, name: string, dataDir: string): unknown {
+  const failure = localFileError(error, dataDir, `snapshot "${name}" into the sandbox in`, 'restore');
+  if (failure instanceof LoanctlError) failure.hint = `Nothing was changed. ${failure.hint}`;
+  return failure;
 }

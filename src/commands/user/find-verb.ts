@@ -6,7 +6,10 @@ export const userFind: Verb = (user, deps) => {
   user
     .command('find')
     .description('Find borrowers by phone or name (through the local index of borrowers)')
-    .option('--phone <phone>', 'the phone, in any form: 08012345678, 2348012345678 or +2348012345678')
+    .option(
+      '--phone <phone>',
+      'the phone, in any form: 08012345678, 8012345678 (its 0 lost), 2348012345678 or +2348012345678',
+    )
     .option('--name <words>', 'words of the first and last name, any case: every word must appear')
     .option('--limit <n>', 'stop after this many matches')
     .addHelpText(

@@ -10,7 +10,7 @@ import { byPhone, byTest } from '../../domain/borrower-wanted.js';
 import { nameMatcher, phoneMatcher, scanUsers } from '../../domain/user-find.js';
 import { rememberListed, userLookup } from '../../domain/user-lookup.js';
 import { UsageError } from '../../errors.js';
-import { parsePhone, parsePositiveInt } from '../../input/values.js';
+import { parsePhoneLookedFor, parsePositiveInt } from '../../input/values.js';
 import { notice } from '../../output/notice.js';
 import { openOutput } from '../../output/output.js';
 import { startWalkProgress } from '../../output/walk-progress.js';
@@ -29,15 +29,15 @@ export async function runUserFind(options: UserFindOptions, deps: Deps): Promise
     throw new UsageError('--raw prints whole pages as received; user find prints only the users that match.');
   }
   const limit = options.limit === undefined ? undefined : parsePositiveInt(options.limit, '--limit');
-  // The phone is read as `user create` reads it: a form it refuses would silently match no one.
-  const matches =
-    options.phone !== undefined ? phoneMatcher(parsePhone(options.phone, '--phone')) : nameMatcher(options.name ?? '');
+  // A phone in no form a phone is read in is refused: it would silently match no one.
+  const phone = options.phone === undefined ? undefined : parsePhoneLookedFor(options.phone, '--phone');
+  const matches = phone !== undefined ? phoneMatcher(phone) : nameMatcher(options.name ?? '');
   const stream = (await openOutput(deps, 'listUsers')).pages();
   const api = await deps.api();
   const lookup = await userLookup(deps);
   const { index } = lookup;
   if (index) {
-    const wanted = options.phone !== undefined ? byPhone(options.phone, matches) : byTest(matches);
+    const wanted = phone !== undefined ? byPhone(phone, matches) : byTest(matches);
     const progress = startWalkProgress(deps, 'users');
     const { users, walked, indexed } = await index.find(wanted, true, progress.page).finally(() => progress.stop());
     const rows = limit === undefined ? users : users.slice(0, limit);

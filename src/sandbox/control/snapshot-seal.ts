@@ -70,7 +70,9 @@ export function writtenSeal(snapshotFile: string): string | undefined {
 /**
  * Writes `seal` beside `snapshotFile` (a temporary name, then renamed, so a seal that exists is
  * whole), or removes the seal there when the file earned none: an older seal never stays beside a
- * newer file (it would not match it anyway; this keeps the directory saying what is true).
+ * newer file (it would not match it anyway; this keeps the directory saying what is true). When
+ * the seal cannot be written, it throws, having removed what it could of the temporary file and
+ * of an older seal.
  */
 export function writeSeal(snapshotFile: string, seal: string | undefined): void {
   const file = sealPathFor(snapshotFile);
@@ -79,8 +81,22 @@ export function writeSeal(snapshotFile: string, seal: string | undefined): void 
     return;
   }
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${seal}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  try {
+    writeFileSync(temporary, `${seal}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    for (const left of [temporary, file]) removeIfPossible(left);
+    throw error;
+  }
+}
+
+/** Removes a file if it is there and can be removed (a directory in its place stays). */
+function removeIfPossible(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // What cannot be removed is no seal of a file (writtenSeal believes regular files only).
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } f
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SandboxDb } from '../db.js';
+import { sqliteFileFailure } from '../trouble.js';
 import { checkSnapshotFile, checkSnapshotShape, MAX_ID, SnapshotError, sealIfSound } from './snapshot-check.js';
 import { writeSeal } from './snapshot-seal.js';
 
@@ -136,7 +137,17 @@ function snapshotPath(dataDir: string, name: string): string {
   return join(dataDir, SNAPSHOT_DIR, `${name}.db`);
 }
 
-export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, replace = false): SnapshotEntry {
+/**
+ * Takes snapshot `name`. A seal that cannot be written (a full disk, say) costs only speed: the
+ * snapshot is whole without it, and a restore of it checks every value; `unsealed` is told why.
+ */
+export function takeSnapshot(
+  db: SandboxDb,
+  dataDir: string,
+  name: string,
+  replace = false,
+  unsealed: (error: unknown) => void = () => {},
+): SnapshotEntry {
   const file = snapshotPath(dataDir, name);
   if (existsSync(file) && !replace) throw new SnapshotError(`a snapshot named "${name}" exists already`);
   mkdirSync(join(dataDir, SNAPSHOT_DIR), { recursive: true, mode: 0o700 });
@@ -146,7 +157,11 @@ export function takeSnapshot(db: SandboxDb, dataDir: string, name: string, repla
   // Checked once here, so a restore of these bytes need not read every row again.
   const seal = sealIfSound(temporary, name, db.sqlite);
   renameSync(temporary, file);
-  writeSeal(file, seal);
+  try {
+    writeSeal(file, seal);
+  } catch (error) {
+    unsealed(error);
+  }
   return entryOf(file, name);
 }
 
@@ -193,8 +208,40 @@ export function restoreSnapshot(db: SandboxDb, dataDir: string, name: string): R
         return counts;
       }),
     );
+  } catch (error) {
+    throw copyFailure(error, db, name);
   } finally {
     db.sqlite.exec('DETACH DATABASE snap');
+  }
+}
+
+/**
+ * What a failure half-way through the copy means, the restore undone by then (every table's rows
+ * are as they were): a snapshot damaged where the checks do not read (a page SQLite finds
+ * malformed only when it copies it) is a SnapshotError like every refusal; a disk that failed is
+ * an error with the system error's `code` (EIO, ENOSPC…), as a file's own error carries. Anything
+ * else is returned as it is.
+ */
+function copyFailure(error: unknown, db: SandboxDb, name: string): unknown {
+  if ((error as { code?: unknown } | undefined)?.code !== 'ERR_SQLITE_ERROR') return error;
+  const reason = (error as Error).message;
+  const disk = sqliteFileFailure(error);
+  if (disk) return Object.assign(new Error(reason, { cause: error }), { code: disk });
+  if (snapshotDamage(db)) {
+    return new SnapshotError(
+      `snapshot "${name}" is damaged (${reason}), so nothing of it was restored; take a new snapshot`,
+    );
+  }
+  return error;
+}
+
+/** The first problem SQLite's own check finds in the attached snapshot's pages, else undefined. */
+function snapshotDamage(db: SandboxDb): string | undefined {
+  try {
+    const found = String(Object.values(db.sqlite.prepare('PRAGMA snap.quick_check(1)').get() ?? {})[0]);
+    return found === 'ok' ? undefined : found;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

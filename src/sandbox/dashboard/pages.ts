@@ -106,7 +106,8 @@ export function registerPages(scope: FastifyInstance, ctx: DashboardContext): vo
   scope.get('/borrowers', (request, reply) => {
     const who = caller(request, reply);
     if (!who) return reply;
-    const search = one(request.query, 'search')?.trim() ?? '';
+    // `?email=`: the search's name in older links and bookmarks, read as `?search=`.
+    const search = (one(request.query, 'search') ?? one(request.query, 'email'))?.trim() ?? '';
     const after = afterOf(request);
     const rows = queries.borrowerPage(who.owner.org_id, search, after);
     return sendPage(reply, 'Borrowers', who, borrowersPage(rows, search, after));
