@@ -37,6 +37,23 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
 
   const submittedLoan = async (email: string) => (await seedLoanRequest(sandbox, email, '40000')).id;
 
+  /** `argv` in a new terminal, against this file's sandbox, with a home and config of its own. */
+  function startInTerminal(argv: string[]): Promise<TmuxPty> {
+    return TmuxPty.start(argv, {
+      env: {
+        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
+        HOME: join(base, 'home'),
+        TZ: 'UTC',
+        LOANCTL_CONFIG_DIR: join(base, 'config'),
+        LOANCTL_STATE_DIR: join(base, 'state'),
+        LOANCTL_BASE_URL: sandbox.url,
+        LOANCTL_API_KEY: sandbox.api_key,
+        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
+      },
+      cwd: ROOT,
+    });
+  }
+
   /** Moves the menu's cursor down to `choice`, then takes it. */
   async function pick(question: RegExp, choice: string): Promise<void> {
     const terminal = pty as TmuxPty;
@@ -59,19 +76,7 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     expect(user.exitCode, user.stderr).toBe(0);
     const first = await submittedLoan(email);
     const second = await submittedLoan(email);
-    pty = await TmuxPty.start([...LOANCTL, 'loan', 'review'], {
-      env: {
-        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
-        HOME: join(base, 'home'),
-        TZ: 'UTC',
-        LOANCTL_CONFIG_DIR: join(base, 'config'),
-        LOANCTL_STATE_DIR: join(base, 'state'),
-        LOANCTL_BASE_URL: sandbox.url,
-        LOANCTL_API_KEY: sandbox.api_key,
-        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
-      },
-      cwd: ROOT,
-    });
+    pty = await startInTerminal([...LOANCTL, 'loan', 'review']);
     await pick(new RegExp(`Loan request ${first}: what now`), 'Approve');
     await pty.answer('approved amount', ''); // the amount requested
     await pty.answer('rate', '2');
@@ -99,19 +104,7 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     const [first, second] = waiting;
     expect(waiting.length, 'the loan the first test left waiting').toBeGreaterThan(0);
     const last = second ?? (await submittedLoan('review-pty@example.com'));
-    pty = await TmuxPty.start([...LOANCTL, 'loan', 'review', '-o', 'json'], {
-      env: {
-        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
-        HOME: join(base, 'home'),
-        TZ: 'UTC',
-        LOANCTL_CONFIG_DIR: join(base, 'config'),
-        LOANCTL_STATE_DIR: join(base, 'state'),
-        LOANCTL_BASE_URL: sandbox.url,
-        LOANCTL_API_KEY: sandbox.api_key,
-        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
-      },
-      cwd: ROOT,
-    });
+    pty = await startInTerminal([...LOANCTL, 'loan', 'review', '-o', 'json']);
     await pick(new RegExp(`Loan request ${first}: what now`), 'Skip');
     await pty.waitForPrompt(new RegExp(`Loan request ${last}: what now`));
     await pty.keys('C-c');
@@ -133,19 +126,7 @@ describe.skipIf(!HAS_TMUX)('loan review in a real terminal (tmux)', () => {
     const out = join(base, 'review.json');
     // stdin and stderr stay the terminal; only stdout goes to the file.
     const redirected = ['sh', '-c', 'out=$1; shift; "$@" > "$out"', 'sh', out];
-    pty = await TmuxPty.start([...redirected, ...LOANCTL, 'loan', 'review', '-o', 'json'], {
-      env: {
-        PATH: loanctlPath(['tmux', 'sh', 'sleep']),
-        HOME: join(base, 'home'),
-        TZ: 'UTC',
-        LOANCTL_CONFIG_DIR: join(base, 'config'),
-        LOANCTL_STATE_DIR: join(base, 'state'),
-        LOANCTL_BASE_URL: sandbox.url,
-        LOANCTL_API_KEY: sandbox.api_key,
-        LOANCTL_PRODUCT_ID: String(sandbox.product_id),
-      },
-      cwd: ROOT,
-    });
+    pty = await startInTerminal([...redirected, ...LOANCTL, 'loan', 'review', '-o', 'json']);
     await pick(new RegExp(`Loan request ${first}: what now`), 'Skip');
     await pick(new RegExp(`Loan request ${next}: what now`), 'Stop');
     expect(await pty.exitCode()).toBe(0);
