@@ -9,7 +9,7 @@ import { isLoopback } from '../../sandbox/hosts.js';
 import { dataDirFrom, defaultDataDir } from '../../sandbox/paths.js';
 import { startProxy } from '../../sandbox/proxy/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
-import { parseWholeNumber } from './run-helpers.js';
+import { parseWholeNumber, waitForStop } from './run-helpers.js';
 
 export interface SandboxProxyOptions {
   upstream: string;
@@ -68,7 +68,7 @@ export async function runSandboxProxy(options: SandboxProxyOptions, deps: Deps):
         `  request log: loanctl sandbox logs --violations --data-dir ${JSON.stringify(dataDir)}`,
       ],
     );
-    await stopped(options.stopSignal);
+    await waitForStop(options.stopSignal);
     await proxy.close();
     deps.io.stderr.write(`Proxy stopped: ${proxy.tally.summary()}\n`);
   } finally {
@@ -97,20 +97,4 @@ function upstreamUrl(text: string): URL {
     );
   }
   return url;
-}
-
-/** Resolves on the first SIGINT or SIGTERM, or when `signal` aborts. */
-function stopped(signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop, { once: true });
-  });
 }

@@ -1,7 +1,8 @@
 /**
- * What the sandbox verbs' runs share: the data dir, whole-number flags, the clock's print. Apart
- * from ./common.ts so the command tree does not load it. Loads nothing heavy: the output is
- * imported when the clock is printed (and never Fastify or node:sqlite).
+ * What the sandbox verbs' runs share: the data dir, whole-number flags, the clock's print, the
+ * wait of a server run in the foreground for its stop. Apart from ./common.ts so the command tree
+ * does not load it. Loads nothing heavy: the output is imported when the clock is printed (and
+ * never Fastify or node:sqlite).
  */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
@@ -32,4 +33,20 @@ export async function printClock(state: { now: Date; offset_ms: number }, deps: 
   const { openOutcome } = await import('../../output/render.js');
   const output = await openOutcome(deps, ['now', 'offset_ms']);
   await output.print({ now, offset_ms: state.offset_ms }, [`Sandbox time: ${now} (${from})`]);
+}
+
+/** Resolves on the first SIGINT or SIGTERM, or when `signal` aborts: a foreground server's stop. */
+export function waitForStop(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+  });
 }

@@ -11,7 +11,7 @@ import { isHostName, isLoopback } from '../../sandbox/hosts.js';
 import { type RunningSandbox, startSandboxServer } from '../../sandbox/server.js';
 import { sandboxErrorLine } from '../common/sandbox-error-line.js';
 import { onSandboxListening, type SandboxListening, type WrittenProfile } from '../common/sandbox-listening.js';
-import { parseWholeNumber, resolveDataDir } from './run-helpers.js';
+import { parseWholeNumber, resolveDataDir, waitForStop } from './run-helpers.js';
 
 export interface SandboxStartOptions {
   host?: string;
@@ -271,20 +271,4 @@ function listenError(error: unknown, host: string, port: number, dataDir: string
     return new UsageError(`Cannot use the data dir ${dataDir}: ${failure?.message}.`, 'Pick another with --data-dir.');
   }
   return error;
-}
-
-/** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
-function waitForStop(signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop, { once: true });
-  });
 }
