@@ -285,15 +285,20 @@ async function lyingProxy(options: { answer?: boolean | 'trickle' | 'silent' | '
   };
 }
 
+/** The settings of a client of an https API (whose key is a canary), giving up after `timeoutMs`. */
+function httpsSettings(timeoutMs: number): Settings {
+  return {
+    baseUrl: 'https://api.example.test',
+    baseUrlSource: 'env',
+    apiKey: 'sk_live_PROXYTEST_0001',
+    apiKeySource: 'env',
+    timeoutMs,
+  } as Settings;
+}
+
 describe('the client through a proxy (the environment it is given)', () => {
   it('--timeout bounds the request whole: no retry starts after it, and the line names the phase that never ended', async () => {
-    const settings = {
-      baseUrl: 'https://api.example.test',
-      baseUrlSource: 'env',
-      apiKey: 'sk_live_PROXYTEST_0001',
-      apiKeySource: 'env',
-      timeoutMs: 1_000,
-    } as Settings;
+    const settings = httpsSettings(1_000);
     for (const [answer, message] of [
       [false, 'did not answer the CONNECT to api.example.test within 1 s.'],
       [true, 'opened a tunnel to api.example.test, but the TLS handshake through it did not finish within 1 s.'],
@@ -319,13 +324,7 @@ describe('the client through a proxy (the environment it is given)', () => {
     cleanups.push(() => {
       process.off('warning', onWarning);
     });
-    const settings = {
-      baseUrl: 'https://api.example.test',
-      baseUrlSource: 'env',
-      apiKey: 'sk_live_PROXYTEST_0001',
-      apiKeySource: 'env',
-      timeoutMs: 1_500,
-    } as Settings;
+    const settings = httpsSettings(1_500);
     const liar = await lyingProxy({ answer: 'trickle' });
     const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
     cleanups.push(() => client.close());
@@ -338,13 +337,7 @@ describe('the client through a proxy (the environment it is given)', () => {
   });
 
   it('a tunnel that answers in plain text is said to be the tunnel, naming the proxy, not the server alone', async () => {
-    const settings = {
-      baseUrl: 'https://api.example.test',
-      baseUrlSource: 'env',
-      apiKey: 'sk_live_PROXYTEST_0001',
-      apiKeySource: 'env',
-      timeoutMs: 2_000,
-    } as Settings;
+    const settings = httpsSettings(2_000);
     const liar = await lyingProxy({ answer: 'plain' });
     const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
     cleanups.push(() => client.close());
@@ -357,13 +350,7 @@ describe('the client through a proxy (the environment it is given)', () => {
   });
 
   it('a tunnel that opens, then stays silent, is a TLS handshake that did not finish, not plain HTTP', async () => {
-    const settings = {
-      baseUrl: 'https://api.example.test',
-      baseUrlSource: 'env',
-      apiKey: 'sk_live_PROXYTEST_0001',
-      apiKeySource: 'env',
-      timeoutMs: 1_000,
-    } as Settings;
+    const settings = httpsSettings(1_000);
     const liar = await lyingProxy({ answer: 'silent' });
     const client = createApiClient(settings, { io: fakeIo(), env: { https_proxy: `http://127.0.0.1:${liar.port}` } });
     cleanups.push(() => client.close());
@@ -378,13 +365,7 @@ describe('the client through a proxy (the environment it is given)', () => {
     const forward = await proxy();
     forward.refuse(502);
     const io = fakeIo();
-    const settings = {
-      baseUrl: 'https://api.example.test',
-      baseUrlSource: 'env',
-      apiKey: 'sk_live_PROXYTEST_0001',
-      apiKeySource: 'env',
-      timeoutMs: 5_000,
-    } as Settings;
+    const settings = httpsSettings(5_000);
     const client = createApiClient(settings, { io, env: { https_proxy: forward.url }, sleep: async () => {} });
     cleanups.push(() => client.close());
     const error = await rejection(client.request('GET', '/api/v1/user'));
