@@ -12,10 +12,9 @@
 // The goal: ≥ 70 % (docs/performance.md).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loanctlFrom, ndjson, user } from './bulk.mjs';
-import { BIN, cliEnv, median, NODE, startServer, tempDir, which } from './lib.mjs';
+import { BIN, cliEnv, loadAverage, median, NODE, startServer, tempDir, which } from './lib.mjs';
 import { newUserRequests, slice } from './throughput.mjs';
 
 const CONNECTIONS = 8;
@@ -151,10 +150,4 @@ export function postCapacity(server, tag, seconds) {
     CONNECTIONS,
     seconds,
   );
-}
-
-function loadAverage() {
-  return loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 }

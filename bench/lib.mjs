@@ -22,6 +22,9 @@ export const median = (values) => {
 
 export const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
+/** The machine's 1, 5 and 15 minute load averages, as /proc/loadavg says them: written beside every figure. */
+export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
 /** A temporary directory removed by `cleanup()` (the bench leaves nothing behind). */
 export function tempDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), `loanctl-bench-${prefix}-`));

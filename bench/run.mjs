@@ -1,6 +1,7 @@
 // `npm run bench`: every goal of docs/performance.md, measured side by side, next to its goal.
 //   npm run bench                         all sections (about 5 minutes on 2 cores)
-//   npm run bench -- --only startup,bulk  some sections (startup, bulk, share, stream, throughput, paging, versus)
+//   npm run bench -- --only startup,bulk  some sections (startup, binary, bulk, share, stream, throughput,
+//                                         paging, versus)
 //   npm run bench -- --quick              fewer rounds and shorter loads, for a quick look
 //   npm run bench -- --huge               the goals at 1,000,000 borrowers and loan requests
 //                                         (bench/huge.mjs, dashboard.mjs, restore.mjs)
@@ -13,17 +14,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { binary } from './binary.mjs';
 import { bulk } from './bulk.mjs';
 import { bulkShare } from './bulk-share.mjs';
 import { huge } from './huge.mjs';
-import { ROOT } from './lib.mjs';
+import { loadAverage, ROOT } from './lib.mjs';
 import { paging } from './paging.mjs';
 import { startup } from './startup.mjs';
 import { stream } from './stream.mjs';
 import { throughput } from './throughput.mjs';
 import { versus } from './versus.mjs';
 
-const SECTIONS = { startup, bulk, share: bulkShare, stream, throughput, paging, versus };
+const SECTIONS = { startup, binary, bulk, share: bulkShare, stream, throughput, paging, versus };
 /**
  * What --huge runs: bench/huge.mjs, then each module named here that is present (others write
  * them: a module `bench/NAME.mjs` exporting a function `NAME({ quick, huge })` that returns
@@ -78,14 +80,11 @@ const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
   node: process.version,
   date: new Date().toISOString().slice(0, 16).replace('T', ' '),
-  load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+  load: loadAverage(),
 };
 console.log(
   `loanctl bench — ${machine.nproc} CPUs (${machine.cpu}), Node ${machine.node}, ${machine.date} UTC, load ${machine.load}`,
 );
-
-/** The machine's load averages (1, 5, 15 minutes), as /proc/loadavg says them. */
-const loadNow = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const started = Date.now();
 /** Each figure's runs, by section and name, in the order first measured: [{ section, figure, goalText, runs: [{ measured, holds, load }] }]. */
@@ -94,7 +93,7 @@ let failed = false;
 for (let run = 1; run <= runs; run++) {
   for (const name of chosen) {
     const sectionStart = Date.now();
-    const load = loadNow().split(' ')[0];
+    const load = loadAverage().split(' ')[0];
     console.log(`\n## ${name}${runs > 1 ? ` (run ${run} of ${runs}, load ${load})` : ''}`);
     let figures;
     try {

@@ -2,10 +2,9 @@
 // `node -e 0` on the same Node, interleaved, medians; and `--version`/`--help` against `gh --version`
 // where gh is installed (Debian: `apt-get install gh`).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, cliEnv, median, ms, NODE, startServer, tempDir, timeInterleaved, which } from './lib.mjs';
+import { BIN, cliEnv, loadAverage, median, ms, NODE, startServer, tempDir, timeInterleaved, which } from './lib.mjs';
 
 export async function startup({ quick }) {
   const server = await startServer();
@@ -78,9 +77,4 @@ export async function startup({ quick }) {
     home.cleanup();
     await server.stop();
   }
-}
-
-/** The 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */
-function loadAverage() {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }

@@ -5,10 +5,12 @@
 // 1. esbuild bundles src/binary.ts into one CommonJS file (the SEA's main must be one script that
 //    loads nothing from disk): every lazy import() of dist/'s chunks is inlined.
 // 2. The pinned Node (the `node` devDependency, which runs this script through npm) turns it into
-//    a blob with V8's code cache, and the assets: the root help, and the keyring's native addon
-//    (src/config/keyring-addon.ts writes it to a private cache dir on first use).
-//    No start-up snapshot: it needs an entry written for V8's snapshot builder, and `--version`
-//    already meets its goal of 1.3 × `node -e 0` without one (bench/README.md).
+//    a blob with V8's code cache (docs/decisions/sea-code-cache.md says why), and the assets: the
+//    root help, and the keyring's native addon (src/config/keyring-addon.ts writes it to a private
+//    cache dir on first use).
+//    No start-up snapshot: it needs an entry written for V8's snapshot builder, and the binary's
+//    start-up goal (docs/performance.md, measured by `npm run bench -- --only binary`) holds
+//    without one.
 // 3. postject injects the blob into a copy of that Node, stripped of its debug symbols.
 // 4. The build runs it once (`--version`), then prints and writes its size and sha256.
 //

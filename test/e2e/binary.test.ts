@@ -71,11 +71,20 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
     writeFileSync(join(home, 'users.ndjson'), `${rows.join('\n')}\n`);
     const bulk = await loanctl(['--profile', 'sandbox', 'user', 'create', '--from', 'users.ndjson', '-o', 'json']);
     expect(bulk.exitCode, bulk.stderr).toBe(0);
+    // A CSV file too: its parser loads node:stream with import(), which the binary's code cache
+    // must leave working (docs/decisions/sea-code-cache.md).
+    writeFileSync(
+      join(home, 'users.csv'),
+      'firstname,lastname,email,phone,gender,password\nD,E,dayo@example.com,08012345679,female,pw\n',
+    );
+    const csv = await loanctl(['--profile', 'sandbox', 'user', 'create', '--from', 'users.csv', '-o', 'json']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
     const listed = await loanctl(['--profile', 'sandbox', 'user', 'list', '-o', 'json']);
     expect((JSON.parse(listed.stdout) as Array<{ email: string }>).map((user) => user.email).sort()).toEqual([
       'ada@example.com',
       'bola@example.com',
       'chidi@example.com',
+      'dayo@example.com',
     ]);
     // --jq: the jq the binary carries (its assets, kept in the cache dir), with no jq on PATH.
     const emails = await loanctl(['--profile', 'sandbox', 'user', 'list', '--all', '--jq', '.email']);
@@ -84,6 +93,7 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
       'ada@example.com',
       'bola@example.com',
       'chidi@example.com',
+      'dayo@example.com',
     ]);
     const status = await loanctl(['--profile', 'sandbox', 'status', '--data-dir', dataDir, '--jq', '.sandbox.running']);
     expect(status.exitCode, status.stderr).toBe(0);
