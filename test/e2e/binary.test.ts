@@ -46,6 +46,18 @@ describe.skipIf(!TEST_BINARY)('the single executable, with no node on PATH', () 
     );
   });
 
+  it('with a V8 flag in NODE_OPTIONS that refuses its compiled code, it still runs and Node says why (docs/guide.md)', async () => {
+    const result = await execa(binary, ['--version'], {
+      env: { ...env, NODE_OPTIONS: '--stack-trace-limit=50' },
+      extendEnv: false,
+      reject: false,
+      cwd: home,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^loanctl /);
+    expect(result.stderr).toContain('Warning: Code cache data rejected.');
+  });
+
   it('runs the demo: nine steps, the loan approved', async () => {
     const result = await loanctl(['demo', '-o', 'json']);
     expect(result.exitCode, result.stderr).toBe(0);
