@@ -30,8 +30,11 @@ import type { PageSeen } from './pages.js';
 
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
 export interface Wanted {
-  /** One borrower at most (an e-mail): a walk that finds it stops there. */
-  one?: true;
+  /**
+   * An e-mail (lower case): one borrower at most, so a walk that finds it stops there. A walk
+   * finds the riders that want one by it, one look-up a user however many ride.
+   */
+  email?: string;
   /** The lines of `body` that may be wanted (a superset is fine: each is checked again by `user`). */
   lines(body: string): string[];
   user(user: UserListItem): boolean;
@@ -148,7 +151,7 @@ export class BorrowerIndex {
         await walk.ended;
         continue;
       }
-      if (!(rebuild && !walk) && rider.wanted.one && this.knows(rider.wanted)) return;
+      if (!(rebuild && !walk) && rider.wanted.email !== undefined && this.knows(rider.wanted)) return;
       if (walk) walk.join(rider);
       else {
         this.walk = new Walk(this.host, rebuild ? undefined : this.load(), rider);

@@ -51,7 +51,7 @@ export class Rider {
 
   /** Whether it has what it came for (an e-mail's one borrower): the walk need not go on for it. */
   get satisfied(): boolean {
-    return this.wanted.one === true && this.seen.length > 0;
+    return this.wanted.email !== undefined && this.seen.length > 0;
   }
 }
 
@@ -73,6 +73,8 @@ export class Walk {
   /** Settles (never rejects) once the walk is over and its riders told. */
   readonly ended: Promise<void>;
   private readonly riders = new Set<Rider>();
+  /** The riders that want an e-mail, by it. */
+  private readonly byEmail = new Map<string, Rider[]>();
   private base: IndexText | undefined;
   /** Each page's new lines, as bytes (outside the JavaScript heap; see `run`). */
   private pages: Buffer[] = [];
@@ -89,7 +91,7 @@ export class Walk {
     base: IndexText | undefined,
     first: Rider,
   ) {
-    this.riders.add(first);
+    this.join(first);
     this.ended = this.run(base).then(
       () => this.end(),
       (error: unknown) => this.fail(error),
@@ -99,6 +101,8 @@ export class Walk {
   /** `rider` rides from the next page read (the caller checks `closing` first). */
   join(rider: Rider): void {
     this.riders.add(rider);
+    const { email } = rider.wanted;
+    if (email !== undefined) this.byEmail.set(email, [...(this.byEmail.get(email) ?? []), rider]);
   }
 
   /** Brings the index's text in memory up to the last page read (the file is written at the end). */
@@ -143,18 +147,43 @@ export class Walk {
     if (base && !this.mark && base.mark.lastPageSize > 0) return this.run(undefined); // its last page is gone
   }
 
-  /** Shows each rider the users a page added; a rider that has its borrower leaves. */
+  /**
+   * Shows each rider the users a page added; a rider that has its borrower leaves. An e-mail's
+   * riders are found by a user's e-mail (a bulk file's rows: as many riders as rows at once).
+   */
   private tell(added: UserListItem[]): void {
-    for (const rider of this.riders) {
-      const hits = added.filter(rider.wanted.user);
-      rider.seen.push(...hits);
-      rider.walked += added.length;
-      rider.pageSeen(added.length, hits.length);
-      if (rider.satisfied) {
-        this.riders.delete(rider);
-        rider.resolve();
+    const hits = new Map<Rider, number>();
+    for (const user of added) {
+      if (this.byEmail.size === 0) break;
+      const riders = typeof user.email === 'string' ? this.byEmail.get(user.email.toLowerCase()) : undefined;
+      if (!riders) continue;
+      for (const rider of riders) {
+        rider.seen.push(user);
+        hits.set(rider, (hits.get(rider) ?? 0) + 1);
       }
     }
+    for (const rider of this.riders) {
+      let matched = hits.get(rider) ?? 0;
+      if (rider.wanted.email === undefined) {
+        const found = added.filter(rider.wanted.user);
+        rider.seen.push(...found);
+        matched = found.length;
+      }
+      rider.walked += added.length;
+      rider.pageSeen(added.length, matched);
+      if (rider.satisfied) this.leave(rider);
+    }
+  }
+
+  private leave(rider: Rider): void {
+    this.riders.delete(rider);
+    const { email } = rider.wanted;
+    if (email !== undefined) {
+      const others = (this.byEmail.get(email) ?? []).filter((other) => other !== rider);
+      if (others.length > 0) this.byEmail.set(email, others);
+      else this.byEmail.delete(email);
+    }
+    rider.resolve();
   }
 
   /** The index written (once, unless nothing changed), then the riders told. */
