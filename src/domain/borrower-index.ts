@@ -26,6 +26,7 @@ import type { UserListItem } from '../contract/schemas.js';
 import type { ApiClient } from '../http/api-client.js';
 import { type BorrowerContacts, contactsOf } from './borrower-contacts.js';
 import { Rider, WALK_AHEAD, Walk, type WalkHost } from './borrower-walk.js';
+import { EmailLines } from './email-lines.js';
 import type { PageSeen } from './pages.js';
 
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
@@ -61,6 +62,9 @@ export class BorrowerIndex {
   private text: IndexText | undefined;
   private walk: Walk | undefined;
   private rebuilt = false;
+  /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
+  private emails: EmailLines | undefined;
+  private emailSearches = 0;
   private readonly host: WalkHost;
 
   /** `api` is asked for on each request: a bulk run swaps its client once the server is down. */
@@ -72,8 +76,9 @@ export class BorrowerIndex {
     this.host = {
       api,
       paths,
-      show: (text) => {
+      show: (text, grown) => {
         this.text = text;
+        if (!grown) this.emails = undefined;
       },
       closed: (walk) => {
         if (walk.rebuild) this.rebuilt = true;
@@ -94,7 +99,7 @@ export class BorrowerIndex {
   /** Whether the index (if any) has a line `wanted`. */
   knows(wanted: Wanted): boolean {
     const text = this.load();
-    return text !== undefined && wanted.lines(text.body).length > 0;
+    return text !== undefined && this.linesOf(wanted, text).length > 0;
   }
 
   /**
@@ -130,7 +135,7 @@ export class BorrowerIndex {
     });
     if (rider.satisfied) return answer(rider.seen);
     const text = this.load();
-    const entries = text ? wanted.lines(text.body).map(parseIndexLine) : [];
+    const entries = text ? this.linesOf(wanted, text).map(parseIndexLine) : [];
     const unseen = entries.filter((entry) => !rider.seen.some((user) => user.id === entry.id));
     const confirmed = await this.confirm(unseen, wanted);
     if (confirmed) return answer([...rider.seen, ...confirmed]);
@@ -160,6 +165,16 @@ export class BorrowerIndex {
       break;
     }
     await rider.done;
+  }
+
+  /**
+   * The lines of the index `wanted` may be. An e-mail's: the first search in a run reads the whole
+   * text; from the second (a bulk file's rows), a table of the lines by e-mail answers.
+   */
+  private linesOf(wanted: Wanted, text: IndexText): string[] {
+    if (wanted.email === undefined || (!this.emails && ++this.emailSearches < 2)) return wanted.lines(text.body);
+    this.emails ??= new EmailLines();
+    return this.emails.lines(text.body, wanted.email);
   }
 
   /** The index as read (and checked) once this run; undefined when there is none to believe. */

@@ -59,8 +59,8 @@ export class Rider {
 export interface WalkHost {
   api(): ApiClient;
   paths: IndexPaths;
-  /** The index's text in memory is now this. */
-  show(text: IndexText): void;
+  /** The index's text in memory is now this; `grown`: the text shown before, lines added after it. */
+  show(text: IndexText, grown: boolean): void;
   /** The walk takes no more riders (called once, before its riders are told it ended). */
   closed(walk: Walk): void;
 }
@@ -110,9 +110,10 @@ export class Walk {
     const mark = this.mark ?? this.base?.mark ?? NO_MARK;
     if (this.text && this.committed === this.pages.length && this.text.mark === mark) return;
     const read = Buffer.concat(this.pages.slice(this.committed)).toString('utf8');
+    const grown = this.text !== undefined;
     this.committed = this.pages.length;
     this.text = { body: (this.text?.body ?? '') + read, lines: (this.base?.lines ?? 0) + this.added, mark };
-    this.host.show(this.text);
+    this.host.show(this.text, grown);
   }
 
   private async run(base: IndexText | undefined): Promise<void> {

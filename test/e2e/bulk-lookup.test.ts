@@ -25,6 +25,18 @@ const idOn = (page: number) => PAGE * (page - 1) + 17;
 let sandbox: CliSandbox;
 let proxy: CountingProxy;
 const dir = mkdtempSync(join(tmpdir(), 'loanctl-bulk-lookup-'));
+/** The CLI's config dir, and so its cache: no index before the first run. */
+const config = join(dir, 'config');
+
+/** Each row's user id, in the file's order, every row a success. */
+function userIds(stdout: string): number[] {
+  const results = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { row: number; status: string; user_id: number });
+  expect(results.map((result) => [result.row, result.status])).toEqual(results.map((_, at) => [at + 1, 'success']));
+  return results.map((result) => result.user_id);
+}
 
 beforeAll(async () => {
   sandbox = await cliSandbox();
@@ -43,20 +55,11 @@ describe('loan create --from keyed by old e-mails, with no local index', () => {
     const file = join(dir, 'loans.csv');
     const rows = ROW_PAGES.map((page, at) => `borrower-${idOn(page)}@walk.example,${5000 + at},Stock ${at}`);
     writeFileSync(file, `user,amount,purpose\n${rows.join('\n')}\n`);
-    const env = envWith(sandbox.env, {
-      LOANCTL_BASE_URL: proxy.url,
-      LOANCTL_CONFIG_DIR: mkdtempSync(join(dir, 'config-')),
-    });
+    const env = envWith(sandbox.env, { LOANCTL_BASE_URL: proxy.url, LOANCTL_CONFIG_DIR: config });
 
     const run = await sandbox.run(['loan', 'create', '--from', file, '-o', 'ndjson'], { env });
     expect(run.exitCode, run.stderr).toBe(0);
-    const results = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { row: number; status: string; user_id: number });
-    expect(results.map((result) => [result.row, result.status, result.user_id])).toEqual(
-      ROW_PAGES.map((page, at) => [at + 1, 'success', idOn(page)]),
-    );
+    expect(userIds(run.stdout)).toEqual(ROW_PAGES.map(idOn));
 
     const pages = proxy.seen.flatMap((line) => /^GET \/api\/v1\/user\?pages=(\d+)$/.exec(line)?.[1] ?? []).map(Number);
     // One walk: the pages up to the newest borrower's, and at most the few asked for ahead of it.
@@ -65,5 +68,20 @@ describe('loan create --from keyed by old e-mails, with no local index', () => {
     expect(Math.max(...pages)).toBeLessThanOrEqual(NEWEST_PAGE + WALK_AHEAD);
     for (let page = 1; page <= NEWEST_PAGE; page++) expect(pages, `page ${page}`).toContain(page);
     expect(pages.length).toBeLessThanOrEqual(NEWEST_PAGE + WALK_AHEAD + ROW_PAGES.length);
+  });
+
+  it('again, with the index the first run left: each row is its borrower, confirmed by one page, no walk', async () => {
+    // Rows of their own (another purpose each): the journal of the first run does not skip them.
+    const file = join(dir, 'again.csv');
+    const rows = ROW_PAGES.map((page, at) => `borrower-${idOn(page)}@walk.example,${6000 + at},Again ${at}`);
+    writeFileSync(file, `user,amount,purpose\n${rows.join('\n')}\n`);
+    const env = envWith(sandbox.env, { LOANCTL_BASE_URL: proxy.url, LOANCTL_CONFIG_DIR: config });
+    proxy.seen.length = 0;
+
+    const run = await sandbox.run(['loan', 'create', '--from', file, '-o', 'ndjson'], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(userIds(run.stdout)).toEqual(ROW_PAGES.map(idOn));
+    const pages = proxy.seen.flatMap((line) => /^GET \/api\/v1\/user\?pages=(\d+)$/.exec(line)?.[1] ?? []).map(Number);
+    expect(pages.sort((a, b) => a - b)).toEqual([...ROW_PAGES].sort((a, b) => a - b));
   });
 });
