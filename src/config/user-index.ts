@@ -18,7 +18,7 @@
  * command with one line: a reference is never taken from a line loanctl did not write.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readdirSync, renameSync, rmSync, writevSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../basics.js';
@@ -163,20 +163,29 @@ function countNewlines(bytes: Buffer): number {
   return count;
 }
 
-/** Replaces the index with these lines and mark (atomically, under the file's lock). */
-export function writeIndex(paths: IndexPaths, body: string | Buffer, mark: WalkMark): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+/**
+ * Replaces the index with these lines and mark (atomically, under the file's lock). The lines may
+ * come in parts (a walk's pages), written one after another.
+ */
+export function writeIndex(paths: IndexPaths, body: string | Buffer | readonly Buffer[], mark: WalkMark): void {
+  const parts = typeof body === 'string' ? [Buffer.from(body)] : Buffer.isBuffer(body) ? [body] : body;
+  const hash = createHash('sha256');
+  let lines = 0;
+  for (const part of parts) {
+    hash.update(part);
+    lines += countNewlines(part);
+  }
   const trailer: IndexTrailer = {
     format: INDEX_FORMAT,
     baseUrl: paths.baseUrl,
-    lines: countNewlines(bytes),
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    lines,
+    sha256: hash.digest('hex'),
     ...mark,
   };
   try {
     makeDir(join(paths.index, '..'));
     const closing = Buffer.from(`#${JSON.stringify(trailer)}\n`);
-    withFileLock(paths.index, () => replaceFile(paths.index, [bytes, closing]));
+    withFileLock(paths.index, () => replaceFile(paths.index, [...parts, closing]));
   } catch {
     // A cache that cannot be written (read-only home, full disk) only makes the next look-up slower.
   }
@@ -187,12 +196,12 @@ export function writeIndex(paths: IndexPaths, body: string | Buffer, mark: WalkM
  * to disk first (a rebuilt index is tens of megabytes at a million borrowers): a file cut short by
  * a crash fails its hash, and is rebuilt.
  */
-function replaceFile(path: string, parts: Buffer[]): void {
+function replaceFile(path: string, parts: readonly Buffer[]): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     const fd = openSync(temp, 'w', 0o600);
     try {
-      for (const part of parts) writeSync(fd, part);
+      writevSync(fd, parts);
     } finally {
       closeSync(fd);
     }

@@ -13,41 +13,36 @@
  *   is asked for, and must hold that id with that e-mail (one request). Any that does not means the
  *   list changed under the index: it is rebuilt and the look-up made again on what the walk read.
  *
- * One instance per run: the index is read once, and concurrent look-ups (a bulk file's rows) share
- * one walk.
+ * One instance per run: the index is read once, and concurrent look-ups (a bulk file's rows) ride
+ * one walk (./borrower-walk.ts), which reads each page once and goes as far as the newest borrower
+ * they want.
  *
  * The loan lists' borrower columns (`contacts`) are answered from memory once the index is up to
  * date, unconfirmed (a page a borrower): the API changes no borrower once created (spec 4.1–4.3),
  * and the update's check of the last page catches a list that is not the one walked.
  */
-import {
-  type IndexEntry,
-  type IndexPaths,
-  type IndexText,
-  indexLine,
-  lastEntries,
-  parseIndexLine,
-  readIndex,
-  type WalkMark,
-  writeIndex,
-} from '../config/user-index.js';
+import { type IndexEntry, type IndexPaths, type IndexText, parseIndexLine, readIndex } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
-import { normalisePhone } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
 import { type BorrowerContacts, contactsOf } from './borrower-contacts.js';
-import { type PageSeen, userPages } from './pages.js';
-
-/** Pages asked for at once by a walk (the client's connection pool, src/http/client.ts). */
-const WALK_AHEAD = 8;
+import { Rider, WALK_AHEAD, Walk, type WalkHost } from './borrower-walk.js';
+import { EmailLines } from './email-lines.js';
+import type { PageSeen } from './pages.js';
 
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
 export interface Wanted {
-  /** One borrower at most (an e-mail): a walk that finds it stops there. */
-  one?: true;
+  /**
+   * An e-mail (lower case): one borrower at most, so a walk that finds it stops there. A walk
+   * finds the riders that want one by it, one look-up a user however many ride.
+   */
+  email?: string;
   /** The lines of `body` that may be wanted (a superset is fine: each is checked again by `user`). */
   lines(body: string): string[];
   user(user: UserListItem): boolean;
 }
+
+/** Nobody: what rides a walk that only brings the index up to date. */
+const NOBODY: Wanted = { lines: () => [], user: () => false };
 
 interface Lookup {
   users: UserListItem[];
@@ -57,63 +52,62 @@ interface Lookup {
   indexed: number;
 }
 
+/**
+ * How far a look-up walks: `index` only when there is no index yet; `update` on from the last page
+ * walked (an e-mail the index knows by then needs no walk); `rebuild` the whole list afresh.
+ */
+type Reach = 'index' | 'update' | 'rebuild';
+
 export class BorrowerIndex {
   private text: IndexText | undefined;
-  private walking: Promise<void> | undefined;
+  private walk: Walk | undefined;
   private rebuilt = false;
+  /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
+  private emails: EmailLines | undefined;
+  private emailSearches = 0;
+  private readonly host: WalkHost;
 
   /** `api` is asked for on each request: a bulk run swaps its client once the server is down. */
   constructor(
-    private readonly api: () => ApiClient,
+    api: () => ApiClient,
     private readonly paths: IndexPaths,
     private readonly say: (line: string) => void,
-  ) {}
+  ) {
+    this.host = {
+      api,
+      paths,
+      show: (text, grown) => {
+        this.text = text;
+        if (!grown) this.emails = undefined;
+      },
+      closed: (walk) => {
+        if (walk.rebuild) this.rebuilt = true;
+        if (this.walk === walk) this.walk = undefined;
+      },
+    };
+  }
 
   /**
    * Every user the look-up wants, each one confirmed by the server or just read by a walk.
    * `fresh`: bring the index up to date first (walking the borrowers created since); else only
    * when there is no index yet.
    */
-  async find(wanted: Wanted, fresh: boolean, pageSeen: PageSeen = () => {}): Promise<Lookup> {
-    let walked = 0;
-    const seen: UserListItem[] = [];
-    const walk = async (rebuild: boolean) => {
-      walked += await this.update(rebuild, (users) => {
-        const hits = users.filter(wanted.user);
-        seen.push(...hits);
-        pageSeen(users.length, hits.length);
-        return wanted.one === true && seen.length > 0;
-      });
-    };
-    if (fresh || this.load() === undefined) await walk(false);
-    const text = this.load();
-    const entries = text ? wanted.lines(text.body).map(parseIndexLine) : [];
-    const unseen = entries.filter((entry) => !seen.some((user) => user.id === entry.id));
-    const confirmed = await this.confirm(unseen, wanted);
-    if (confirmed === undefined) {
-      // The list changed under the index: walk it again, and answer from what the walk read.
-      seen.length = 0;
-      await walk(true);
-      return { users: seen.sort(byId), walked, indexed: this.text?.lines ?? 0 };
-    }
-    return { users: [...seen, ...confirmed].sort(byId), walked, indexed: this.text?.lines ?? 0 };
+  find(wanted: Wanted, fresh: boolean, pageSeen: PageSeen = () => {}): Promise<Lookup> {
+    return this.lookUp(wanted, fresh ? 'update' : 'index', pageSeen);
   }
 
   /** Whether the index (if any) has a line `wanted`. */
   knows(wanted: Wanted): boolean {
     const text = this.load();
-    return text !== undefined && wanted.lines(text.body).length > 0;
+    return text !== undefined && this.linesOf(wanted, text).length > 0;
   }
 
-  /** Walks the whole list again into the index, unless this run did; the users `wanted` among those read. */
-  async rebuildOnce(wanted: Wanted): Promise<Lookup> {
-    if (this.rebuilt) return { users: [], walked: 0, indexed: this.text?.lines ?? 0 };
-    const seen: UserListItem[] = [];
-    const walked = await this.update(true, (users) => {
-      seen.push(...users.filter(wanted.user));
-      return wanted.one === true && seen.length > 0;
-    });
-    return { users: seen.sort(byId), walked, indexed: this.text?.lines ?? 0 };
+  /**
+   * Walks the whole list again into the index, unless this run did (then the index, as rebuilt,
+   * answers); the users `wanted` among those read.
+   */
+  rebuildOnce(wanted: Wanted): Promise<Lookup> {
+    return this.lookUp(wanted, this.rebuilt && !this.walk?.rebuild ? 'index' : 'rebuild');
   }
 
   /** Whether there is an index to bring up to date (else the next walk reads the whole list). */
@@ -126,16 +120,66 @@ export class BorrowerIndex {
    * the whole list); `pageSeen` is told of each page read. The index's text stays in memory.
    */
   async contacts(pageSeen: PageSeen = () => {}): Promise<BorrowerContacts> {
-    await this.update(false, (users) => {
-      pageSeen(users.length, 0);
-      return false;
-    });
+    await this.ride(new Rider(NOBODY, pageSeen), false);
     const text = this.load();
     return contactsOf(text?.body ?? '', text?.lines ?? 0);
   }
 
+  private async lookUp(wanted: Wanted, reach: Reach, pageSeen: PageSeen = () => {}): Promise<Lookup> {
+    const rider = new Rider(wanted, pageSeen);
+    if (reach !== 'index' || this.load() === undefined) await this.ride(rider, reach === 'rebuild');
+    const answer = (users: UserListItem[], walked = 0) => ({
+      users: users.sort(byId),
+      walked: rider.walked + walked,
+      indexed: this.text?.lines ?? 0,
+    });
+    if (rider.satisfied) return answer(rider.seen);
+    const text = this.load();
+    const entries = text ? this.linesOf(wanted, text).map(parseIndexLine) : [];
+    const unseen = entries.filter((entry) => !rider.seen.some((user) => user.id === entry.id));
+    const confirmed = await this.confirm(unseen, wanted);
+    if (confirmed) return answer([...rider.seen, ...confirmed]);
+    if (reach === 'rebuild') return answer(rider.seen);
+    // The list changed under the index: walk it again, and answer from what that walk read.
+    const again = await this.lookUp(wanted, 'rebuild', pageSeen);
+    return answer(again.users, again.walked);
+  }
+
+  /**
+   * `rider` rides the walk in progress, else a walk of its own; `rebuild`: one reading the list
+   * afresh. An e-mail the index knows by then (a walk read it) needs no walk.
+   */
+  private async ride(rider: Rider, rebuild: boolean): Promise<void> {
+    for (;;) {
+      const walk = this.walk;
+      if (walk && (walk.closing || (rebuild && !walk.rebuild))) {
+        await walk.ended;
+        continue;
+      }
+      if (!(rebuild && !walk) && rider.wanted.email !== undefined && this.knows(rider.wanted)) return;
+      if (walk) walk.join(rider);
+      else {
+        this.walk = new Walk(this.host, rebuild ? undefined : this.load(), rider);
+        this.rebuilt ||= this.walk.rebuild;
+      }
+      break;
+    }
+    await rider.done;
+  }
+
+  /**
+   * The lines of the index `wanted` may be. An e-mail's: the first search in a run reads the whole
+   * text; from the second (a bulk file's rows), a table of the lines by e-mail answers.
+   */
+  private linesOf(wanted: Wanted, text: IndexText): string[] {
+    if (wanted.email === undefined || (!this.emails && ++this.emailSearches < 2)) return wanted.lines(text.body);
+    this.emails ??= new EmailLines();
+    return this.emails.lines(text.body, wanted.email);
+  }
+
   /** The index as read (and checked) once this run; undefined when there is none to believe. */
   private load(): IndexText | undefined {
+    this.walk?.commit();
     if (this.text) return this.text;
     const read = readIndex(this.paths);
     if ('text' in read) this.text = read.text;
@@ -154,7 +198,7 @@ export class BorrowerIndex {
     const found: UserListItem[] = [];
     let moved = false;
     const check = async (page: number) => {
-      const result = await this.api().call('listUsers', { query: { pages: page } });
+      const result = await this.host.api().call('listUsers', { query: { pages: page } });
       const users = (result.data ?? []) as UserListItem[];
       for (const entry of entries.filter((candidate) => candidate.page === page)) {
         const user = users.find((candidate) => candidate.id === entry.id);
@@ -168,96 +212,8 @@ export class BorrowerIndex {
     }
     return moved ? undefined : found;
   }
-
-  /**
-   * Brings the index up to date (one walk at a time in this run); `each` sees every page's users
-   * added, and ends the walk early by returning true: the index then holds the list up to that
-   * page, and the next walk goes on from there.
-   */
-  private async update(rebuild: boolean, each: (users: UserListItem[]) => boolean): Promise<number> {
-    while (this.walking) await this.walking.catch(() => {});
-    let walked = 0;
-    const run = (async () => {
-      walked = await this.walk(rebuild, each);
-    })();
-    this.walking = run;
-    try {
-      await run;
-    } finally {
-      this.walking = undefined;
-    }
-    return walked;
-  }
-
-  private async walk(rebuild: boolean, each: (users: UserListItem[]) => boolean): Promise<number> {
-    if (rebuild || !this.load()) this.rebuilt = true;
-    const known = rebuild ? undefined : this.load();
-    const fromPage = known?.mark.lastPage ?? 1;
-    // Each page's lines as bytes (outside the JavaScript heap): a million lines held as strings
-    // until the end made the walk spend more time collecting garbage than reading pages.
-    const newLines: Buffer[] = [];
-    let last: WalkMark | undefined;
-    let walked = 0;
-    for await (const { users, page } of userPages(this.api(), {}, { prefetch: WALK_AHEAD, firstPage: fromPage })) {
-      let added = users;
-      if (known && page === fromPage) {
-        // Not the page the last walk ended on: the list is not the one walked.
-        if (!samePage(users, known)) return this.walk(true, each);
-        added = users.slice(known.mark.lastPageSize);
-      }
-      if (added.length > 0) newLines.push(Buffer.from(pageLines(added, page)));
-      walked += added.length;
-      last = { lastPage: page, lastPageFirstId: users[0]?.id ?? 0, lastPageSize: users.length };
-      if (each(added)) break;
-    }
-    if (known && !last && known.mark.lastPageSize > 0) return this.walk(true, each); // its last page is gone
-    const mark = last ?? known?.mark ?? { lastPage: 1, lastPageFirstId: 0, lastPageSize: 0 };
-    if (known && walked === 0 && sameMark(mark, known.mark)) return walked;
-    const addedBytes = Buffer.concat(newLines);
-    newLines.length = 0;
-    const body = (known?.body ?? '') + addedBytes.toString('utf8');
-    this.text = { body, lines: (known?.lines ?? 0) + walked, mark };
-    writeIndex(this.paths, known ? body : addedBytes, mark);
-    return walked;
-  }
-}
-
-/**
- * Whether the page read again begins with the users of the index's last lines, ids and e-mails: a
- * snapshot of another sandbox restored may have the same ids and page sizes, not the same e-mails.
- */
-function samePage(users: readonly UserListItem[], known: IndexText): boolean {
-  const { lastPageSize } = known.mark;
-  const entries = lastEntries(known.body, lastPageSize);
-  return (
-    entries.length === lastPageSize &&
-    entries.every((entry, at) => users[at]?.id === entry.id && String(users[at]?.email).toLowerCase() === entry.email)
-  );
-}
-
-/** The index lines of a page's users. */
-function pageLines(users: UserListItem[], page: number): string {
-  let lines = '';
-  for (const { id, email, phone, firstname, lastname } of users) {
-    lines += indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname));
-  }
-  return lines;
-}
-
-function sameMark(a: WalkMark, b: WalkMark): boolean {
-  return a.lastPage === b.lastPage && a.lastPageFirstId === b.lastPageFirstId && a.lastPageSize === b.lastPageSize;
 }
 
 function byId(a: UserListItem, b: UserListItem): number {
   return a.id - b.id;
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** A phone as the index keeps it: its one normal form when it has one, else as given. */
-function phoneKey(phone: unknown): string {
-  if (typeof phone !== 'string') return '';
-  return normalisePhone(phone) ?? phone;
 }

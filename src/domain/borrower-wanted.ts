@@ -26,7 +26,7 @@ function linesWith(body: string, value: string, column: 1 | 2): string[] {
 export function byEmail(email: string): Wanted {
   const wanted = email.trim().toLowerCase();
   return {
-    one: true,
+    email: wanted,
     lines: (body) => linesWith(body, wanted, 1),
     user: (user) => typeof user.email === 'string' && user.email.toLowerCase() === wanted,
   };

@@ -7,38 +7,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
-import { createRepos } from '../../src/sandbox/repos/index.js';
 import { type CountingProxy, countingProxy } from '../helpers/counting-proxy.js';
 import { type CliSandbox, cliSandbox, envWith } from '../helpers/run-cli.js';
-
-const DAY_MS = 86_400_000;
-
-/** `count` borrowers written straight into the sandbox's database, created `daysAgo` days before now. */
-function seedBorrowers(sandbox: CliSandbox, from: number, count: number, daysAgo = 0): void {
-  const db = SandboxDb.open(dbPathFor(sandbox.dataDir));
-  try {
-    const repos = createRepos(db);
-    const now = new Date(Date.now() - daysAgo * DAY_MS).toISOString();
-    db.transaction(() => {
-      for (let i = from; i < from + count; i++) {
-        repos.users.create({
-          org_id: sandbox.org_id,
-          firstname: 'Borrower',
-          lastname: `Number ${i}`,
-          email: `borrower-${i}@find.example`,
-          phone: '+2348012345678',
-          gender: 'female',
-          reference: `USR-${i}`,
-          source: 'api',
-          now,
-        });
-      }
-    });
-  } finally {
-    db.close();
-  }
-}
+import { seedBorrowers } from '../helpers/seed-rows.js';
 
 const lookups = (proxy: CountingProxy) => proxy.seen.filter((line) => line.startsWith('GET /api/v1/user'));
 
@@ -51,9 +22,9 @@ describe('finding a borrower by e-mail', () => {
     sandbox = await cliSandbox();
     // Older borrowers first (a year, then a month ago), then 100,000 today: the newest is the last
     // page of the whole list, and the first of today's window (the sandbox lists a window newest first).
-    seedBorrowers(sandbox, 1, 500, 365);
-    seedBorrowers(sandbox, 501, 500, 30);
-    seedBorrowers(sandbox, 1001, 100_000, 0);
+    seedBorrowers(sandbox, 1, 500, { daysAgo: 365 });
+    seedBorrowers(sandbox, 501, 500, { daysAgo: 30 });
+    seedBorrowers(sandbox, 1001, 100_000);
     proxy = await countingProxy(sandbox.url);
     env = envWith(sandbox.env, { LOANCTL_BASE_URL: proxy.url });
   }, 120_000);

@@ -1,6 +1,6 @@
 /**
- * Rows written straight into a sandbox's database, many at once: the walk-memory test and the
- * bench's sandbox (bench/sandbox-server.ts) need more loan requests than the API makes quickly.
+ * Rows written straight into a sandbox's database, many at once: the walk-memory test, the look-up
+ * tests and the bench's sandbox (bench/sandbox-server.ts) need more rows than the API makes quickly.
  */
 import { ensureDemo } from '../../src/sandbox/admin.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
@@ -35,6 +35,42 @@ export function seedLoanRequests(dataDir: string, count: number, email: string):
           reference: newReference('loanRequest'),
           amount: 50_000 + (i % 1000),
           purpose: `Seeded loan request ${i + 1}`,
+          now,
+        });
+      }
+    });
+  } finally {
+    db.close();
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Borrowers `from` … `from + count - 1` of the organisation `orgId` (`borrower-N@DOMAIN`, reference
+ * `USR-N`), created `daysAgo` days before now, in one transaction.
+ */
+export function seedBorrowers(
+  sandbox: { dataDir: string; org_id: number },
+  from: number,
+  count: number,
+  { daysAgo = 0, domain = 'find.example' } = {},
+): void {
+  const db = SandboxDb.open(dbPathFor(sandbox.dataDir));
+  try {
+    const repos = createRepos(db);
+    const now = new Date(Date.now() - daysAgo * DAY_MS).toISOString();
+    db.transaction(() => {
+      for (let i = from; i < from + count; i++) {
+        repos.users.create({
+          org_id: sandbox.org_id,
+          firstname: 'Borrower',
+          lastname: `Number ${i}`,
+          email: `borrower-${i}@${domain}`,
+          phone: '+2348012345678',
+          gender: 'female',
+          reference: `USR-${i}`,
+          source: 'api',
           now,
         });
       }
