@@ -23,6 +23,6 @@ if (major === 22) {
 // The compile cache: repeat starts skip parsing the bundle (docs/decisions/compile-cache.md).
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
-const { main, prepareProcess } = await import('../dist/loanctl.js');
+const { main, prepareProcess } = await import('../dist/loanctl.mjs');
 prepareProcess();
 process.exitCode = await main(process.argv.slice(2));

@@ -12,7 +12,7 @@ import { buildFacts } from './build-facts.mjs';
 
 // src/entry.ts answers `--version` as one file that loads nothing else (see there), but the rest of
 // the program takes src/version.ts too, so esbuild would put it in a chunk of its own, loaded by
-// every start. The entry gets a copy of its own instead: one source, inlined into dist/loanctl.js.
+// every start. The entry gets a copy of its own instead: one source, inlined into dist/loanctl.mjs.
 const entryOwnsVersion = {
   name: 'entry-owns-version',
   setup(build) {
@@ -47,6 +47,9 @@ await build({
   sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
+  // .mjs: Node loads such a file as an ES module without looking for the package.json that says
+  // so, at each of the files a command loads (docs/decisions/mjs-chunks.md).
+  outExtension: { '.js': '.mjs' },
   define: { __LOANCTL_BUILD__: buildFacts({ binary: false }) },
   // Bundled CommonJS dependencies (fastify, cli-table3…) call require(); ESM output has none.
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
@@ -62,7 +65,7 @@ await build({
 // bundle just built, as commander renders it off a terminal (width 80). Commander and the command
 // tree are most of the start-up time (without this file `--help` is ~1.5 × `node -e 0`, over the
 // 1.3 × goal: bench/README.md), and this text depends on nothing else.
-const entry = new URL('loanctl.js', `${staging.href}/`).href;
+const entry = new URL('loanctl.mjs', `${staging.href}/`).href;
 const rootHelp = execFileSync(
   process.execPath,
   [

@@ -1,5 +1,5 @@
 /**
- * The bundle's entry point (dist/loanctl.js). What scripts ask most often and most cheaply —
+ * The bundle's entry point (dist/loanctl.mjs). What scripts ask most often and most cheaply —
  * `loanctl --version`, and `loanctl --help` to a pipe or a file — is answered here, by a module
  * that imports nothing, so Node loads this one file for them and not commander and the command
  * tree: through those, both took ~1.5 × `node -e 0`, over the start-up goal

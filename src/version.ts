@@ -31,7 +31,7 @@ type InstallKind = 'binary' | 'npm' | 'checkout';
  */
 function installKind(): InstallKind {
   if (IS_BINARY) return 'binary';
-  // This module is bundled into dist/loanctl.js or a chunk under dist/chunks/: the root is above dist/.
+  // This module is bundled into dist/loanctl.mjs or a chunk under dist/chunks/: the root is above dist/.
   const here = import.meta.url;
   const dist = here.lastIndexOf('/dist/');
   if (dist < 0) return 'checkout';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/loanctl.js', import.meta.url));
-const DIST = fileURLToPath(new URL('../../dist/loanctl.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/loanctl.mjs', import.meta.url));
 
 function loanctl(args: string[], options: { dir: string; input?: string; env?: Record<string, string> }) {
   return execa(process.execPath, [BIN, ...args], {
@@ -42,7 +42,7 @@ afterAll(() => {
 });
 
 beforeAll(() => {
-  if (!existsSync(DIST)) throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does it) first');
+  if (!existsSync(DIST)) throw new Error('dist/loanctl.mjs is missing: run `npm run build` (npm test does it) first');
 });
 
 describe('several loanctl processes writing profiles at once', () => {

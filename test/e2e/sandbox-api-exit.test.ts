@@ -1,5 +1,5 @@
 /**
- * `startSandbox()` of 'loanctl/sandbox' (the built dist/sandbox.js) in a process of its own, as a
+ * `startSandbox()` of 'loanctl/sandbox' (the built dist/sandbox.mjs) in a process of its own, as a
  * lender's test suite runs it: its temporary data dir (`loanctl-sandbox-*`, with the database and
  * the demo's credentials) is gone on every way out the process survives, without `stop()`.
  */
@@ -21,7 +21,7 @@ beforeAll(() => {
   writeFileSync(
     script,
     `import { existsSync } from 'node:fs';
-import { startSandbox } from ${JSON.stringify(join(ROOT, 'dist/sandbox.js'))};
+import { startSandbox } from ${JSON.stringify(join(ROOT, 'dist/sandbox.mjs'))};
 const how = process.argv[2];
 if (how === 'once-before') process.once('SIGINT', () => console.log('handled'));
 const sandbox = await startSandbox();

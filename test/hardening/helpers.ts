@@ -21,8 +21,8 @@ export const TERMINAL_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\
 export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;
 
 export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist/loanctl.js'))) {
-    throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does) before these tests.');
+  if (!existsSync(join(ROOT, 'dist/loanctl.mjs'))) {
+    throw new Error('dist/loanctl.mjs is missing: run `npm run build` (npm test does) before these tests.');
   }
 }
 

@@ -49,8 +49,8 @@ export function assertBuilt(): void {
     if (!existsSync(TEST_BINARY)) throw new Error(`LOANCTL_TEST_BINARY: no file at ${TEST_BINARY} (npm run package).`);
     return;
   }
-  if (!existsSync(join(ROOT, 'dist/loanctl.js'))) {
-    throw new Error('dist/loanctl.js is missing: run `npm run build` (npm test does) before the e2e tests.');
+  if (!existsSync(join(ROOT, 'dist/loanctl.mjs'))) {
+    throw new Error('dist/loanctl.mjs is missing: run `npm run build` (npm test does) before the e2e tests.');
   }
 }
 

@@ -10,8 +10,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'loanctl.js');
 
 export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'loanctl.js'))) {
-    throw new Error('dist/loanctl.js is missing: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'dist', 'loanctl.mjs'))) {
+    throw new Error('dist/loanctl.mjs is missing: run `npm run build` first (npm test does).');
   }
 }
 

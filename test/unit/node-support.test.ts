@@ -55,7 +55,7 @@ describe('the oldest Node', () => {
 
     it("import 'loanctl/sandbox' says which Node it needs, not a module's missing property", () => {
       assertBuilt();
-      const script = `import(${JSON.stringify(join(ROOT, 'dist/sandbox.js'))}).then(() => console.log('loaded'), (e) => console.log(e.message))`;
+      const script = `import(${JSON.stringify(join(ROOT, 'dist/sandbox.mjs'))}).then(() => console.log('loaded'), (e) => console.log(e.message))`;
       const said = execFileSync(OLD_NODE as string, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
       expect(said).toMatch(
         new RegExp(`^loanctl/sandbox .* needs Node\\.js ${oldest.replace('.', '\\.')} or newer; this is v`),
