@@ -3,6 +3,7 @@
  * (docs/guide.md#exit-codes): a typed LoanctlError carries its own code; commander's parse
  * errors are usage errors (2); anything else is a bug, reported in one line (stack with --debug).
  */
+import type { Command } from 'commander';
 import type { OutputStream } from './basics.js';
 import { type Deps, productionDeps } from './deps.js';
 import { DryRunComplete, ExitCode, formatError, LoanctlError, localFileError } from './errors.js';
@@ -27,7 +28,7 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
   const errors = deps.io.stderr;
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpOfSubcommand(argv), { from: 'user' });
+    await program.parseAsync(helpOfSubcommand(argv, program), { from: 'user' });
   } catch (error) {
     const failure = reportError(error, deps, errors, debug);
     code = failure.exit;
@@ -44,10 +45,14 @@ export async function main(argv: string[], deps: Deps = productionDeps()): Promi
 /**
  * `loanctl help loan approve` → `loanctl loan approve --help`: commander's own help command reads
  * only its first word (it showed the help of `loan`), and it prints a noun's help without
- * dispatching to the noun, which is when the noun's verbs are added (src/program.ts).
+ * dispatching to the noun, which is when the noun's verbs are added (src/program.ts). `loanctl
+ * help lon` → `loanctl lon`: an unknown command, said as one, with its suggestion (exit 2).
  */
-function helpOfSubcommand(argv: string[]): string[] {
-  return argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
+function helpOfSubcommand(argv: string[], program: Command): string[] {
+  const [first, command, ...rest] = argv;
+  if (first !== 'help' || command === undefined) return argv;
+  const known = program.commands.some((sub) => sub.name() === command || sub.aliases().includes(command));
+  return known ? [command, ...rest, '--help'] : [command, ...rest];
 }
 
 /** The run asked for `-o json` or `-o ndjson` (read from argv too: a usage error comes before the options are parsed). */

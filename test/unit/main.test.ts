@@ -29,6 +29,13 @@ describe('main: exit codes of help, version and missing words', () => {
     },
   );
 
+  it('`help` of a command that does not exist says so, with its suggestion: exit 2', async () => {
+    const result = await run(['help', 'lon']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("loanctl: Unknown command 'lon'. Did you mean loan? See 'loanctl --help'.\n");
+    expect(result.stdout).toBe('');
+  });
+
   it.each([[[]], [['loan']], [['sandbox', 'org']]])('%j lacks a subcommand: help on stderr, exit 2', async (argv) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
