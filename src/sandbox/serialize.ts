@@ -138,7 +138,11 @@ function valuePieces(name: string, field: FieldSpec): Piece[] | undefined {
     return recordPieces(field.of);
   }
   const column = columnSql(name);
-  if (fill === 'or-zero') return [{ sql: storedValueSql(`coalesce(${column}, ${sqlText(ZERO_TIMESTAMP)})`, field) }];
+  if (fill === 'or-zero') {
+    // The zero timestamp as JSON text, written here once rather than escaped by SQLite in every row.
+    const zero = sqlText(JSON.stringify(ZERO_TIMESTAMP));
+    return [{ sql: `CASE WHEN ${column} IS NULL THEN ${zero} ELSE ${storedValueSql(column, field)} END` }];
+  }
   // readerOf: true only for the number 1.
   if (field.kind === 'bool') return [{ sql: `CASE WHEN ${column} = 1 THEN 'true' ELSE 'false' END` }];
   return [{ sql: storedValueSql(column, field) }];
