@@ -7,6 +7,7 @@
  *   1. API key (401)                   4. the caller's product, user, loan request (200 no-access)
  *   2. product-id present (200 error)  5. its stage, by the state table (stage-moves.ts)
  *   3. query and body valid (400)      6. the handler: a GET in its own read transaction, a write in a group commit
+ * (Faults come before all of these: a GET's in its read transaction, observe.ts `serveRead`.)
  */
 import { dirname } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -120,11 +121,19 @@ export async function buildSandbox(options: SandboxOptions): Promise<FastifyInst
     app.route({
       method: def.method,
       url,
-      config: { operation: def.key },
-      // A GET is answered synchronously, without a microtask turn; a write once its group commit is in.
+      config: { operation: def.key, faultsInRead: def.method === 'GET' },
+      // A GET is answered synchronously, without a microtask turn, its faults checked in its read
+      // transaction; a write once its group commit is in.
       handler: (request, reply) => {
         const answer = () => serve(def, handler, request, repos, db, now);
-        const outcome = retryWhileBusy(() => (def.method === 'GET' ? db.read(answer) : answer()), options.lockWaitMs);
+        if (def.method === 'GET') {
+          const read = <T>(work: () => T) => retryWhileBusy(() => db.read(work), options.lockWaitMs);
+          // `serve` runs a GET to its outcome without awaiting (below).
+          const answerNow = answer as () => Outcome;
+          const answered = observers.serveRead(request, reply, read, answerNow, (outcome) => send(reply, outcome));
+          return answered instanceof Promise ? answered.then(() => reply) : reply;
+        }
+        const outcome = retryWhileBusy(answer, options.lockWaitMs);
         if (outcome instanceof Promise) {
           return outcome.then((settled) => {
             send(reply, settled);

@@ -29,13 +29,14 @@ function busyOutcome(): Outcome {
   return { http: 503, status: 'error', message: BUSY_MESSAGE };
 }
 
-type Attempt = () => Outcome | Promise<Outcome>;
+type Attempt<T> = () => T | Promise<T>;
 
 /**
- * `attempt()`, and again while it fails with SQLITE_BUSY, for up to `waitMs`. The first try is
- * made synchronously, so a request that gets the lock (nearly all) costs no timer or microtask.
+ * `attempt()`, and again while it fails with SQLITE_BUSY, for up to `waitMs`; then the 503
+ * envelope. The first try is made synchronously, so a request that gets the lock (nearly all)
+ * costs no timer or microtask.
  */
-export function retryWhileBusy(attempt: Attempt, waitMs = LOCK_WAIT_MS): Outcome | Promise<Outcome> {
+export function retryWhileBusy<T>(attempt: Attempt<T>, waitMs = LOCK_WAIT_MS): T | Promise<T | Outcome> {
   try {
     const outcome = attempt();
     return outcome instanceof Promise ? outcome.catch((error) => retryLater(attempt, error, waitMs)) : outcome;
@@ -44,7 +45,7 @@ export function retryWhileBusy(attempt: Attempt, waitMs = LOCK_WAIT_MS): Outcome
   }
 }
 
-async function retryLater(attempt: Attempt, first: unknown, waitMs: number): Promise<Outcome> {
+async function retryLater<T>(attempt: Attempt<T>, first: unknown, waitMs: number): Promise<T | Outcome> {
   const deadline = Date.now() + waitMs;
   let error = first;
   for (let pause = FIRST_PAUSE_MS; isBusy(error); pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {

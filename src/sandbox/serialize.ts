@@ -70,136 +70,106 @@ export const document = serialiser(RECORDS.document);
 // ---------------------------------------------------------------------------------------------
 // The same replies written by SQLite
 
+/**
+ * What `jsonSql` writes in place of a value SQLite might write otherwise than JavaScript. JSON text
+ * never holds it as it is (SQLite's json_quote and JSON.stringify escape every control character),
+ * so a row's text that holds it is one to serialise as above.
+ */
+export const UNSURE = '\u0001';
+
 /** The largest whole number a JavaScript number holds exactly (a larger one is read rounded). */
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
  * An SQL expression over a record's row (its columns by name, as the serialiser above reads them)
- * whose value is the text JSON.stringify writes of that serialiser's reply, byte for byte; or NULL
- * when a value of the row is one SQLite might write otherwise (then the caller serialises the row
- * as above). SQLite's json_object writes the record in C: see docs/decisions/sql-json.md.
+ * whose value is the text JSON.stringify writes of that serialiser's reply, byte for byte; or a
+ * text holding UNSURE when a value of the row is one SQLite might write otherwise (then the caller
+ * serialises the row as above). One concat of the reply's pieces: its names and constants written
+ * here once, as JSON text, and each value by SQLite (docs/decisions/sql-json.md).
  */
 export function jsonSql(record: RecordSpec): string {
-  const sure = sureSql(record);
-  return sure === undefined ? objectSql(record) : `CASE WHEN ${sure} THEN ${objectSql(record)} END`;
-}
-
-/** The record's JSON text: one json_object, or its runs joined when a field may be left out. */
-function objectSql(record: RecordSpec): string {
-  const members = Object.entries(record.fields).flatMap(([name, field]) => {
-    const value = memberValueSql(name, field);
-    return value === undefined ? [] : [{ name, field, value }];
-  });
-  if (!members.some(({ field }) => field.sandbox === 'when-set')) {
-    return `json_object(${members.map(({ name, value }) => `${sqlText(name)}, ${value}`).join(', ')})`;
+  const args: string[] = [];
+  let text = '';
+  for (const piece of recordPieces(record)) {
+    if (piece.json === undefined) {
+      if (text !== '') args.push(sqlText(text));
+      text = '';
+      args.push(piece.sql);
+    } else text += piece.json;
   }
-  // Each run of fields always written is one json_object, its braces cut where another part
-  // follows or comes before (rtrim cuts one: its last value is not an object, checked below); a
-  // field left out while its column is null (`when-set`) is a part of its own. concat copies once.
-  const parts: string[] = [];
-  let run: typeof members = [];
-  const endRun = (last: boolean) => {
-    if (run.length === 0) return;
-    const final = run.at(-1) as (typeof members)[number];
-    if (!last && writesObject(final.field)) {
-      throw new Error(`${final.name}: a field before one left out while null must not be an object`);
-    }
-    let object = `json_object(${run.map(({ name, value }) => `${sqlText(name)}, ${value}`).join(', ')})`;
-    if (!last) object = `rtrim(${object}, '}')`;
-    parts.push(parts.length === 0 ? object : `',', ltrim(${object}, '{')`);
-    run = [];
-  };
-  for (const member of members) {
-    if (member.field.sandbox !== 'when-set') {
-      run.push(member);
-      continue;
-    }
-    if (parts.length === 0 && run.length === 0)
-      throw new Error(`${member.name}: a record cannot start with a field left out while null`);
-    endRun(false);
-    const key = sqlText(`,${JSON.stringify(member.name)}:`);
-    parts.push(`CASE WHEN ${columnSql(member.name)} IS NULL THEN '' ELSE ${key} || json_quote(${member.value}) END`);
+  if (text !== '') args.push(sqlText(text));
+  // SQLite's limit on a function's arguments before its version 3.48 (Node 22 bundles older ones).
+  if (args.length > 127) throw new Error(`${args.length} pieces: more than concat takes`);
+  return `concat(${args.join(', ')})`;
+}
+
+/** A piece of a reply's text: JSON text as it is, or an SQL expression whose value is JSON text. */
+type Piece = { json: string; sql?: never } | { json?: never; sql: string };
+
+/** The record's pieces, from `{` to `}`; a field left out while its column is null is one piece with its comma. */
+function recordPieces(record: RecordSpec): Piece[] {
+  const pieces: Piece[] = [{ json: '{' }];
+  let first = true;
+  for (const [name, field] of Object.entries(record.fields)) {
+    const value = valuePieces(name, field);
+    if (value === undefined) continue;
+    const key = `${first ? '' : ','}${JSON.stringify(name)}:`;
+    if (field.sandbox === 'when-set') {
+      if (first) throw new Error(`${name}: a record cannot start with a field left out while null`);
+      const sql = value.map((piece) => (piece.json === undefined ? piece.sql : sqlText(piece.json))).join(' || ');
+      pieces.push({ sql: `CASE WHEN ${columnSql(name)} IS NULL THEN '' ELSE ${sqlText(key)} || ${sql} END` });
+    } else pieces.push({ json: key }, ...value);
+    first = false;
   }
-  if (run.length === 0) parts.push(`'}'`);
-  endRun(true);
-  return `concat(${parts.join(', ')})`;
+  pieces.push({ json: '}' });
+  return pieces;
 }
 
-/** Whether a field's value is written as a JSON object (its text ends with `}`); a constant never is (records.ts `Fill`). */
-function writesObject(field: FieldSpec): boolean {
-  return (field.sandbox ?? 'column') === 'inline';
-}
-
-function memberValueSql(name: string, field: FieldSpec): string | undefined {
+/** A field's value as pieces of JSON text; none for a field the sandbox never answers. */
+function valuePieces(name: string, field: FieldSpec): Piece[] | undefined {
   const fill = field.sandbox ?? 'column';
   if (fill === 'never') return undefined;
   if (typeof fill === 'object') {
-    if ('copy' in fill) return storedValueSql(columnSql(fill.copy), field);
-    const value = fill.always;
-    if (value === null) return 'NULL';
-    return typeof value === 'string' ? sqlText(value) : `json(${sqlText(JSON.stringify(value))})`;
+    if ('copy' in fill) return [{ sql: storedValueSql(columnSql(fill.copy), field) }];
+    return [{ json: JSON.stringify(fill.always) }];
   }
   if ('of' in field) {
     if (fill !== 'inline') throw new Error(`the sandbox cannot fill ${name}: a nested record is filled inline`);
-    // json() marks the text as JSON, for the json_object around it to write it as it is.
-    const object = objectSql(field.of);
-    return object.startsWith('json_object(') ? object : `json(${object})`;
+    return recordPieces(field.of);
   }
   const column = columnSql(name);
-  if (fill === 'or-zero') return `coalesce(${storedValueSql(column, field)}, ${sqlText(ZERO_TIMESTAMP)})`;
+  if (fill === 'or-zero') {
+    // The zero timestamp as JSON text, written here once rather than escaped by SQLite in every row.
+    const zero = sqlText(JSON.stringify(ZERO_TIMESTAMP));
+    return [{ sql: `CASE WHEN ${column} IS NULL THEN ${zero} ELSE ${storedValueSql(column, field)} END` }];
+  }
   // readerOf: true only for the number 1.
-  if (field.kind === 'bool') return `CASE WHEN ${column} = 1 THEN json('true') ELSE json('false') END`;
-  // A list (JSON text) is written here only while it is null (sureSql).
-  return storedValueSql(column, field);
+  if (field.kind === 'bool') return [{ sql: `CASE WHEN ${column} = 1 THEN 'true' ELSE 'false' END` }];
+  return [{ sql: storedValueSql(column, field) }];
 }
 
 /** The kinds whose values are numbers. */
 const NUMBER_KINDS: ReadonlySet<string> = new Set(['id', 'count', 'number', 'money', 'whole-money', 'rate']);
 
 /**
- * A stored number as json_object should take it: a whole one as an integer (SQLite writes a REAL
- * 1000 as 1000.0, JavaScript as 1000); a fraction as the text of its 15 digits, as JSON (json_object
- * writes a REAL with up to 17 digits, which SQLite versions choose differently). sureSql checks that
- * those 15 digits are the ones JavaScript writes. Anything else as it is.
+ * A stored value as JSON text, as JSON.stringify writes what node:sqlite reads of it, or UNSURE.
+ * Text and null SQLite writes as JavaScript does (json_quote); json_quote refuses a blob, which no
+ * column of the sandbox holds (a snapshot with one is refused: src/sandbox/control/snapshot-check.ts).
+ * A list (JSON text, which JavaScript parses and writes again) only while it is null. A number
+ * whole and exact in a JavaScript number as an integer (SQLite writes a REAL 1000 as 1000.0,
+ * JavaScript as 1000); a fraction in plain notation whose 15 digits read back as itself as those
+ * digits (JavaScript writes the fewest digits that read back: those, without trailing zeros, as
+ * C's %g does; SQLite's JSON writes up to 17, which its versions choose differently).
  */
-function storedValueSql(column: string, field: FieldSpec): string {
-  if (!NUMBER_KINDS.has(field.kind)) return column;
+function storedValueSql(value: string, field: FieldSpec): string {
+  if (field.kind === 'texts') return `CASE WHEN ${value} IS NULL THEN 'null' ELSE ${sqlText(UNSURE)} END`;
+  if (!NUMBER_KINDS.has(field.kind)) return `json_quote(${value})`;
   return (
-    `CASE WHEN ${column} = CAST(${column} AS INTEGER) THEN CAST(${column} AS INTEGER)` +
-    ` WHEN typeof(${column}) = 'real' THEN json(printf('%.15g', ${column})) ELSE ${column} END`
+    `CASE WHEN ${value} = CAST(${value} AS INTEGER) AND ${value} BETWEEN -${SAFE} AND ${SAFE} THEN CAST(${value} AS INTEGER)` +
+    ` WHEN ${value} IS NULL OR typeof(${value}) = 'text' THEN json_quote(${value})` +
+    ` WHEN abs(${value}) >= 1e-4 AND abs(${value}) < 1e15 AND CAST(printf('%.15g', ${value}) AS REAL) = ${value}` +
+    ` THEN printf('%.15g', ${value}) ELSE ${sqlText(UNSURE)} END`
   );
-}
-
-/**
- * True when every value of the row is written as JSON.stringify writes what node:sqlite reads of
- * it: a number whole and exact in a JavaScript number, or a fraction in plain notation whose 15
- * digits read back as itself (JavaScript writes the fewest digits that read back: those, without
- * trailing zeros, as C's %g does); a list kept as JSON text only while it is null (JavaScript
- * parses it and writes it again). Text and null SQLite writes as JavaScript does; json_object
- * refuses a blob, which no column of the sandbox holds (a snapshot with one is refused:
- * src/sandbox/control/snapshot-check.ts).
- */
-function sureSql(record: RecordSpec): string | undefined {
-  const checks = readColumns(record).flatMap(([column, field]) => {
-    if (field.kind === 'texts') return [`${column} IS NULL`];
-    if (!NUMBER_KINDS.has(field.kind)) return [];
-    return [
-      `(${column} = CAST(${column} AS INTEGER) AND ${column} BETWEEN -${SAFE} AND ${SAFE}` +
-        ` OR ${column} IS NULL OR typeof(${column}) = 'text'` +
-        ` OR abs(${column}) >= 1e-4 AND abs(${column}) < 1e15 AND CAST(printf('%.15g', ${column}) AS REAL) = ${column})`,
-    ];
-  });
-  return checks.length === 0 ? undefined : checks.join(' AND ');
-}
-
-/** The columns a record's reply is read from, each with the field it fills. */
-function readColumns(record: RecordSpec): [string, FieldSpec][] {
-  return Object.entries(record.fields).flatMap(([name, field]): [string, FieldSpec][] => {
-    const fill = field.sandbox ?? 'column';
-    if ('of' in field) return fill === 'inline' ? readColumns(field.of) : [];
-    if (typeof fill === 'object') return 'copy' in fill ? [[columnSql(fill.copy), field]] : [];
-    return fill === 'never' ? [] : [[columnSql(name), field]];
-  });
 }
 
 function columnSql(name: string): string {

@@ -5,9 +5,9 @@
  * was (not) retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { borrower } from '../helpers/cli.js';
+import { assertBuilt, borrower, run, spawnHome } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox, runCli } from '../helpers/run-cli.js';
-import { openSandbox, seedLoanRequest } from '../helpers/sandbox.js';
+import { openSandbox, seedLoanRequest, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: CliSandbox;
 const noWait = { sleep: async () => {} };
@@ -199,5 +199,55 @@ describe('seeded faults', () => {
     expect(first).toContain(503);
     expect(first).toContain(200);
     expect(await sequence('8')).not.toEqual(first);
+  });
+});
+
+describe('faults on a read, which checks them in its own read transaction', () => {
+  let fresh: TestSandbox;
+  let home: ReturnType<typeof spawnHome>;
+  beforeAll(async () => {
+    assertBuilt();
+    fresh = await openSandbox();
+    home = spawnHome('loanctl-faults-read-');
+  });
+  afterAll(async () => {
+    await fresh.close();
+    home.remove();
+  });
+
+  /** The built CLI in a process of its own, on the sandbox's data dir. */
+  async function faultsCommand(...args: string[]) {
+    const result = await run({ env: home.env }, ['sandbox', 'faults', ...args, '--data-dir', fresh.dataDir]);
+    expect(result.code, result.stderr).toBe(0);
+    return result;
+  }
+
+  const list = () =>
+    fresh.app.inject({
+      url: `/api/v1/loan_request?product-id=${fresh.org.product_id}&direction=DESC`,
+      headers: { authorization: `Bearer ${fresh.org.api_key}` },
+    });
+
+  it('answers the very next request with a fault another process added, and serves it again once cleared', async () => {
+    expect((await list()).json()).toMatchObject({ status: 'success' });
+    await faultsCommand('add', '--path', '/api/v1/loan_request', '--method', 'GET', '--status', '503');
+    expect((await list()).statusCode).toBe(503);
+    const counted = (await faultsCommand('list', '-o', 'json')).json<Array<{ matched: number; fired: number }>>();
+    expect(counted).toEqual([expect.objectContaining({ matched: 1, fired: 1 })]);
+    await faultsCommand('clear');
+    const served = await list();
+    expect(served.statusCode).toBe(200);
+    expect(served.json()).toMatchObject({ status: 'success' });
+  });
+
+  it('waits the latency of a fault without a status, then serves the read as usual', async () => {
+    await faultsCommand('add', '--path', '/api/v1/loan_request', '--latency', '300ms');
+    const started = Date.now();
+    const reply = await list();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(reply.json()).toMatchObject({ status: 'success' });
+    const counted = (await faultsCommand('list', '-o', 'json')).json<Array<{ matched: number; fired: number }>>();
+    expect(counted).toEqual([expect.objectContaining({ matched: 1, fired: 1 })]);
+    await faultsCommand('clear');
   });
 });

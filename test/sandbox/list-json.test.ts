@@ -145,7 +145,7 @@ describe('the loan request list, written by SQLite', () => {
       1e21,
       1.7976931348623157e308,
     ]);
-    expect(serialize.jsonSql(RECORDS.loanRequest)).toContain('json_object(');
+    expect(serialize.jsonSql(RECORDS.loanRequest)).toMatch(/^concat\(/);
   });
 
   it('writes every amount to the kobo itself, each as JavaScript does, and any other number so or not at all', () => {

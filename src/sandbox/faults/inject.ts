@@ -6,7 +6,8 @@
  *
  * The faults are read from the database again only when another connection has changed it
  * (`PRAGMA data_version`), so `loanctl sandbox faults add` in another process takes effect on the
- * next request.
+ * next request. An API read asks inside its own read transaction (../observe.ts `serveRead`), so
+ * the version is read with the snapshot the request is served from.
  */
 import { STATUS_CODES } from 'node:http';
 import type { StatementSync } from 'node:sqlite';
@@ -23,6 +24,12 @@ interface LiveFault extends FaultRow {
   matches: (path: string) => boolean;
 }
 
+/** A fault that matched a request, and whether it fires on it. */
+export interface Matched {
+  fault: FaultRow;
+  fires: boolean;
+}
+
 export class FaultInjector {
   private faults: LiveFault[] = [];
   private version = -1;
@@ -36,6 +43,17 @@ export class FaultInjector {
 
   /** The fault that answers this request, if one fires; counts the request for the fault that matched. */
   pick(method: string, path: string): FaultRow | undefined {
+    const matched = this.match(method, path);
+    if (matched) this.count(matched);
+    return matched?.fires ? matched.fault : undefined;
+  }
+
+  /**
+   * The first fault that matches the request, and whether it fires, counted in memory only (`count`
+   * writes it). Called inside a read transaction, it reads the faults' version with that
+   * transaction's snapshot, at no cost of a transaction of its own.
+   */
+  match(method: string, path: string): Matched | undefined {
     this.refresh();
     for (const fault of this.faults) {
       if ((fault.method !== null && fault.method !== method) || !fault.matches(path)) continue;
@@ -43,15 +61,19 @@ export class FaultInjector {
       const fires = draw(fault.seed, fault.matched) < fault.probability;
       fault.matched++;
       if (fires) fault.fired++;
-      try {
-        this.db.transaction(() => this.store.counted(fault.id, fires));
-      } catch (error) {
-        // Another process holds the write lock: this server's own count carries on in memory.
-        if (!isBusy(error)) throw error;
-      }
-      return fires ? fault : undefined;
+      return { fault, fires };
     }
     return undefined;
+  }
+
+  /** Writes a match's count (a write transaction of its own: never inside a read). */
+  count({ fault, fires }: Matched): void {
+    try {
+      this.db.transaction(() => this.store.counted(fault.id, fires));
+    } catch (error) {
+      // Another process holds the write lock: this server's own count carries on in memory.
+      if (!isBusy(error)) throw error;
+    }
   }
 
   /**

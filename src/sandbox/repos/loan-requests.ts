@@ -3,7 +3,7 @@ import { BODY_FIELDS } from '../../contract/fields.js';
 import { RECORDS, type RowOf } from '../../contract/records.js';
 import { OPERATION_STAGES } from '../../contract/table/stages.js';
 import { LIMIT_PARAM } from '../db.js';
-import { jsonSql } from '../serialize.js';
+import { jsonSql, UNSURE } from '../serialize.js';
 import { prepareRows, type RowStatement } from './rows.js';
 
 /**
@@ -130,7 +130,9 @@ export class LoanRequestsRepo {
     limit: number,
   ): LoanRequestJson[] {
     const stmt = direction === 'ASC' ? this.pageJsonAsc : this.pageJsonDesc;
-    return stmt.all({ org_id: orgId, product_id: productId, cursor, limit });
+    const rows = stmt.all({ org_id: orgId, product_id: productId, cursor, limit });
+    for (const row of rows) if (row.json?.includes(UNSURE)) row.json = null;
+    return rows;
   }
 
   updatePurpose(id: number, purpose: string, now: string): void {
