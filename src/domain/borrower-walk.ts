@@ -5,10 +5,11 @@
  * on while a rider still wants a borrower it has not read. So a file walks the list once, as far as
  * its newest borrower, whatever the order of its rows.
  *
- * The pages read are kept as bytes until the walk ends, and the index file is written once then. A
- * look-up that asks what the index knows meanwhile brings the index's text in memory up to the
- * last page read first (`commit`): a borrower already walked past is answered from there, not by
- * walking on to the end of the list for it.
+ * The pages read are kept as bytes until the walk ends, and the index file is written once then,
+ * also when the walk fails: the next walk goes on from the last page read. A look-up that asks
+ * what the index knows meanwhile brings the index's text in memory up to the last page read first
+ * (`commit`): a borrower already walked past is answered from there, not by walking on to the end
+ * of the list for it.
  */
 import {
   type IndexPaths,
@@ -189,6 +190,27 @@ export class Walk {
 
   /** The index written (once, unless nothing changed), then the riders told. */
   private end(): void {
+    this.save();
+    this.host.closed(this);
+    for (const rider of this.riders) rider.resolve();
+  }
+
+  /**
+   * The pages read before the failure written, as at the end (a 5xx after retries, a rate limit,
+   * the requests dropped by Ctrl-C: src/bulk/run.ts closes the pool with `abort`), so the next
+   * walk goes on from the last of them; then each rider still on it has the error.
+   */
+  private fail(error: unknown): void {
+    if (this.mark)
+      this.save(); // else nothing was read: the index stays as it was
+    else this.closing = true;
+    this.pages = [];
+    this.host.closed(this);
+    for (const rider of this.riders) rider.reject(error);
+  }
+
+  /** Writes the base and the pages read, up to the last page's mark (unless nothing changed). */
+  private save(): void {
     this.closing = true;
     const { base } = this;
     const mark = this.mark ?? base?.mark ?? NO_MARK;
@@ -198,16 +220,6 @@ export class Walk {
       writeIndex(this.host.paths, parts, mark);
     }
     this.pages = [];
-    this.host.closed(this);
-    for (const rider of this.riders) rider.resolve();
-  }
-
-  /** Nothing written (as if the walk had not been): each rider still on it has the error. */
-  private fail(error: unknown): void {
-    this.closing = true;
-    this.pages = [];
-    this.host.closed(this);
-    for (const rider of this.riders) rider.reject(error);
   }
 }
 
