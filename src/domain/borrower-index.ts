@@ -65,6 +65,8 @@ export class BorrowerIndex {
   /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
   private emails: EmailLines | undefined;
   private emailSearches = 0;
+  /** How many times a walk replaced the index's text with a new one (a rebuild) in this run. */
+  private replaced = 0;
   private readonly host: WalkHost;
 
   /** `api` is asked for on each request: a bulk run swaps its client once the server is down. */
@@ -78,7 +80,9 @@ export class BorrowerIndex {
       paths,
       show: (text, grown) => {
         this.text = text;
-        if (!grown) this.emails = undefined;
+        if (grown) return;
+        this.emails = undefined;
+        this.replaced++;
       },
       closed: (walk) => {
         if (walk.rebuild) this.rebuilt = true;
@@ -135,13 +139,17 @@ export class BorrowerIndex {
     });
     if (rider.satisfied) return answer(rider.seen);
     const text = this.load();
+    const replaced = this.replaced;
     const entries = text ? this.linesOf(wanted, text).map(parseIndexLine) : [];
     const unseen = entries.filter((entry) => !rider.seen.some((user) => user.id === entry.id));
     const confirmed = await this.confirm(unseen, wanted);
     if (confirmed) return answer([...rider.seen, ...confirmed]);
     if (reach === 'rebuild') return answer(rider.seen);
-    // The list changed under the index: walk it again, and answer from what that walk read.
-    const again = await this.lookUp(wanted, 'rebuild', pageSeen);
+    // The list changed under the index: walk it again, and answer from what that walk read. Unless
+    // another look-up's walk rebuilt the index while this one's pages were out (a bulk file's rows
+    // confirm at once): a second rebuild would read the list from page 1 again, where walking on
+    // from the rebuilt index's mark (if it stopped short of this borrower) is enough.
+    const again = await this.lookUp(wanted, this.replaced === replaced ? 'rebuild' : 'update', pageSeen);
     return answer(again.users, again.walked);
   }
 

@@ -2,7 +2,8 @@
  * A bulk file keyed by e-mails of borrowers created long ago, the first time (no local index): its
  * rows share one walk of the user list, so each page is asked for once, and the walk goes only as
  * far as the newest borrower the file names, whatever the order of its rows. A walk that fails or
- * is cancelled half-way keeps the pages it read. Requests are counted at the HTTP boundary (a proxy
+ * is cancelled half-way keeps the pages it read; an index that no longer matches the list (a sandbox
+ * reset) is rebuilt once, whatever the timing of the rows. Requests are counted at the HTTP boundary (a proxy
  * in front of the sandbox), where a page is also made to fail or to hang.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_AHEAD } from '../../src/domain/borrower-walk.js';
+import { resetData } from '../../src/sandbox/control/state.js';
+import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
 import { assertBuilt, LOANCTL } from '../helpers/cli.js';
 import { type CountingProxy, countingProxy } from '../helpers/counting-proxy.js';
 import { type CliSandbox, cliSandbox, envWith } from '../helpers/run-cli.js';
@@ -164,4 +167,45 @@ describe('a walk that stops half-way keeps the pages it read', () => {
 
     await nextLookUpWalksOnFrom(configDir, lastRead);
   }, 60_000);
+});
+
+// Last: it empties the sandbox.
+describe('after a sandbox reset, the index no longer matches the list', () => {
+  it('a bulk file rebuilds it once, also for a row whose check comes back after the rebuild ended', async () => {
+    const configDir = join(dir, 'reset-config');
+    const before = loanFile('indexed', [100], configDir);
+    const indexed = await sandbox.run(['loan', 'create', '--from', before.file, '-o', 'ndjson'], { env: before.env });
+    expect(indexed.exitCode, indexed.stderr).toBe(0);
+    // The same e-mails on the same pages, under new ids (ids keep increasing across a reset).
+    const db = SandboxDb.open(dbPathFor(sandbox.dataDir));
+    try {
+      resetData(db);
+    } finally {
+      db.close();
+    }
+    seedBorrowers(sandbox, 1, BORROWERS, { daysAgo: 30, domain: 'walk.example' });
+
+    // Each row checks its borrower's page (the index names one), finds another id there, and walks
+    // the list again. The first row's check is held back until the others are done: the walk they
+    // rode stopped at page 100, and the first row comes back to find no walk in progress.
+    const rowPages = [60, 3, 100, 24];
+    const { file, env } = loanFile('after-reset', rowPages, configDir);
+    let held = false;
+    proxy.intercept = async (line) => {
+      if (held || line !== 'GET /api/v1/user?pages=60') return undefined;
+      held = true;
+      const posts = () => proxy.seen.filter((seen) => seen.startsWith('POST ')).length;
+      for (let waited = 0; posts() < rowPages.length - 1 && waited < 20_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return undefined;
+    };
+    proxy.seen.length = 0;
+
+    const run = await sandbox.run(['loan', 'create', '--from', file, '-o', 'ndjson'], { env });
+    proxy.intercept = undefined;
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(userIds(run.stdout)).toEqual(rowPages.map((page) => BORROWERS + idOn(page)));
+    expect(listPages().filter((page) => page === 1)).toHaveLength(1);
+  });
 });
