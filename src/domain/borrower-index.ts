@@ -64,6 +64,8 @@ export class BorrowerIndex {
   private rebuilt = false;
   /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
   private emails: EmailLines | undefined;
+  /** How much of the index's text `emails` holds. */
+  private tabled = 0;
   private emailSearches = 0;
   /** How many times a walk replaced the index's text with a new one (a rebuild) in this run. */
   private replaced = 0;
@@ -176,18 +178,32 @@ export class BorrowerIndex {
   }
 
   /**
-   * The lines of the index `wanted` may be. An e-mail's: the first search in a run reads the whole
-   * text; from the second (a bulk file's rows), a table of the lines by e-mail answers.
+   * The lines of the index `wanted` may be, and of the pages the walk in progress has read. An
+   * e-mail's: the first search in a run reads the whole text; from the second (a bulk file's rows),
+   * a table of the lines by e-mail answers. (A phone or a name is searched once its walk has ended.)
    */
   private linesOf(wanted: Wanted, text: IndexText): string[] {
-    if (wanted.email === undefined || (!this.emails && ++this.emailSearches < 2)) return wanted.lines(text.body);
-    this.emails ??= new EmailLines();
-    return this.emails.lines(text.body, wanted.email);
+    const { email } = wanted;
+    if (email === undefined) return wanted.lines(text.body);
+    const walked = this.walk?.emailLines(email) ?? [];
+    const indexed =
+      this.emails || ++this.emailSearches >= 2 ? this.tableOf(text).lines(email) : wanted.lines(text.body);
+    return walked.length > 0 ? [...indexed, ...walked] : indexed;
+  }
+
+  /** The table of the index's lines by e-mail, brought up to its text (which only grows until a rebuild). */
+  private tableOf(text: IndexText): EmailLines {
+    if (!this.emails) {
+      this.emails = new EmailLines();
+      this.tabled = 0;
+    }
+    if (this.tabled < text.body.length) this.emails.add(text.body.slice(this.tabled));
+    this.tabled = text.body.length;
+    return this.emails;
   }
 
   /** The index as read (and checked) once this run; undefined when there is none to believe. */
   private load(): IndexText | undefined {
-    this.walk?.commit();
     if (this.text) return this.text;
     const read = readIndex(this.paths);
     if ('text' in read) this.text = read.text;
