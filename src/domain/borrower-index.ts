@@ -21,7 +21,14 @@
  * date, unconfirmed (a page a borrower): the API changes no borrower once created (spec 4.1–4.3),
  * and the update's check of the last page catches a list that is not the one walked.
  */
-import { type IndexEntry, type IndexPaths, type IndexText, parseIndexLine, readIndex } from '../config/user-index.js';
+import {
+  emailKey,
+  type IndexEntry,
+  type IndexPaths,
+  type IndexText,
+  parseIndexLine,
+  readIndex,
+} from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import type { ApiClient } from '../http/api-client.js';
 import { type BorrowerContacts, contactsOf } from './borrower-contacts.js';
@@ -32,8 +39,9 @@ import type { PageSeen } from './pages.js';
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
 export interface Wanted {
   /**
-   * An e-mail (lower case): one borrower at most, so a walk that finds it stops there. A walk
-   * finds the riders that want one by it, one look-up a user however many ride.
+   * An e-mail (its `emailKey`, src/config/user-index.ts): one borrower at most, so a walk that
+   * finds it stops there. A walk finds the riders that want one by it, one look-up a user however
+   * many ride.
    */
   email?: string;
   /** The lines of `body` that may be wanted (a superset is fine: each is checked again by `user`). */
@@ -226,7 +234,7 @@ export class BorrowerIndex {
       const users = (result.data ?? []) as UserListItem[];
       for (const entry of entries.filter((candidate) => candidate.page === page)) {
         const user = users.find((candidate) => candidate.id === entry.id);
-        if (!user || String(user.email).toLowerCase() !== entry.email) moved = true;
+        if (!user || emailKey(user.email) !== entry.email) moved = true;
         else if (wanted.user(user)) found.push(user);
       }
     };

@@ -13,6 +13,7 @@
  * time a row asks after the walk has read more (a bulk file's rows ask all along the walk).
  */
 import {
+  emailKey,
   type IndexPaths,
   type IndexText,
   indexLine,
@@ -42,8 +43,8 @@ export class Rider {
   /** Borrowers the walk added to the index while this rode it. */
   walked = 0;
   readonly done: Promise<void>;
-  resolve: () => void = () => {};
-  reject: (error: unknown) => void = () => {};
+  private resolve: () => void = () => {};
+  private reject: (error: unknown) => void = () => {};
 
   constructor(
     readonly wanted: Wanted,
@@ -53,6 +54,16 @@ export class Rider {
       this.resolve = resolve;
       this.reject = reject;
     });
+  }
+
+  /** The walk is done with it: it has its borrower, or the walk ended. */
+  finish(): void {
+    this.resolve();
+  }
+
+  /** The walk failed before this had what it came for. */
+  fail(error: unknown): void {
+    this.reject(error);
   }
 
   /** Whether it has what it came for (an e-mail's one borrower): the walk need not go on for it. */
@@ -164,7 +175,7 @@ export class Walk {
     const hits = new Map<Rider, number>();
     for (const user of added) {
       if (this.byEmail.size === 0) break;
-      const riders = typeof user.email === 'string' ? this.byEmail.get(user.email.toLowerCase()) : undefined;
+      const riders = typeof user.email === 'string' ? this.byEmail.get(emailKey(user.email)) : undefined;
       if (!riders) continue;
       for (const rider of riders) {
         rider.seen.push(user);
@@ -192,14 +203,14 @@ export class Walk {
       if (others.length > 0) this.byEmail.set(email, others);
       else this.byEmail.delete(email);
     }
-    rider.resolve();
+    rider.finish();
   }
 
   /** The index written (once, unless nothing changed), then the riders told. */
   private end(): void {
     this.save();
     this.host.closed(this);
-    for (const rider of this.riders) rider.resolve();
+    for (const rider of this.riders) rider.finish();
   }
 
   /**
@@ -213,7 +224,7 @@ export class Walk {
     else this.closing = true;
     this.pages = [];
     this.host.closed(this);
-    for (const rider of this.riders) rider.reject(error);
+    for (const rider of this.riders) rider.fail(error);
   }
 
   /** Writes the base and the pages read, up to the last page's mark (unless nothing changed). */
@@ -242,7 +253,7 @@ function samePage(users: readonly UserListItem[], known: IndexText): boolean {
   const entries = lastEntries(known.body, lastPageSize);
   return (
     entries.length === lastPageSize &&
-    entries.every((entry, at) => users[at]?.id === entry.id && String(users[at]?.email).toLowerCase() === entry.email)
+    entries.every((entry, at) => users[at]?.id === entry.id && emailKey(users[at]?.email) === entry.email)
   );
 }
 
@@ -250,7 +261,7 @@ function samePage(users: readonly UserListItem[], known: IndexText): boolean {
 function pageLines(users: UserListItem[], page: number): string {
   let lines = '';
   for (const { id, email, phone, firstname, lastname } of users) {
-    lines += indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname));
+    lines += indexLine(id, page, emailKey(email), phoneKey(phone), text(firstname), text(lastname));
   }
   return lines;
 }

@@ -30,7 +30,7 @@ export class EmailLines {
     this.size += text.length;
   }
 
-  /** The lines added whose e-mail field is `email` (lower case, as the index keeps it). */
+  /** The lines added whose e-mail field is `email` (src/config/user-index.ts `emailKey`). */
   lines(email: string): string[] {
     const quoted = JSON.stringify(email);
     const mask = this.slots.length - 1;
