@@ -219,9 +219,9 @@ export class Walk {
    * walk goes on from the last of them; then each rider still on it has the error.
    */
   private fail(error: unknown): void {
-    if (this.mark)
-      this.save(); // else nothing was read: the index stays as it was
-    else this.closing = true;
+    // Nothing read (its first page failed): the index stays as it was.
+    if (this.mark) this.save();
+    this.closing = true;
     this.pages = [];
     this.host.closed(this);
     for (const rider of this.riders) rider.fail(error);
