@@ -82,6 +82,11 @@ export function indexPaths(env: Env, profile: string | undefined, baseUrl: strin
   };
 }
 
+/** An e-mail as the index keeps it and a look-up asks for it: lower case (the API's e-mails are in any case). */
+export function emailKey(email: unknown): string {
+  return String(email).toLowerCase();
+}
+
 /** One borrower's line. */
 export function indexLine(id: number, page: number, email: string, phone: string, first: string, last: string): string {
   const q = JSON.stringify;
@@ -238,7 +243,7 @@ export function rememberReferences(paths: IndexPaths, pairs: readonly { referenc
   if (pairs.length === 0) return;
   const lines = pairs.map(({ reference, email }) => {
     const quotedRef = JSON.stringify(reference.trim());
-    const quotedEmail = JSON.stringify(email.trim().toLowerCase());
+    const quotedEmail = JSON.stringify(emailKey(email.trim()));
     return `${quotedRef}\t${quotedEmail}\t${referenceCheck(quotedRef, quotedEmail)}\n`;
   });
   try {

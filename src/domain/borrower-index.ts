@@ -21,7 +21,14 @@
  * date, unconfirmed (a page a borrower): the API changes no borrower once created (spec 4.1–4.3),
  * and the update's check of the last page catches a list that is not the one walked.
  */
-import { type IndexEntry, type IndexPaths, type IndexText, parseIndexLine, readIndex } from '../config/user-index.js';
+import {
+  emailKey,
+  type IndexEntry,
+  type IndexPaths,
+  type IndexText,
+  parseIndexLine,
+  readIndex,
+} from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import type { ApiClient } from '../http/api-client.js';
 import { type BorrowerContacts, contactsOf } from './borrower-contacts.js';
@@ -32,8 +39,9 @@ import type { PageSeen } from './pages.js';
 /** How a look-up tells an entry it wants: from the index's text and from a user the walk read. */
 export interface Wanted {
   /**
-   * An e-mail (lower case): one borrower at most, so a walk that finds it stops there. A walk
-   * finds the riders that want one by it, one look-up a user however many ride.
+   * An e-mail (its `emailKey`, src/config/user-index.ts): one borrower at most, so a walk that
+   * finds it stops there. A walk finds the riders that want one by it, one look-up a user however
+   * many ride.
    */
   email?: string;
   /** The lines of `body` that may be wanted (a superset is fine: each is checked again by `user`). */
@@ -64,7 +72,11 @@ export class BorrowerIndex {
   private rebuilt = false;
   /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
   private emails: EmailLines | undefined;
+  /** How much of the index's text `emails` holds. */
+  private tabled = 0;
   private emailSearches = 0;
+  /** How many times a walk replaced the index's text with a new one (a rebuild) in this run. */
+  private replaced = 0;
   private readonly host: WalkHost;
 
   /** `api` is asked for on each request: a bulk run swaps its client once the server is down. */
@@ -78,7 +90,9 @@ export class BorrowerIndex {
       paths,
       show: (text, grown) => {
         this.text = text;
-        if (!grown) this.emails = undefined;
+        if (grown) return;
+        this.emails = undefined;
+        this.replaced++;
       },
       closed: (walk) => {
         if (walk.rebuild) this.rebuilt = true;
@@ -135,13 +149,17 @@ export class BorrowerIndex {
     });
     if (rider.satisfied) return answer(rider.seen);
     const text = this.load();
+    const replaced = this.replaced;
     const entries = text ? this.linesOf(wanted, text).map(parseIndexLine) : [];
     const unseen = entries.filter((entry) => !rider.seen.some((user) => user.id === entry.id));
     const confirmed = await this.confirm(unseen, wanted);
     if (confirmed) return answer([...rider.seen, ...confirmed]);
     if (reach === 'rebuild') return answer(rider.seen);
-    // The list changed under the index: walk it again, and answer from what that walk read.
-    const again = await this.lookUp(wanted, 'rebuild', pageSeen);
+    // The list changed under the index: walk it again, and answer from what that walk read. Unless
+    // another look-up's walk rebuilt the index while this one's pages were out (a bulk file's rows
+    // confirm at once): a second rebuild would read the list from page 1 again, where walking on
+    // from the rebuilt index's mark (if it stopped short of this borrower) is enough.
+    const again = await this.lookUp(wanted, this.replaced === replaced ? 'rebuild' : 'update', pageSeen);
     return answer(again.users, again.walked);
   }
 
@@ -168,18 +186,32 @@ export class BorrowerIndex {
   }
 
   /**
-   * The lines of the index `wanted` may be. An e-mail's: the first search in a run reads the whole
-   * text; from the second (a bulk file's rows), a table of the lines by e-mail answers.
+   * The lines of the index `wanted` may be, and of the pages the walk in progress has read. An
+   * e-mail's: the first search in a run reads the whole text; from the second (a bulk file's rows),
+   * a table of the lines by e-mail answers. (A phone or a name is searched once its walk has ended.)
    */
   private linesOf(wanted: Wanted, text: IndexText): string[] {
-    if (wanted.email === undefined || (!this.emails && ++this.emailSearches < 2)) return wanted.lines(text.body);
-    this.emails ??= new EmailLines();
-    return this.emails.lines(text.body, wanted.email);
+    const { email } = wanted;
+    if (email === undefined) return wanted.lines(text.body);
+    const walked = this.walk?.emailLines(email) ?? [];
+    const indexed =
+      this.emails || ++this.emailSearches >= 2 ? this.tableOf(text).lines(email) : wanted.lines(text.body);
+    return walked.length > 0 ? [...indexed, ...walked] : indexed;
+  }
+
+  /** The table of the index's lines by e-mail, brought up to its text (which only grows until a rebuild). */
+  private tableOf(text: IndexText): EmailLines {
+    if (!this.emails) {
+      this.emails = new EmailLines();
+      this.tabled = 0;
+    }
+    if (this.tabled < text.body.length) this.emails.add(text.body.slice(this.tabled));
+    this.tabled = text.body.length;
+    return this.emails;
   }
 
   /** The index as read (and checked) once this run; undefined when there is none to believe. */
   private load(): IndexText | undefined {
-    this.walk?.commit();
     if (this.text) return this.text;
     const read = readIndex(this.paths);
     if ('text' in read) this.text = read.text;
@@ -202,7 +234,7 @@ export class BorrowerIndex {
       const users = (result.data ?? []) as UserListItem[];
       for (const entry of entries.filter((candidate) => candidate.page === page)) {
         const user = users.find((candidate) => candidate.id === entry.id);
-        if (!user || String(user.email).toLowerCase() !== entry.email) moved = true;
+        if (!user || emailKey(user.email) !== entry.email) moved = true;
         else if (wanted.user(user)) found.push(user);
       }
     };

@@ -5,12 +5,15 @@
  * on while a rider still wants a borrower it has not read. So a file walks the list once, as far as
  * its newest borrower, whatever the order of its rows.
  *
- * The pages read are kept as bytes until the walk ends, and the index file is written once then. A
- * look-up that asks what the index knows meanwhile brings the index's text in memory up to the
- * last page read first (`commit`): a borrower already walked past is answered from there, not by
- * walking on to the end of the list for it.
+ * The pages read are kept as bytes until the walk ends, and the index file is written once then,
+ * also when the walk fails: the next walk goes on from the last page read. A look-up by e-mail
+ * meanwhile is answered from the pages read too (`emailLines`): a borrower already walked past is
+ * not a walk on to the end of the list. Those pages are made text for it once each, in a table of
+ * their own (./email-lines.ts), not joined to the index's text: that would copy the whole text each
+ * time a row asks after the walk has read more (a bulk file's rows ask all along the walk).
  */
 import {
+  emailKey,
   type IndexPaths,
   type IndexText,
   indexLine,
@@ -22,6 +25,7 @@ import type { UserListItem } from '../contract/schemas.js';
 import { normalisePhone } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
 import type { Wanted } from './borrower-index.js';
+import { EmailLines } from './email-lines.js';
 import { type PageSeen, userPages } from './pages.js';
 
 /** Pages asked for at once by a walk (the client's connection pool, src/http/client.ts). */
@@ -30,14 +34,17 @@ export const WALK_AHEAD = 8;
 /** Where a walk of an empty index starts. */
 const NO_MARK: WalkMark = { lastPage: 1, lastPageFirstId: 0, lastPageSize: 0 };
 
+/** The index a rebuild starts from: no line. */
+const EMPTY: IndexText = { body: '', lines: 0, mark: NO_MARK };
+
 /** A look-up on a walk: what it wants, and what the walk showed it. */
 export class Rider {
   readonly seen: UserListItem[] = [];
   /** Borrowers the walk added to the index while this rode it. */
   walked = 0;
   readonly done: Promise<void>;
-  resolve: () => void = () => {};
-  reject: (error: unknown) => void = () => {};
+  private resolve: () => void = () => {};
+  private reject: (error: unknown) => void = () => {};
 
   constructor(
     readonly wanted: Wanted,
@@ -47,6 +54,16 @@ export class Rider {
       this.resolve = resolve;
       this.reject = reject;
     });
+  }
+
+  /** The walk is done with it: it has its borrower, or the walk ended. */
+  finish(): void {
+    this.resolve();
+  }
+
+  /** The walk failed before this had what it came for. */
+  fail(error: unknown): void {
+    this.reject(error);
   }
 
   /** Whether it has what it came for (an e-mail's one borrower): the walk need not go on for it. */
@@ -59,7 +76,10 @@ export class Rider {
 export interface WalkHost {
   api(): ApiClient;
   paths: IndexPaths;
-  /** The index's text in memory is now this; `grown`: the text shown before, lines added after it. */
+  /**
+   * The index's text in memory is now this (at a rebuild's start: empty; at the end: with the pages
+   * read); `grown`: the text shown before, lines added after it.
+   */
   show(text: IndexText, grown: boolean): void;
   /** The walk takes no more riders (called once, before its riders are told it ended). */
   closed(walk: Walk): void;
@@ -78,10 +98,10 @@ export class Walk {
   private base: IndexText | undefined;
   /** Each page's new lines, as bytes (outside the JavaScript heap; see `run`). */
   private pages: Buffer[] = [];
-  /** How many of `pages` are in `text`. */
-  private committed = 0;
-  /** The base and the pages committed: the index's text in memory. */
-  private text: IndexText | undefined;
+  /** The lines of the pages read by e-mail, made when a look-up asks (`emailLines`). */
+  private read = new EmailLines();
+  /** How many of `pages` are in `read`. */
+  private tabled = 0;
   private mark: WalkMark | undefined;
   private added = 0;
 
@@ -105,25 +125,24 @@ export class Walk {
     if (email !== undefined) this.byEmail.set(email, [...(this.byEmail.get(email) ?? []), rider]);
   }
 
-  /** Brings the index's text in memory up to the last page read (the file is written at the end). */
-  commit(): void {
-    const mark = this.mark ?? this.base?.mark ?? NO_MARK;
-    if (this.text && this.committed === this.pages.length && this.text.mark === mark) return;
-    const read = Buffer.concat(this.pages.slice(this.committed)).toString('utf8');
-    const grown = this.text !== undefined;
-    this.committed = this.pages.length;
-    this.text = { body: (this.text?.body ?? '') + read, lines: (this.base?.lines ?? 0) + this.added, mark };
-    this.host.show(this.text, grown);
+  /** The lines of the pages read so far whose e-mail is `email` (the base's are the host's to find). */
+  emailLines(email: string): string[] {
+    if (this.tabled < this.pages.length) {
+      this.read.add(Buffer.concat(this.pages.slice(this.tabled)).toString('utf8'));
+      this.tabled = this.pages.length;
+    }
+    return this.read.lines(email);
   }
 
   private async run(base: IndexText | undefined): Promise<void> {
     this.rebuild = base === undefined;
     this.base = base;
-    this.text = base;
     this.pages = [];
-    this.committed = 0;
+    this.read = new EmailLines();
+    this.tabled = 0;
     this.mark = undefined;
     this.added = 0;
+    if (!base) this.host.show(EMPTY, false); // the index it replaces is not believed
     const fromPage = base?.mark.lastPage ?? 1;
     // Each page's lines are kept as bytes: a million lines held as strings until the end made the
     // walk spend more time collecting garbage than reading pages.
@@ -156,7 +175,7 @@ export class Walk {
     const hits = new Map<Rider, number>();
     for (const user of added) {
       if (this.byEmail.size === 0) break;
-      const riders = typeof user.email === 'string' ? this.byEmail.get(user.email.toLowerCase()) : undefined;
+      const riders = typeof user.email === 'string' ? this.byEmail.get(emailKey(user.email)) : undefined;
       if (!riders) continue;
       for (const rider of riders) {
         rider.seen.push(user);
@@ -184,30 +203,44 @@ export class Walk {
       if (others.length > 0) this.byEmail.set(email, others);
       else this.byEmail.delete(email);
     }
-    rider.resolve();
+    rider.finish();
   }
 
   /** The index written (once, unless nothing changed), then the riders told. */
   private end(): void {
+    this.save();
+    this.host.closed(this);
+    for (const rider of this.riders) rider.finish();
+  }
+
+  /**
+   * The pages read before the failure written, as at the end (a 5xx after retries, a rate limit,
+   * the requests dropped by Ctrl-C: src/bulk/run.ts closes the pool with `abort`), so the next
+   * walk goes on from the last of them; then each rider still on it has the error.
+   */
+  private fail(error: unknown): void {
+    // Nothing read (its first page failed): the index stays as it was.
+    if (this.mark) this.save();
+    this.closing = true;
+    this.pages = [];
+    this.host.closed(this);
+    for (const rider of this.riders) rider.fail(error);
+  }
+
+  /** Writes the base and the pages read, up to the last page's mark (unless nothing changed). */
+  private save(): void {
     this.closing = true;
     const { base } = this;
     const mark = this.mark ?? base?.mark ?? NO_MARK;
+    this.read = new EmailLines();
     if (!base || this.added > 0 || !sameMark(mark, base.mark)) {
       const parts = base ? [Buffer.from(base.body), ...this.pages] : this.pages;
-      this.commit();
+      const read = Buffer.concat(this.pages).toString('utf8');
+      // The one time the pages are joined to the index's text: in memory as in the file.
+      this.host.show({ body: (base?.body ?? '') + read, lines: (base?.lines ?? 0) + this.added, mark }, !!base);
       writeIndex(this.host.paths, parts, mark);
     }
     this.pages = [];
-    this.host.closed(this);
-    for (const rider of this.riders) rider.resolve();
-  }
-
-  /** Nothing written (as if the walk had not been): each rider still on it has the error. */
-  private fail(error: unknown): void {
-    this.closing = true;
-    this.pages = [];
-    this.host.closed(this);
-    for (const rider of this.riders) rider.reject(error);
   }
 }
 
@@ -220,7 +253,7 @@ function samePage(users: readonly UserListItem[], known: IndexText): boolean {
   const entries = lastEntries(known.body, lastPageSize);
   return (
     entries.length === lastPageSize &&
-    entries.every((entry, at) => users[at]?.id === entry.id && String(users[at]?.email).toLowerCase() === entry.email)
+    entries.every((entry, at) => users[at]?.id === entry.id && emailKey(users[at]?.email) === entry.email)
   );
 }
 
@@ -228,7 +261,7 @@ function samePage(users: readonly UserListItem[], known: IndexText): boolean {
 function pageLines(users: UserListItem[], page: number): string {
   let lines = '';
   for (const { id, email, phone, firstname, lastname } of users) {
-    lines += indexLine(id, page, String(email).toLowerCase(), phoneKey(phone), text(firstname), text(lastname));
+    lines += indexLine(id, page, emailKey(email), phoneKey(phone), text(firstname), text(lastname));
   }
   return lines;
 }

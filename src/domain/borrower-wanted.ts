@@ -3,7 +3,7 @@
  * index that may hold it, and the test a user the walk reads must pass. By e-mail, by phone, or by
  * any test of a borrower's names.
  */
-import { parseIndexLine } from '../config/user-index.js';
+import { emailKey, parseIndexLine } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
 import { normalisePhone } from '../contract/vocabulary.js';
 import type { Wanted } from './borrower-index.js';
@@ -24,11 +24,11 @@ function linesWith(body: string, value: string, column: 1 | 2): string[] {
 
 /** A borrower by e-mail (any case). */
 export function byEmail(email: string): Wanted {
-  const wanted = email.trim().toLowerCase();
+  const wanted = emailKey(email.trim());
   return {
     email: wanted,
     lines: (body) => linesWith(body, wanted, 1),
-    user: (user) => typeof user.email === 'string' && user.email.toLowerCase() === wanted,
+    user: (user) => typeof user.email === 'string' && emailKey(user.email) === wanted,
   };
 }
 

@@ -4,8 +4,9 @@
  * million lines a row, where a table costs one scan for the run and a few probes a row.
  *
  * A hash table of line starts (open addressing in an Int32Array, 4 bytes a slot, two slots a
- * line) over the lines up to `covered`. The index's text only grows while a run walks (a rebuild
- * makes a new table: ./borrower-index.ts), so each search first adds the lines after `covered`.
+ * line) over texts added one after another: the index's text, then what a walk reads, each part
+ * kept as given. The parts are never joined into one string: joining them again each time a walk
+ * has read more would copy the whole text each time (./borrower-walk.ts).
  */
 const TAB = 9;
 const NEWLINE = '\n';
@@ -13,56 +14,67 @@ const NEWLINE = '\n';
 export class EmailLines {
   private slots = new Int32Array(1024);
   private count = 0;
-  private covered = 0;
+  private readonly parts: string[] = [];
+  /** Where each part starts, counting the characters of the parts before it (a slot holds such a place). */
+  private readonly starts: number[] = [];
+  private size = 0;
 
-  /** The lines of `body` (the text this table has seen, grown or not) whose e-mail field is `email`. */
-  lines(body: string, email: string): string[] {
-    this.extend(body);
+  /** Adds the lines of `text` (each ending in a newline), after those added before. */
+  add(text: string): void {
+    this.parts.push(text);
+    this.starts.push(this.size);
+    for (let start = 0, end = text.indexOf(NEWLINE); end !== -1; start = end + 1, end = text.indexOf(NEWLINE, start)) {
+      if (2 * (this.count + 1) > this.slots.length) this.grow();
+      this.insert(text, start, this.size + start);
+    }
+    this.size += text.length;
+  }
+
+  /** The lines added whose e-mail field is `email` (src/config/user-index.ts `emailKey`). */
+  lines(email: string): string[] {
     const quoted = JSON.stringify(email);
     const mask = this.slots.length - 1;
     const found: string[] = [];
     for (let at = hashOf(quoted, 0, quoted.length) & mask; this.slots[at] !== 0; at = (at + 1) & mask) {
-      const start = (this.slots[at] as number) - 1;
-      const field = emailFieldAt(body, start);
-      if (body.startsWith(quoted, field) && body.charCodeAt(field + quoted.length) === TAB) {
-        found.push(body.slice(start, body.indexOf(NEWLINE, start)));
+      const [text, start] = this.lineAt((this.slots[at] as number) - 1);
+      const field = emailFieldAt(text, start);
+      if (text.startsWith(quoted, field) && text.charCodeAt(field + quoted.length) === TAB) {
+        found.push(text.slice(start, text.indexOf(NEWLINE, start)));
       }
     }
     return found;
   }
 
-  /** Adds the lines after those covered (each line ends in a newline). */
-  private extend(body: string): void {
-    if (body.length < this.covered) this.clear(); // not the text this table has seen: start again
-    let start = this.covered;
-    for (let end = body.indexOf(NEWLINE, start); end !== -1; end = body.indexOf(NEWLINE, start)) {
-      if (2 * (this.count + 1) > this.slots.length) this.grow(body);
-      this.insert(body, start);
-      start = end + 1;
+  /** The line that starts at `place` (of all the parts): its part, and where in it. */
+  private lineAt(place: number): [string, number] {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.starts[middle] as number) <= place) low = middle;
+      else high = middle - 1;
     }
-    this.covered = start;
+    return [this.parts[low] as string, place - (this.starts[low] as number)];
   }
 
-  private insert(body: string, start: number): void {
-    const field = emailFieldAt(body, start);
+  private insert(text: string, start: number, place: number): void {
+    const field = emailFieldAt(text, start);
     const mask = this.slots.length - 1;
-    let at = hashOf(body, field, body.indexOf('\t', field)) & mask;
+    let at = hashOf(text, field, text.indexOf('\t', field)) & mask;
     while (this.slots[at] !== 0) at = (at + 1) & mask;
-    this.slots[at] = start + 1;
+    this.slots[at] = place + 1;
     this.count++;
   }
 
-  private clear(): void {
-    this.slots = new Int32Array(1024);
-    this.count = 0;
-    this.covered = 0;
-  }
-
-  private grow(body: string): void {
+  private grow(): void {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     this.count = 0;
-    for (const slot of old) if (slot !== 0) this.insert(body, slot - 1);
+    for (const slot of old) {
+      if (slot === 0) continue;
+      const [text, start] = this.lineAt(slot - 1);
+      this.insert(text, start, slot - 1);
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * A reverse proxy on 127.0.0.1 that forwards every request to `target` unchanged and records its
- * method and path (with query): the HTTP boundary where a test counts what the CLI sent.
+ * method and path (with query): the HTTP boundary where a test counts what the CLI sent. A test may
+ * also hold a request back, or answer it with a failure (`intercept`): one page of the user list,
+ * which the sandbox's faults (matched by path, not query) cannot single out.
  */
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +11,11 @@ export interface CountingProxy {
   url: string;
   /** `GET /api/v1/user?pages=3`, in the order received. */
   seen: string[];
+  /**
+   * Asked of each request (`GET /api/v1/user?pages=3`) before it is forwarded: a status answers
+   * it with that status instead; a promise holds it until it settles.
+   */
+  intercept: ((line: string) => number | undefined | Promise<number | undefined>) | undefined;
   /** Forwards to another server from now on (the same base URL for the CLI, another server behind it). */
   retarget(url: string): void;
   close(): Promise<void>;
@@ -17,8 +24,14 @@ export interface CountingProxy {
 export async function countingProxy(initialTarget: string): Promise<CountingProxy> {
   const seen: string[] = [];
   let target = initialTarget;
-  const server = createServer((incoming, outgoing) => {
-    seen.push(`${incoming.method} ${incoming.url}`);
+  const server = createServer(async (incoming, outgoing) => {
+    const line = `${incoming.method} ${incoming.url}`;
+    seen.push(line);
+    const status = await proxy.intercept?.(line);
+    if (status !== undefined) {
+      outgoing.writeHead(status, { 'content-type': 'text/plain' }).end(`${status} from the test's proxy\n`);
+      return;
+    }
     const forwarded = httpRequest(
       new URL(incoming.url ?? '/', target),
       { method: incoming.method, headers: incoming.headers },
@@ -32,9 +45,10 @@ export async function countingProxy(initialTarget: string): Promise<CountingProx
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const proxy: CountingProxy = {
     url: `http://127.0.0.1:${port}`,
     seen,
+    intercept: undefined,
     retarget: (url) => {
       target = url;
     },
@@ -44,4 +58,5 @@ export async function countingProxy(initialTarget: string): Promise<CountingProx
         server.close(() => resolve());
       }),
   };
+  return proxy;
 }
