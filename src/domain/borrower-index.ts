@@ -70,11 +70,12 @@ export class BorrowerIndex {
   private text: IndexText | undefined;
   private walk: Walk | undefined;
   private rebuilt = false;
-  /** The index's lines by e-mail, made by the second search for an e-mail in this run. */
+  /** The index's lines by e-mail, made when a run searches for a second e-mail. */
   private emails: EmailLines | undefined;
   /** How much of the index's text `emails` holds. */
   private tabled = 0;
-  private emailSearches = 0;
+  /** The first e-mail this run searched for: searching for it again is no reason for a table. */
+  private firstEmail: string | undefined;
   /** How many times a walk replaced the index's text with a new one (a rebuild) in this run. */
   private replaced = 0;
   private readonly host: WalkHost;
@@ -187,15 +188,17 @@ export class BorrowerIndex {
 
   /**
    * The lines of the index `wanted` may be, and of the pages the walk in progress has read. An
-   * e-mail's: the first search in a run reads the whole text; from the second (a bulk file's rows),
-   * a table of the lines by e-mail answers. (A phone or a name is searched once its walk has ended.)
+   * e-mail's: a run's first e-mail is searched in the whole text (one look-up searches it twice);
+   * from a second e-mail on (a bulk file's rows), a table of the lines by e-mail answers. (A phone
+   * or a name is searched once its walk has ended.)
    */
   private linesOf(wanted: Wanted, text: IndexText): string[] {
     const { email } = wanted;
     if (email === undefined) return wanted.lines(text.body);
     const walked = this.walk?.emailLines(email) ?? [];
+    this.firstEmail ??= email;
     const indexed =
-      this.emails || ++this.emailSearches >= 2 ? this.tableOf(text).lines(email) : wanted.lines(text.body);
+      this.emails || email !== this.firstEmail ? this.tableOf(text).lines(email) : wanted.lines(text.body);
     return walked.length > 0 ? [...indexed, ...walked] : indexed;
   }
 
