@@ -81,6 +81,15 @@ export function normalisePhone(raw: string): string | undefined {
 }
 
 /**
+ * A phone as two phones are compared (a look-up's and a borrower's, the borrower index's column):
+ * its one normal form when it has one, else as given; '' for no phone.
+ */
+export function phoneKey(phone: unknown): string {
+  if (typeof phone !== 'string') return '';
+  return normalisePhone(phone) ?? phone;
+}
+
+/**
  * A Nigerian mobile number that lost its leading 0, as a spreadsheet drops it from a number
  * (`8031535642`): ten digits starting 7, 8 or 9. Returned with its 0 (`08031535642`), else undefined.
  */

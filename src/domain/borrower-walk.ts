@@ -22,7 +22,7 @@ import {
   writeIndex,
 } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
-import { normalisePhone } from '../contract/vocabulary.js';
+import { phoneKey } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
 import type { Wanted } from './borrower-index.js';
 import { EmailLines } from './email-lines.js';
@@ -272,10 +272,4 @@ function sameMark(a: WalkMark, b: WalkMark): boolean {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-/** A phone as the index keeps it: its one normal form when it has one, else as given. */
-function phoneKey(phone: unknown): string {
-  if (typeof phone !== 'string') return '';
-  return normalisePhone(phone) ?? phone;
 }

@@ -5,7 +5,7 @@
  */
 import { emailKey, parseIndexLine } from '../config/user-index.js';
 import type { UserListItem } from '../contract/schemas.js';
-import { normalisePhone } from '../contract/vocabulary.js';
+import { phoneKey } from '../contract/vocabulary.js';
 import type { Wanted } from './borrower-index.js';
 
 /** The lines whose field at `column` (1: e-mail, 2: phone) is exactly `value`. */
@@ -34,12 +34,7 @@ export function byEmail(email: string): Wanted {
 
 /** Borrowers by phone, with `matches` the phone matcher of `user find` (src/domain/user-find.ts). */
 export function byPhone(phone: string, matches: (user: UserListItem) => boolean): Wanted {
-  const normal = normalisePhone(phone);
-  return {
-    lines: (body) =>
-      normal === undefined ? allLines(body).filter((line) => matches(asUser(line))) : linesWith(body, normal, 2),
-    user: matches,
-  };
+  return { lines: (body) => linesWith(body, phoneKey(phone), 2), user: matches };
 }
 
 /** Borrowers by any test of their name, e-mail or phone (`user find --name`): every line is read. */

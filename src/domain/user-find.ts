@@ -4,8 +4,9 @@
  * one page held at a time (two with the one fetched ahead), however long the list, and each says
  * how many users it looked at, for the operator to see what the answer cost.
  */
+
 import type { UserListItem } from '../contract/schemas.js';
-import { normalisePhone } from '../contract/vocabulary.js';
+import { phoneKey } from '../contract/vocabulary.js';
 import type { ApiClient } from '../http/api-client.js';
 import { type PageSeen, userPages } from './pages.js';
 
@@ -80,15 +81,8 @@ export async function scanUsers(
 
 /** Matches a user whose phone is this number, in any of the forms the CLI accepts (0…, 234…, +234…). */
 export function phoneMatcher(phone: string): UserMatcher {
-  const wanted = normalisePhone(phone);
-  if (wanted === undefined) {
-    const digits = phone.replace(/\D/g, '');
-    return (user) =>
-      typeof user.phone === 'string' &&
-      normalisePhone(user.phone) === undefined &&
-      user.phone.replace(/\D/g, '') === digits;
-  }
-  return (user) => typeof user.phone === 'string' && normalisePhone(user.phone) === wanted;
+  const wanted = phoneKey(phone);
+  return (user) => typeof user.phone === 'string' && phoneKey(user.phone) === wanted;
 }
 
 /** Matches a user whose "first last" name contains every word given, in any case. */
