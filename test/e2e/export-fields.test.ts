@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOAN_REQUEST_PRESETS } from '../../src/output/presets.js';
 import { dbPathFor, SandboxDb } from '../../src/sandbox/db.js';
 import { createRepos } from '../../src/sandbox/repos/index.js';
+import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 import { call, sampleBody } from '../helpers/sandbox.js';
 
@@ -107,15 +108,7 @@ describe('--fields @export', () => {
     }
 
     const created = await sandbox.run(
-      ['user', 'create', '--firstname', 'Late', '--lastname', 'Comer', '--email', 'late@export.example'].concat([
-        '--phone',
-        '08099990001',
-        '--gender',
-        'male',
-        '--password-stdin',
-        '-o',
-        'json',
-      ]),
+      ['user', 'create', ...borrower('late@export.example', '08099990001'), '--password-stdin', '-o', 'json'],
       { stdin: 'pw-12345678', env },
     );
     expect(created.exitCode, created.stderr).toBe(0);

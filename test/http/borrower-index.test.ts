@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexPaths, writeIndex } from '../../src/config/user-index.js';
+import { borrower } from '../helpers/cli.js';
 import { type CliSandbox, cliSandbox } from '../helpers/run-cli.js';
 
 const USERS = 120;
@@ -145,15 +146,7 @@ describe('the borrower index', () => {
 
   it('user show REFERENCE answers a reference the import handed back; one never seen says what to use', async () => {
     const created = await sandbox.run(
-      ['user', 'create', '--firstname', 'Ref', '--lastname', 'Seen', '--email', 'ref@index.example'].concat([
-        '--phone',
-        '08099990001',
-        '--gender',
-        'male',
-        '--password-stdin',
-        '-o',
-        'json',
-      ]),
+      ['user', 'create', ...borrower('ref@index.example', '08099990001'), '--password-stdin', '-o', 'json'],
       { stdin: 'pw-12345678' },
     );
     const reference = JSON.parse(created.stdout).reference as string;
